@@ -1,0 +1,70 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .treatAllWarnings(as: .error),
+]
+
+/// One systemLibrary target per C library: a module map and a one-line header; flags from pkg-config.
+/// `providers` only prints a hint; `.ci/run` and `scripts/install-deps` install the -dev packages.
+func cLibrary(_ name: String, pkgConfig: String, apt: String) -> Target {
+    .systemLibrary(name: name, pkgConfig: pkgConfig, providers: [.apt([apt])])
+}
+
+let package = Package(
+    name: "jarvis-voice",
+    products: [
+        .executable(name: "jarvis-voice", targets: ["jarvis-voice"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+    ],
+    targets: [
+        // C layer
+        cLibrary("CALSA", pkgConfig: "alsa", apt: "libasound2-dev"),
+        cLibrary("CSpeexDSP", pkgConfig: "speexdsp", apt: "libspeexdsp-dev"),
+        cLibrary("COpus", pkgConfig: "opus", apt: "libopus-dev"),
+        cLibrary("CMPG123", pkgConfig: "libmpg123", apt: "libmpg123-dev"),
+        cLibrary("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
+        cLibrary("CGPIOD", pkgConfig: "libgpiod", apt: "libgpiod-dev"),
+        .target(name: "CShims", dependencies: ["CALSA"]),
+
+        // pure
+        .target(name: "AudioCore", swiftSettings: swiftSettings),
+
+        // wrappers
+        .target(name: "ALSA", dependencies: ["CALSA", "CShims", "AudioCore"], swiftSettings: swiftSettings),
+        .target(name: "SpeexDSP", dependencies: ["CSpeexDSP"], swiftSettings: swiftSettings),
+
+        // engines
+        .target(
+            name: "AudioEngine",
+            dependencies: [
+                "AudioCore", "ALSA", "SpeexDSP", "CShims",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // executable
+        .executableTarget(
+            name: "jarvis-voice",
+            dependencies: [
+                "AudioCore", "ALSA", "SpeexDSP", "AudioEngine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // tests
+        .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "ALSATests", dependencies: ["ALSA", "AudioCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "SpeexDSPTests", dependencies: ["SpeexDSP"], swiftSettings: swiftSettings),
+        .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "AudioCore", "ALSA"], swiftSettings: swiftSettings),
+    ]
+)

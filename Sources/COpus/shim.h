@@ -1,0 +1,3 @@
+#pragma once
+#include <opus.h>
+#include <opus_multistream.h>

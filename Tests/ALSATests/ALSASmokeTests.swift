@@ -1,0 +1,4 @@
+import Testing
+@testable import ALSA
+
+@Test func ALSAModuleLinks() { #expect(Bool(true)) }

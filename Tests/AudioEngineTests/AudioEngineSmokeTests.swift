@@ -1,0 +1,4 @@
+import Testing
+@testable import AudioEngine
+
+@Test func AudioEngineModuleLinks() { #expect(Bool(true)) }

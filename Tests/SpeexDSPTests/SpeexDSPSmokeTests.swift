@@ -1,0 +1,4 @@
+import Testing
+@testable import SpeexDSP
+
+@Test func SpeexDSPModuleLinks() { #expect(Bool(true)) }
