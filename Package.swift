@@ -35,6 +35,18 @@ let package = Package(
         // pure
         .target(name: "AudioCore", swiftSettings: swiftSettings),
 
+        // product
+        .target(
+            name: "Configuration",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "Systemd",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+
         // wrappers
         .target(name: "ALSA", dependencies: ["CALSA", "CShims", "AudioCore"], swiftSettings: swiftSettings),
         .target(name: "SpeexDSP", dependencies: ["CSpeexDSP"], swiftSettings: swiftSettings),
@@ -54,7 +66,7 @@ let package = Package(
         .executableTarget(
             name: "jarvis-voice",
             dependencies: [
-                "AudioCore", "ALSA", "SpeexDSP", "AudioEngine",
+                "AudioCore", "ALSA", "SpeexDSP", "AudioEngine", "Configuration", "Systemd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -65,6 +77,8 @@ let package = Package(
         .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore"], swiftSettings: swiftSettings),
         .testTarget(name: "ALSATests", dependencies: ["ALSA", "AudioCore"], swiftSettings: swiftSettings),
         .testTarget(name: "SpeexDSPTests", dependencies: ["SpeexDSP"], swiftSettings: swiftSettings),
+        .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"], swiftSettings: swiftSettings),
+        .testTarget(name: "SystemdTests", dependencies: ["Systemd", .product(name: "Logging", package: "swift-log")], swiftSettings: swiftSettings),
         .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "AudioCore", "ALSA"], swiftSettings: swiftSettings),
     ]
 )
