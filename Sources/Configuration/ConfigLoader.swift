@@ -1,0 +1,35 @@
+/// Reads, parses and validates a configuration file in one call.
+public enum ConfigLoader {
+    public static let defaultPath = "/etc/jarvis-voice/config.toml"
+    /// Larger files are refused; a real config is a few KiB.
+    static let maxFileBytes = 1 << 20
+
+    /// The configuration at `path`, or every problem found in it (line 1 for file-level ones).
+    public static func load(path: String) throws(ConfigError) -> JarvisVoiceConfig {
+        let text: String
+        do {
+            let contents = try FileSystemCalls.readFile(path, maxBytes: maxFileBytes)
+            text = String(decoding: contents.bytes, as: UTF8.self)
+        } catch {
+            throw ConfigError(path: path, problems: [ConfigProblem(line: 1, message: "cannot read file: \(error.reason)")])
+        }
+        let (config, problems) = decode(text)
+        guard problems.isEmpty else { throw ConfigError(path: path, problems: problems) }
+        return config
+    }
+
+    /// Parses and validates TOML text. A syntax error is reported alone (nothing after it can be
+    /// trusted); otherwise all validation problems are reported. `config` is usable only when
+    /// `problems` is empty.
+    public static func decode(_ text: String) -> (config: JarvisVoiceConfig, problems: [ConfigProblem]) {
+        let table: TOMLTable
+        do {
+            table = try TOMLParser.parse(text)
+        } catch {
+            return (JarvisVoiceConfig(), [ConfigProblem(line: error.line, message: "syntax error: \(error.message)")])
+        }
+        var problems: [ConfigProblem] = []
+        let config = JarvisVoiceConfig(toml: table, problems: &problems)
+        return (config, problems)
+    }
+}

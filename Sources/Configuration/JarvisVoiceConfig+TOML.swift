@@ -1,0 +1,276 @@
+extension JarvisVoiceConfig {
+    /// The one place the file's keys are read. Every key, its type and default:
+    ///
+    /// ```
+    /// [audio]    capture_device = "default", playback_device = "default", capture_rate = 16000,
+    ///            capture_channels = 1, mic_channel = 0, reference_channel = (unset; e.g. 5),
+    ///            playback_rate = 48000, playback_channels = 2, period_ms = 10, buffer_periods = 4,
+    ///            realtime_priority = 70
+    /// [dsp]      frame_ms = 16, echo_tail_ms = 192, max_reference_lag_ms = 500,
+    ///            drift_compensation = true, noise_suppress_db = -15, echo_suppress_db = -40,
+    ///            echo_suppress_active_db = -15, agc = false, agc_level = 8000
+    /// [realtime] url = "wss://api.openai.com/v1/realtime", model = "gpt-realtime",
+    ///            api_key_file = "/etc/jarvis-voice/openai.key", voice = "marin", vad = "semantic",
+    ///            vad_eagerness = "auto", log_transcripts = false, idle_timeout_s = 10,
+    ///            connect_timeout_s = 10
+    /// [jarvis]   url = "http://10.0.0.52:8081/ui", token_file = "/etc/jarvis-voice/jarvis.token",
+    ///            api = "chat_completions", inactivity_timeout_s = 30, total_timeout_s = 120,
+    ///            session_idle_reset_min = 30, max_answer_words = 150
+    /// [button]   enabled = true, chip = "/dev/gpiochip0", line = 17, active_low = true,
+    ///            bias = "pull-up", debounce_ms = 20, hold_ms = 400, long_hold_ms = 3000
+    /// [led]      enabled = false, chip = "/dev/gpiochip0", line = (unset; required if enabled),
+    ///            active_low = false
+    /// [media]    volume = 0.5, duck_db = -20, duck_ramp_ms = 100, restore_ramp_ms = 300,
+    ///            state_dir = "/var/lib/jarvis-voice"
+    /// [control]  socket = "/run/jarvis-voice/control.sock"
+    /// [log]      level = "info"
+    /// ```
+    ///
+    /// Every problem is appended to `problems` (wrong types, ranges, cross-key rules, unknown
+    /// sections and keys); a value with a problem falls back to its default so reading continues.
+    public init(toml: TOMLTable, problems: inout [ConfigProblem]) {
+        var keys: Set<String> = []
+        self.init(toml: toml, problems: &problems, readKeys: &keys)
+    }
+
+    /// `readKeys` receives every `section.key` read, so tests can check the example file lists them all.
+    init(toml: TOMLTable, problems: inout [ConfigProblem], readKeys: inout Set<String>) {
+        var sections: [String: TOMLTable] = [:]
+        for entry in toml.entries {
+            guard case .table(let table) = entry.value else {
+                problems.append(ConfigProblem(line: entry.line, message: "unknown key \"\(entry.key)\" outside any [section]"))
+                continue
+            }
+            guard Self.sectionNames.contains(entry.key) else {
+                problems.append(ConfigProblem(line: table.line, message: "unknown section [\(entry.key)]"))
+                continue
+            }
+            sections[entry.key] = table
+        }
+        func reader(_ name: String) -> ConfigSectionReader {
+            ConfigSectionReader(name: name, table: sections[name] ?? TOMLTable(line: 0))
+        }
+        var readers: [ConfigSectionReader] = []
+        func finish(_ reader: inout ConfigSectionReader) {
+            reader.reportUnknownKeys()
+            readers.append(reader)
+        }
+
+        var audio = reader("audio")
+        self.audio = AudioConfig(reader: &audio)
+        finish(&audio)
+        var dsp = reader("dsp")
+        self.dsp = DSPConfig(reader: &dsp)
+        finish(&dsp)
+        var realtime = reader("realtime")
+        self.realtime = RealtimeConfig(reader: &realtime)
+        finish(&realtime)
+        var jarvis = reader("jarvis")
+        self.jarvis = JarvisConfig(reader: &jarvis)
+        finish(&jarvis)
+        var button = reader("button")
+        self.button = ButtonConfig(reader: &button)
+        finish(&button)
+        var led = reader("led")
+        self.led = LEDConfig(reader: &led)
+        finish(&led)
+        var media = reader("media")
+        self.media = MediaConfig(reader: &media)
+        finish(&media)
+        var control = reader("control")
+        self.control = ControlConfig(reader: &control)
+        finish(&control)
+        var log = reader("log")
+        self.log = LogConfig(reader: &log)
+        finish(&log)
+
+        problems += readers.flatMap(\.problems)
+        readKeys = Set(readers.flatMap { reader in reader.known.map { "\(reader.name).\($0)" } })
+        problems.sort { $0.line < $1.line }  // stable: same-line problems keep reading order
+    }
+
+    static let sectionNames: Set<String> = [
+        "audio", "dsp", "realtime", "jarvis", "button", "led", "media", "control", "log",
+    ]
+}
+
+extension AudioConfig {
+    init(reader r: inout ConfigSectionReader) {
+        let d = AudioConfig()
+        self.init(
+            captureDevice: r.string("capture_device", default: d.captureDevice),
+            playbackDevice: r.string("playback_device", default: d.playbackDevice),
+            captureRate: r.integer("capture_rate", default: d.captureRate, in: 8000...192_000),
+            captureChannels: r.integer("capture_channels", default: d.captureChannels, in: 1...32),
+            micChannel: r.integer("mic_channel", default: d.micChannel, in: 0...31),
+            referenceChannel: r.optionalInteger("reference_channel", in: 0...31),
+            playbackRate: r.integer("playback_rate", default: d.playbackRate, in: 8000...192_000),
+            playbackChannels: r.integer("playback_channels", default: d.playbackChannels, in: 1...8),
+            periodMs: r.integer("period_ms", default: d.periodMs, in: 1...100),
+            bufferPeriods: r.integer("buffer_periods", default: d.bufferPeriods, in: 2...64),
+            realtimePriority: r.integer("realtime_priority", default: d.realtimePriority, in: 0...99)
+        )
+        if micChannel >= captureChannels {
+            r.problem(r.isSet("mic_channel") ? "mic_channel" : "capture_channels",
+                      "must leave mic_channel (\(micChannel)) below capture_channels (\(captureChannels))")
+        }
+        if let referenceChannel {
+            if referenceChannel >= captureChannels {
+                r.problem("reference_channel", "must be below capture_channels (\(captureChannels)), got \(referenceChannel)")
+            } else if referenceChannel == micChannel {
+                r.problem("reference_channel", "must differ from mic_channel (\(micChannel))")
+            }
+        }
+    }
+}
+
+extension DSPConfig {
+    init(reader r: inout ConfigSectionReader) {
+        let d = DSPConfig()
+        self.init(
+            frameMs: r.integer("frame_ms", default: d.frameMs, in: 4...64),
+            echoTailMs: r.integer("echo_tail_ms", default: d.echoTailMs, in: 16...2000),
+            maxReferenceLagMs: r.integer("max_reference_lag_ms", default: d.maxReferenceLagMs, in: 0...5000),
+            driftCompensation: r.boolean("drift_compensation", default: d.driftCompensation),
+            noiseSuppressDB: r.integer("noise_suppress_db", default: d.noiseSuppressDB, in: -100...0),
+            echoSuppressDB: r.integer("echo_suppress_db", default: d.echoSuppressDB, in: -100...0),
+            echoSuppressActiveDB: r.integer("echo_suppress_active_db", default: d.echoSuppressActiveDB, in: -100...0),
+            agc: r.boolean("agc", default: d.agc),
+            agcLevel: r.integer("agc_level", default: d.agcLevel, in: 1...32767)
+        )
+        if echoTailMs < frameMs {
+            r.problem("echo_tail_ms", "must be at least frame_ms (\(frameMs)), got \(echoTailMs)")
+        }
+    }
+}
+
+extension RealtimeConfig {
+    init(reader r: inout ConfigSectionReader) {
+        let d = RealtimeConfig()
+        self.init(
+            url: r.string("url", default: d.url),
+            model: r.string("model", default: d.model),
+            apiKeyFile: r.path("api_key_file", default: d.apiKeyFile, allowEmpty: true),
+            voice: r.string("voice", default: d.voice),
+            vad: r.choice("vad", default: d.vad),
+            vadEagerness: r.choice("vad_eagerness", default: d.vadEagerness),
+            logTranscripts: r.boolean("log_transcripts", default: d.logTranscripts),
+            idleTimeoutSeconds: r.number("idle_timeout_s", default: d.idleTimeoutSeconds, in: 1...3600),
+            connectTimeoutSeconds: r.number("connect_timeout_s", default: d.connectTimeoutSeconds, in: 1...300)
+        )
+        if let problem = Self.urlProblem(url) {
+            r.problem("url", problem)
+            url = d.url
+        }
+    }
+
+    /// wss:// anywhere; ws:// only to a loopback host (test stand-ins), never over the network.
+    static func urlProblem(_ url: String) -> String? {
+        guard let parsed = URLCheck(url) else {
+            return "must be a ws:// or wss:// URL, got \"\(url)\""
+        }
+        switch parsed.scheme {
+        case "wss":
+            return nil
+        case "ws":
+            return parsed.isLoopback ? nil : "may use ws:// only for loopback hosts (use wss://), got \"\(url)\""
+        default:
+            return "must be a ws:// or wss:// URL, got \"\(url)\""
+        }
+    }
+}
+
+extension JarvisConfig {
+    init(reader r: inout ConfigSectionReader) {
+        let d = JarvisConfig()
+        self.init(
+            url: r.string("url", default: d.url),
+            tokenFile: r.path("token_file", default: d.tokenFile, allowEmpty: true),
+            api: r.choice("api", default: d.api),
+            inactivityTimeoutSeconds: r.number("inactivity_timeout_s", default: d.inactivityTimeoutSeconds, in: 1...3600),
+            totalTimeoutSeconds: r.number("total_timeout_s", default: d.totalTimeoutSeconds, in: 1...3600),
+            sessionIdleResetMinutes: r.integer("session_idle_reset_min", default: d.sessionIdleResetMinutes, in: 1...10_080),
+            maxAnswerWords: r.integer("max_answer_words", default: d.maxAnswerWords, in: 10...2000)
+        )
+        let parsed = URLCheck(url)
+        if parsed == nil || !(parsed?.scheme == "http" || parsed?.scheme == "https") {
+            r.problem("url", "must be an http:// or https:// URL, got \"\(url)\"")
+            url = d.url
+        }
+        if totalTimeoutSeconds < inactivityTimeoutSeconds {
+            r.problem(r.isSet("total_timeout_s") ? "total_timeout_s" : "inactivity_timeout_s",
+                      "must keep total_timeout_s (\(ConfigSectionReader.format(totalTimeoutSeconds))) at least inactivity_timeout_s (\(ConfigSectionReader.format(inactivityTimeoutSeconds)))")
+        }
+    }
+}
+
+extension ButtonConfig {
+    init(reader r: inout ConfigSectionReader) {
+        let d = ButtonConfig()
+        self.init(
+            enabled: r.boolean("enabled", default: d.enabled),
+            chip: r.path("chip", default: d.chip),
+            line: r.integer("line", default: d.line, in: 0...1023),
+            activeLow: r.boolean("active_low", default: d.activeLow),
+            bias: r.choice("bias", default: d.bias),
+            debounceMs: r.integer("debounce_ms", default: d.debounceMs, in: 0...500),
+            holdMs: r.integer("hold_ms", default: d.holdMs, in: 100...10_000),
+            longHoldMs: r.integer("long_hold_ms", default: d.longHoldMs, in: 500...60_000)
+        )
+        if longHoldMs <= holdMs {
+            r.problem(r.isSet("long_hold_ms") ? "long_hold_ms" : "hold_ms",
+                      "must keep long_hold_ms (\(longHoldMs)) above hold_ms (\(holdMs))")
+        }
+        if debounceMs >= holdMs {
+            r.problem("debounce_ms", "must be below hold_ms (\(holdMs)), got \(debounceMs)")
+        }
+    }
+}
+
+extension LEDConfig {
+    init(reader r: inout ConfigSectionReader) {
+        let d = LEDConfig()
+        self.init(
+            enabled: r.boolean("enabled", default: d.enabled),
+            chip: r.path("chip", default: d.chip),
+            line: r.optionalInteger("line", in: 0...1023),
+            activeLow: r.boolean("active_low", default: d.activeLow)
+        )
+        if enabled && line == nil && !r.isSet("line") {
+            r.problem("enabled", "needs a line = N when enabled = true")
+        }
+    }
+}
+
+extension MediaConfig {
+    init(reader r: inout ConfigSectionReader) {
+        let d = MediaConfig()
+        self.init(
+            volume: r.number("volume", default: d.volume, in: 0...1),
+            duckDB: r.number("duck_db", default: d.duckDB, in: -96...0),
+            duckRampMs: r.integer("duck_ramp_ms", default: d.duckRampMs, in: 0...10_000),
+            restoreRampMs: r.integer("restore_ramp_ms", default: d.restoreRampMs, in: 0...10_000),
+            stateDir: r.path("state_dir", default: d.stateDir)
+        )
+    }
+}
+
+extension ControlConfig {
+    /// Longest path that fits `sockaddr_un.sun_path` with its terminating NUL.
+    static let maxSocketPathBytes = 107
+
+    init(reader r: inout ConfigSectionReader) {
+        let d = ControlConfig()
+        self.init(socket: r.path("socket", default: d.socket))
+        if socket.utf8.count > Self.maxSocketPathBytes {
+            r.problem("socket", "is \(socket.utf8.count) bytes long; a Unix socket path may have at most \(Self.maxSocketPathBytes)")
+            socket = d.socket
+        }
+    }
+}
+
+extension LogConfig {
+    init(reader r: inout ConfigSectionReader) {
+        self.init(level: r.choice("level", default: LogConfig().level))
+    }
+}

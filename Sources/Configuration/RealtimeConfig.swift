@@ -1,0 +1,55 @@
+/// `[realtime]`: the OpenAI Realtime (GA) WebSocket session.
+public struct RealtimeConfig: Sendable, Equatable {
+    public enum TurnDetection: String, Sendable, CaseIterable {
+        case semantic
+        case server
+    }
+
+    public enum Eagerness: String, Sendable, CaseIterable {
+        case low, medium, high, auto
+    }
+
+    /// WebSocket URL; the service appends `?model=<model>`. `ws://` only for loopback hosts.
+    public var url: String
+    public var model: String
+    /// File holding the API key; "" = do not use a file. Fallbacks: `$OPENAI_API_KEY`, then the
+    /// systemd credential `openai-api-key`.
+    public var apiKeyFile: String
+    /// Output voice (`marin` and `cedar` are recommended for gpt-realtime).
+    public var voice: String
+    /// Hands-free turn detection: `semantic_vad` or `server_vad`.
+    public var vad: TurnDetection
+    /// `semantic_vad` eagerness.
+    public var vadEagerness: Eagerness
+    /// Log user and assistant transcripts (at info level).
+    public var logTranscripts: Bool
+    /// A conversation ends (and the session closes) after this much quiet.
+    public var idleTimeoutSeconds: Double
+    /// Give up connecting after this long.
+    public var connectTimeoutSeconds: Double
+
+    public init(
+        url: String = "wss://api.openai.com/v1/realtime",
+        model: String = "gpt-realtime",
+        apiKeyFile: String = "/etc/jarvis-voice/openai.key",
+        voice: String = "marin",
+        vad: TurnDetection = .semantic,
+        vadEagerness: Eagerness = .auto,
+        logTranscripts: Bool = false,
+        idleTimeoutSeconds: Double = 10,
+        connectTimeoutSeconds: Double = 10
+    ) {
+        self.url = url
+        self.model = model
+        self.apiKeyFile = apiKeyFile
+        self.voice = voice
+        self.vad = vad
+        self.vadEagerness = vadEagerness
+        self.logTranscripts = logTranscripts
+        self.idleTimeoutSeconds = idleTimeoutSeconds
+        self.connectTimeoutSeconds = connectTimeoutSeconds
+    }
+
+    public var idleTimeout: Duration { .milliseconds(Int64(idleTimeoutSeconds * 1000)) }
+    public var connectTimeout: Duration { .milliseconds(Int64(connectTimeoutSeconds * 1000)) }
+}

@@ -1,0 +1,20 @@
+/// A credential (API key, Bearer token). Its description, debug description and mirror are
+/// redacted, so interpolating or dumping it never leaks the value; read it with `unredacted`
+/// only where it is put on the wire.
+public struct Secret: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// Where the value came from, safe to log: `file /etc/jarvis-voice/openai.key`,
+    /// `environment variable OPENAI_API_KEY`, `systemd credential openai-api-key`.
+    public let source: String
+    private let value: String
+
+    public init(_ value: String, source: String) {
+        self.value = value
+        self.source = source
+    }
+
+    public var unredacted: String { value }
+
+    public var description: String { "<redacted secret from \(source)>" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["source": source]) }
+}

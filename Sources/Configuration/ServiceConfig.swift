@@ -1,0 +1,46 @@
+public import Logging
+
+/// `[media]`: radio/podcast playback and ducking.
+public struct MediaConfig: Sendable, Equatable {
+    /// Initial media volume, 0.0...1.0 (changed at runtime by `ctl volume` and `set_volume`).
+    public var volume: Double
+    /// Media gain while listening/thinking/speaking (negative dB).
+    public var duckDB: Double
+    public var duckRampMs: Int
+    public var restoreRampMs: Int
+    /// Play history and podcast positions live here.
+    public var stateDir: String
+
+    public init(
+        volume: Double = 0.5,
+        duckDB: Double = -20,
+        duckRampMs: Int = 100,
+        restoreRampMs: Int = 300,
+        stateDir: String = "/var/lib/jarvis-voice"
+    ) {
+        self.volume = volume
+        self.duckDB = duckDB
+        self.duckRampMs = duckRampMs
+        self.restoreRampMs = restoreRampMs
+        self.stateDir = stateDir
+    }
+}
+
+/// `[control]`: the Unix socket `jarvis-voice ctl` talks to.
+public struct ControlConfig: Sendable, Equatable {
+    public var socket: String
+
+    public init(socket: String = "/run/jarvis-voice/control.sock") {
+        self.socket = socket
+    }
+}
+
+/// `[log]`.
+public struct LogConfig: Sendable, Equatable {
+    /// trace, debug, info, notice, warning, error or critical.
+    public var level: Logger.Level
+
+    public init(level: Logger.Level = .info) {
+        self.level = level
+    }
+}

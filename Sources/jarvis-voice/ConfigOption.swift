@@ -1,0 +1,37 @@
+import ArgumentParser
+import Configuration
+import Systemd
+
+/// `--config PATH`, shared by every command that reads the configuration file.
+struct ConfigOption: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Configuration file (TOML).", valueName: "PATH"))
+    var config: String = ConfigLoader.defaultPath
+
+    /// Exit code for configuration errors (sysexits.h EX_CONFIG).
+    static let exConfig = ExitCode(78)
+
+    /// For `run` (and `doctor`): load and validate before touching any device. On problems, logs
+    /// each `PATH:LINE: message` to stderr as a journald error (`<3>`) and exits 78.
+    func loadValidatedConfig() throws -> JarvisVoiceConfig {
+        do {
+            return try ConfigLoader.load(path: config)
+        } catch {
+            for line in error.lines {
+                StandardErrorWriter.shared.write(line: "<3>" + line)
+            }
+            throw Self.exConfig
+        }
+    }
+
+    /// For `run`: the OpenAI key (required) and the Jarvis token (optional). A missing key or an
+    /// unsafe secret file is a configuration error: logged (without the secret) and exit 78.
+    func loadSecrets(_ config: JarvisVoiceConfig, environment: [String: String]? = nil) throws -> (openAIKey: Secret, jarvisToken: Secret?) {
+        let loader = SecretLoader(environment: environment)
+        do {
+            return (try loader.openAIKey(config.realtime), try loader.jarvisToken(config.jarvis))
+        } catch {
+            StandardErrorWriter.shared.write(line: "<3>\(self.config): \(error)")
+            throw Self.exConfig
+        }
+    }
+}
