@@ -111,8 +111,7 @@ extension AudioConfig {
             realtimePriority: r.integer("realtime_priority", default: d.realtimePriority, in: 0...99)
         )
         if micChannel >= captureChannels {
-            r.problem(r.isSet("mic_channel") ? "mic_channel" : "capture_channels",
-                      "must leave mic_channel (\(micChannel)) below capture_channels (\(captureChannels))")
+            r.problem("mic_channel", "must be below capture_channels (\(captureChannels)), got \(micChannel)")
         }
         if let referenceChannel {
             if referenceChannel >= captureChannels {
@@ -198,8 +197,13 @@ extension JarvisConfig {
             url = d.url
         }
         if totalTimeoutSeconds < inactivityTimeoutSeconds {
-            r.problem(r.isSet("total_timeout_s") ? "total_timeout_s" : "inactivity_timeout_s",
-                      "must keep total_timeout_s (\(ConfigSectionReader.format(totalTimeoutSeconds))) at least inactivity_timeout_s (\(ConfigSectionReader.format(inactivityTimeoutSeconds)))")
+            let total = ConfigSectionReader.format(totalTimeoutSeconds)
+            let inactivity = ConfigSectionReader.format(inactivityTimeoutSeconds)
+            if r.isSet("total_timeout_s") {
+                r.problem("total_timeout_s", "must be at least inactivity_timeout_s (\(inactivity)), got \(total)")
+            } else {
+                r.problem("inactivity_timeout_s", "must be at most total_timeout_s (\(total)), got \(inactivity)")
+            }
         }
     }
 }
@@ -218,8 +222,11 @@ extension ButtonConfig {
             longHoldMs: r.integer("long_hold_ms", default: d.longHoldMs, in: 500...60_000)
         )
         if longHoldMs <= holdMs {
-            r.problem(r.isSet("long_hold_ms") ? "long_hold_ms" : "hold_ms",
-                      "must keep long_hold_ms (\(longHoldMs)) above hold_ms (\(holdMs))")
+            if r.isSet("long_hold_ms") {
+                r.problem("long_hold_ms", "must be above hold_ms (\(holdMs)), got \(longHoldMs)")
+            } else {
+                r.problem("hold_ms", "must be below long_hold_ms (\(longHoldMs)), got \(holdMs)")
+            }
         }
         if debounceMs >= holdMs {
             r.problem("debounce_ms", "must be below hold_ms (\(holdMs)), got \(debounceMs)")

@@ -9,7 +9,7 @@ enum TOMLTableEditor {
     static func defineHeader(
         _ path: [String], in root: inout TOMLTable, tracker: inout TOMLTableTracker, line: Int
     ) throws(TOMLSyntaxError) {
-        try walk(root: &root, path: path[...], walked: [], walkKind: .header, tracker: &tracker, line: line) {
+        try walk(root: &root, path: path.dropLast(), walked: [], walkKind: .header, tracker: &tracker, line: line) {
             (parent, parentPath, tracker) throws(TOMLSyntaxError) in
             let name = path[path.count - 1]
             let full = parentPath + [name]

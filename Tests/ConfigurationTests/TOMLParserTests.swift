@@ -142,7 +142,7 @@ import Testing
             after = 1
             """)
         #expect(doc["list"]?.value == .array([.integer(1), .integer(2), .integer(3)]))
-        #expect(doc["after"]?.line == 9)
+        #expect(doc["after"]?.line == 8)
         var inner = TOMLTable(line: 5)
         inner.append(.init(key: "x", value: .integer(1), line: 5))
         #expect(doc["mixed"]?.value == .array([.string("a"), .string("b"), .array([.boolean(true)]), .table(inner)]))

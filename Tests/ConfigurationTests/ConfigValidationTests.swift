@@ -1,0 +1,176 @@
+import Testing
+@testable import Configuration
+
+@Suite struct ConfigValidationTests {
+    @Test func emptyFileIsAllDefaults() {
+        let (config, problems) = ConfigLoader.decode("")
+        #expect(problems.isEmpty)
+        #expect(config == JarvisVoiceConfig())
+    }
+
+    @Test func contractKeysAreRead() {
+        let (config, problems) = ConfigLoader.decode("""
+            [audio]
+            capture_device = "plughw:CARD=ArrayUAC10,DEV=0"
+            playback_device = "test_out"
+            capture_channels = 6
+            reference_channel = 5
+
+            [realtime]
+            url = "ws://127.0.0.1:4010/v1/realtime"
+            model = "gpt-realtime-mini"
+            api_key_file = "/run/test/key"
+
+            [jarvis]
+            url = "http://localhost:8081/ui"
+            token_file = ""
+
+            [button]
+            enabled = false
+
+            [control]
+            socket = "/tmp/jv/control.sock"
+
+            [media]
+            volume = 1
+
+            [log]
+            level = "debug"
+            """)
+        #expect(problems == [])
+        #expect(config.audio.captureDevice == "plughw:CARD=ArrayUAC10,DEV=0")
+        #expect(config.audio.playbackDevice == "test_out")
+        #expect(config.audio.captureChannels == 6)
+        #expect(config.audio.referenceChannel == 5)
+        #expect(config.realtime.url == "ws://127.0.0.1:4010/v1/realtime")
+        #expect(config.realtime.model == "gpt-realtime-mini")
+        #expect(config.realtime.apiKeyFile == "/run/test/key")
+        #expect(config.jarvis.url == "http://localhost:8081/ui")
+        #expect(config.jarvis.tokenFile == "")
+        #expect(config.button.enabled == false)
+        #expect(config.control.socket == "/tmp/jv/control.sock")
+        #expect(config.media.volume == 1.0)
+        #expect(config.log.level == .debug)
+    }
+
+    @Test(arguments: [
+        "ws://localhost:9000/v1/realtime", "ws://127.0.0.1/x", "ws://[::1]:8080/", "ws://127.1.2.3:1/",
+        "wss://api.openai.com/v1/realtime", "wss://example.com:8443/realtime",
+    ])
+    func acceptedRealtimeURLs(url: String) {
+        #expect(RealtimeConfig.urlProblem(url) == nil)
+    }
+
+    @Test(arguments: [
+        "ws://example.com/v1/realtime", "ws://10.0.0.5/", "ws://127.0.0.1.evil.com/", "http://127.0.0.1/",
+        "https://api.openai.com/v1/realtime", "api.openai.com", "wss://", "ws://localhost:99999/",
+    ])
+    func rejectedRealtimeURLs(url: String) {
+        #expect(RealtimeConfig.urlProblem(url) != nil)
+    }
+
+    /// Every problem is collected, each on the line of its key, in line order.
+    @Test func collectsAllProblemsWithLines() {
+        let (_, problems) = ConfigLoader.decode("""
+            stray = 1
+            [audio]
+            capture_channels = "two"
+            period_ms = 0
+            mic_channel = 3
+            realtime_priority = 99
+            foo = true
+
+            [dsp]
+            echo_tail_ms = 8
+            agc = "yes"
+
+            [realtime]
+            url = "ws://example.com/v1/realtime"
+            vad = "auto"
+            idle_timeout_s = 0.5
+            api_key_file = "openai.key"
+
+            [jarvis]
+            url = "10.0.0.52:8081"
+            total_timeout_s = 10
+
+            [weather]
+            city = "Berlin"
+
+            [button]
+            hold_ms = 3500
+
+            [led]
+            enabled = true
+
+            [media]
+            volume = 1.5
+            duck_db = 6
+
+            [control]
+            socket = "/run/jarvis-voice/a-very-long-directory-name-that-goes-on-and-on-and-on/and-on-and-on-and-on-and-on/control.sock"
+
+            [log]
+            level = "verbose"
+            """)
+        #expect(problems.map { "\($0.line): \($0.message)" } == [
+            "1: unknown key \"stray\" outside any [section]",
+            "3: [audio] capture_channels must be an integer, got a string",
+            "4: [audio] period_ms must be between 1 and 100, got 0",
+            "5: [audio] mic_channel must be below capture_channels (1), got 3",
+            "7: unknown key \"foo\" in [audio]",
+            "10: [dsp] echo_tail_ms must be between 16 and 2000, got 8",
+            "11: [dsp] agc must be true or false, got a string",
+            "14: [realtime] url may use ws:// only for loopback hosts (use wss://), got \"ws://example.com/v1/realtime\"",
+            "15: [realtime] vad must be one of \"semantic\", \"server\", got \"auto\"",
+            "16: [realtime] idle_timeout_s must be between 1 and 3600, got 0.5",
+            "17: [realtime] api_key_file must be an absolute path, got \"openai.key\"",
+            "20: [jarvis] url must be an http:// or https:// URL, got \"10.0.0.52:8081\"",
+            "21: [jarvis] total_timeout_s must be at least inactivity_timeout_s (30), got 10",
+            "23: unknown section [weather]",
+            "27: [button] hold_ms must be below long_hold_ms (3000), got 3500",
+            "30: [led] enabled needs a line = N when enabled = true",
+            "33: [media] volume must be between 0 and 1, got 1.5",
+            "34: [media] duck_db must be between -96 and 0, got 6",
+            "37: [control] socket is 112 bytes long; a Unix socket path may have at most 107",
+            "40: [log] level must be one of \"trace\", \"debug\", \"info\", \"notice\", \"warning\", \"error\", \"critical\", got \"verbose\"",
+        ])
+    }
+
+    @Test func syntaxErrorIsReportedAloneWithItsLine() {
+        let (config, problems) = ConfigLoader.decode("[audio]\nperiod_ms = 0\ncapture_device = default\n")
+        #expect(problems == [ConfigProblem(line: 3, message: "syntax error: invalid value default (strings need quotes: \"default\")")])
+        #expect(config == JarvisVoiceConfig())
+    }
+
+    @Test func sectionThatIsNotATable() {
+        let (_, problems) = ConfigLoader.decode("audio = 1\n")
+        #expect(problems == [ConfigProblem(line: 1, message: "unknown key \"audio\" outside any [section]")])
+    }
+
+    @Test func nestedTableInSectionIsUnknownKey() {
+        let (_, problems) = ConfigLoader.decode("[audio]\n[audio.extra]\nx = 1\n")
+        #expect(problems == [ConfigProblem(line: 2, message: "unknown key \"extra\" in [audio]")])
+    }
+
+    @Test func referenceChannelRules() {
+        let (_, sameAsMic) = ConfigLoader.decode("[audio]\ncapture_channels = 6\nreference_channel = 0\n")
+        #expect(sameAsMic == [ConfigProblem(line: 3, message: "[audio] reference_channel must differ from mic_channel (0)")])
+        let (_, tooHigh) = ConfigLoader.decode("[audio]\ncapture_channels = 2\nreference_channel = 5\n")
+        #expect(tooHigh == [ConfigProblem(line: 3, message: "[audio] reference_channel must be below capture_channels (2), got 5")])
+    }
+
+    @Test func dottedKeysAtTopLevelWork() {
+        let (config, problems) = ConfigLoader.decode("audio.period_ms = 20\nbutton = { enabled = false }\n")
+        #expect(problems.isEmpty)
+        #expect(config.audio.periodMs == 20)
+        #expect(config.button.enabled == false)
+    }
+
+    @Test func durationsFollowSeconds() {
+        let (config, problems) = ConfigLoader.decode("[realtime]\nidle_timeout_s = 2.5\n[jarvis]\nsession_idle_reset_min = 2\n")
+        #expect(problems.isEmpty)
+        #expect(config.realtime.idleTimeout == .milliseconds(2500))
+        #expect(config.jarvis.sessionIdleReset == .seconds(120))
+    }
+}
