@@ -53,9 +53,20 @@ public struct JournaldLogHandler: LogHandler {
     public static func format(level: Logger.Level, label: String, message: String, metadata: Logger.Metadata) -> String {
         var line = "<\(priority(level))>\(label): \(escaped(message))"
         for key in metadata.keys.sorted() {
-            line += " \(key)=\(quotedIfNeeded(metadata[key]!.description))"
+            line += " \(key)=\(quotedIfNeeded(render(metadata[key]!)))"
         }
         return line
+    }
+
+    /// Arrays as `[a,b]`, dictionaries as `{k=v,...}` (sorted), without Swift's string quotes.
+    private static func render(_ value: Logger.MetadataValue) -> String {
+        switch value {
+        case .string(let string): string
+        case .stringConvertible(let convertible): convertible.description
+        case .array(let values): "[" + values.map(render).joined(separator: ",") + "]"
+        case .dictionary(let dictionary):
+            "{" + dictionary.keys.sorted().map { "\($0)=\(render(dictionary[$0]!))" }.joined(separator: ",") + "}"
+        }
     }
 
     private static func escaped(_ text: String) -> String {
