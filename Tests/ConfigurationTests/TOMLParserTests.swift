@@ -155,6 +155,33 @@ import Testing
         #expect(doc["empty"]?.value == .table(TOMLTable(line: 7)))
     }
 
+    @Test func whitespaceAndEdgeForms() throws {
+        let doc = try parse("""
+            [ audio ]  # spaces inside the brackets
+            a . b = "x"   # comment after a value
+            c = -0
+            d = +0.0
+            e = 1e5
+            f = 1_000.5_0
+            "" = "empty key"
+            """)
+        guard case .table(let audio)? = doc["audio"]?.value, case .table(let a)? = audio["a"]?.value else {
+            Issue.record("no [audio].a")
+            return
+        }
+        #expect(a["b"]?.value == .string("x"))
+        #expect(audio["c"]?.value == .integer(0))
+        #expect(audio["d"]?.value == .float(0))
+        #expect(audio["e"]?.value == .float(100_000))
+        #expect(audio["f"]?.value == .float(1000.5))
+        #expect(audio[""]?.value == .string("empty key"))
+    }
+
+    @Test(arguments: [".5", "5.", "1.e3", "1e", "0x", "+0x10", "1_", "_1", "1.5_", "--1", "0b102"])
+    func malformedNumbers(token: String) {
+        #expect(syntaxError("x = \(token)\n")?.line == 1)
+    }
+
     @Test func crlfLineEndings() throws {
         let doc = try parse("a = 1\r\n[t]\r\nb = \"x\"\r\n")
         guard case .table(let t)? = doc["t"]?.value else {
