@@ -19,19 +19,25 @@ enum FileSystemCalls {
         var permissions: UInt32
     }
 
-    /// Reads a whole regular file (opened once, so the mode checked is the file's that was read).
-    static func readFile(_ path: String, maxBytes: Int) throws(ReadError) -> Contents {
+    /// Reads a whole file (opened once, so the mode checked is the one of the file that was read).
+    /// `regularOnly`: open without blocking and refuse FIFOs, devices and sockets (secret files,
+    /// where a FIFO would hang the service at start).
+    static func readFile(_ path: String, maxBytes: Int, regularOnly: Bool = false) throws(ReadError) -> Contents {
         var fd: Int32
         repeat {
-            fd = open(path, O_RDONLY | O_CLOEXEC)
+            fd = open(path, O_RDONLY | O_CLOEXEC | (regularOnly ? O_NONBLOCK : 0))
         } while fd < 0 && errno == EINTR
         guard fd >= 0 else { throw errnoError() }
         defer { close(fd) }
 
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw errnoError() }
-        if (info.st_mode & S_IFMT) == S_IFDIR {
+        let type = info.st_mode & S_IFMT
+        if type == S_IFDIR {
             throw ReadError(kind: .other, reason: String(cString: strerror(EISDIR)))
+        }
+        if regularOnly && type != S_IFREG {
+            throw ReadError(kind: .other, reason: "not a regular file")
         }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16_384)

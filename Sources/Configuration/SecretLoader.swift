@@ -47,7 +47,7 @@ public struct SecretLoader: Sendable {
         guard !path.isEmpty else { return nil }
         let contents: FileSystemCalls.Contents
         do {
-            contents = try FileSystemCalls.readFile(path, maxBytes: Self.maxBytes)
+            contents = try FileSystemCalls.readFile(path, maxBytes: Self.maxBytes, regularOnly: true)
         } catch {
             if error.kind == .notFound { return nil }
             throw SecretError(.unreadable, "cannot read secret file \(path): \(error.reason)")

@@ -5,7 +5,9 @@
 /// dates/times, neither of which this configuration uses.
 public enum TOMLParser {
     public static func parse(_ text: String) throws(TOMLSyntaxError) -> TOMLTable {
-        var parser = TOMLDocumentParser(bytes: Array(text.utf8))
+        var bytes = Array(text.utf8)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }  // UTF-8 byte order mark
+        var parser = TOMLDocumentParser(bytes: bytes)
         return try parser.parseDocument()
     }
 }

@@ -66,6 +66,25 @@ public struct SDNotify: Sendable {
         return try send("RELOADING=1\nMONOTONIC_USEC=\(now)")
     }
 
+    /// Sends `WATCHDOG=1` every `watchdogPingInterval` until the task is cancelled; returns at once
+    /// when the watchdog is not enabled for this process. `onError` sees failed sends (log them;
+    /// systemd restarts the service if pings stop).
+    public func keepWatchdogAlive(onError: (SystemdError) -> Void = { _ in }) async {
+        guard isEnabled, let interval = watchdogPingInterval else { return }
+        while !Task.isCancelled {
+            do {
+                try watchdog()
+            } catch {
+                onError(error)
+            }
+            do {
+                try await Task.sleep(for: interval)
+            } catch {
+                return
+            }
+        }
+    }
+
     /// Newlines would start a new assignment; status text must stay one line.
     static func singleLine(_ text: String) -> String {
         String(text.map { $0 == "\n" || $0 == "\r" ? " " : $0 })

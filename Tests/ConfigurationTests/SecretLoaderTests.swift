@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 @testable import Configuration
 
@@ -70,6 +73,18 @@ import Testing
         } catch {
             #expect(error.description == "secret from file \(twoLines) contains whitespace or several lines; it must be a single token")
             #expect(!error.description.contains(Self.key) && !error.description.contains("second-line-secret"))
+        }
+    }
+
+    @Test func fifoIsRefusedWithoutBlocking() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/openai.key"
+        #expect(mkfifo(path, 0o600) == 0)
+        do {
+            _ = try SecretLoader(environment: [:]).openAIKey(realtime(path))
+            Issue.record("a FIFO was accepted")
+        } catch {
+            #expect(error.description == "cannot read secret file \(path): not a regular file")
         }
     }
 

@@ -182,6 +182,11 @@ import Testing
         #expect(syntaxError("x = \(token)\n")?.line == 1)
     }
 
+    @Test func byteOrderMarkIsIgnored() throws {
+        let doc = try parse("\u{FEFF}a = 1\n")
+        #expect(doc["a"]?.value == .integer(1))
+    }
+
     @Test func crlfLineEndings() throws {
         let doc = try parse("a = 1\r\n[t]\r\nb = \"x\"\r\n")
         guard case .table(let t)? = doc["t"]?.value else {

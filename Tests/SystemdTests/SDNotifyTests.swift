@@ -98,6 +98,25 @@ final class NotifyListener {
         #expect(throws: SystemdError.self) { try tooLong.ready() }
     }
 
+    @Test func watchdogLoopPingsUntilCancelled() async throws {
+        let listener = NotifyListener(abstract: true)
+        let notify = SDNotify(environment: [
+            "NOTIFY_SOCKET": listener.address, "WATCHDOG_USEC": "100000", "WATCHDOG_PID": "\(getpid())",
+        ])
+        #expect(notify.watchdogPingInterval == .milliseconds(50))
+        let task = Task { await notify.keepWatchdogAlive() }
+        #expect(listener.receive() == "WATCHDOG=1")
+        #expect(listener.receive() == "WATCHDOG=1")
+        task.cancel()
+        await task.value
+    }
+
+    @Test func watchdogLoopReturnsWhenDisabled() async {
+        await SDNotify(environment: ["WATCHDOG_USEC": "100000"]).keepWatchdogAlive()
+        await SDNotify(environment: ["NOTIFY_SOCKET": "@x"]).keepWatchdogAlive()
+        #expect(SDNotify(environment: ["NOTIFY_SOCKET": "@x"]).watchdogPingInterval == nil)
+    }
+
     @Test func watchdogInterval() {
         let pid: Int32 = 4242
         #expect(SDNotify.watchdogTimeout(environment: ["WATCHDOG_USEC": "20000000", "WATCHDOG_PID": "4242"], pid: pid) == .seconds(20))
