@@ -184,9 +184,11 @@ public final class Mixer: @unchecked Sendable {
 
     // MARK: render (the playback thread only)
 
-    /// Fills `output` (interleaved, a whole number of frames) with the mix. Realtime-safe.
+    /// Fills `output` (interleaved, a whole number of frames; a partial trailing frame is zeroed) with
+    /// the mix. Realtime-safe.
     public func render(into output: UnsafeMutableBufferPointer<Int16>) {
         let totalFrames = output.count / channels
+        for i in (totalFrames * channels)..<output.count { output[i] = 0 }
         var done = 0
         while done < totalFrames {
             let frames = min(configuration.chunkFrames, totalFrames - done)

@@ -6,12 +6,14 @@
 // 400) while the main thread feeds, ducks and flushes it, as the service's threads would. MODE adds a
 // deliberate violation on the realtime thread each period: `clean` (none), `allocate` (an Array),
 // `lock` (pthread_mutex_lock), `log` (a line on stderr). Prints the number of periods rendered.
+// `bench` instead renders MILLISECONDS of audio (three busy inputs, ramps running) as fast as it can
+// on the main thread and prints the cost per second of audio.
 import AudioCore
 import Glibc
 import Synchronization
 
 enum Mode: String {
-    case clean, allocate, lock, log
+    case clean, allocate, lock, log, bench
 }
 
 /// A line on stderr, straight through write(2) as a log handler would end up doing.
@@ -24,12 +26,21 @@ func say(_ text: String) {
     text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
 }
 
-/// Names the calling thread (pthread_setname_np and prctl are not importable from Glibc in Swift).
-func nameThisThread(_ name: StaticString) {
-    let fd = open("/proc/thread-self/comm", O_WRONLY)
-    guard fd >= 0 else { return }
+/// Names the calling thread (pthread_setname_np and prctl are not importable from Glibc in Swift);
+/// returns whether the kernel now reports that name.
+func nameThisThread(_ name: StaticString) -> Bool {
+    var fd = open("/proc/thread-self/comm", O_WRONLY)
+    guard fd >= 0 else { return false }
     _ = write(fd, name.utf8Start, name.utf8CodeUnitCount)
     close(fd)
+    fd = open("/proc/thread-self/comm", O_RDONLY)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    var buffer: (UInt64, UInt64) = (0, 0)
+    let n = withUnsafeMutableBytes(of: &buffer) { read(fd, $0.baseAddress, 16) }
+    return withUnsafeBytes(of: &buffer) { bytes in
+        n == name.utf8CodeUnitCount + 1 && (0..<name.utf8CodeUnitCount).allSatisfy { bytes[$0] == name.utf8Start[$0] }
+    }
 }
 
 final class Probe: @unchecked Sendable {
@@ -38,6 +49,7 @@ final class Probe: @unchecked Sendable {
     let stop = Atomic<Bool>(false)
     let periods = Atomic<Int>(0)
     let sink = Atomic<Int>(0)
+    let named = Atomic<Bool>(false)
     let mutex: UnsafeMutablePointer<pthread_mutex_t>
     /// One 1 ms period at 48 kHz stereo; allocated and freed off the realtime thread.
     let output = UnsafeMutableBufferPointer<Int16>.allocate(capacity: 48 * 2)
@@ -55,13 +67,13 @@ final class Probe: @unchecked Sendable {
     }
 
     func runRealtimeThread() {
-        nameThisThread("rt:test")
+        named.store(nameThisThread("rt:test"), ordering: .relaxed)
         var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
         var period = 0
         while !stop.load(ordering: .acquiring) {
             mixer.render(into: output)
             switch mode {
-            case .clean:
+            case .clean, .bench:
                 break
             case .allocate:
                 let scratch = [Int](repeating: period, count: 16 + period % 7)
@@ -85,6 +97,27 @@ guard arguments.count >= 2, let mode = Mode(rawValue: arguments[1]) else {
     exit(64)
 }
 let milliseconds = arguments.count >= 3 ? Int(arguments[2]) ?? 400 : 400
+
+if mode == .bench {
+    let mixer = Mixer()
+    let period = 480
+    let input = [Int16](repeating: 1_234, count: period * 2)
+    var output = [Int16](repeating: 0, count: period * 2)
+    let periods = milliseconds / 10
+    var start = timespec()
+    var end = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &start)
+    for p in 0..<periods {
+        for channel in MixerChannel.allCases { input.withUnsafeBufferPointer { _ = mixer.write($0, to: channel) } }
+        if p % 50 == 0 { mixer.setGain(p % 100 == 0 ? 0.1 : 1, frames: 4_800, for: .media) }
+        output.withUnsafeMutableBufferPointer { mixer.render(into: $0) }
+    }
+    clock_gettime(CLOCK_MONOTONIC, &end)
+    let ns = Double(end.tv_sec - start.tv_sec) * 1e9 + Double(end.tv_nsec - start.tv_nsec)
+    let audioSeconds = Double(periods * period) / 48_000
+    print("bench: \(periods) periods of \(period) frames, 48 kHz stereo, 3 inputs: \(Int(ns / audioSeconds / 1_000)) us per second of audio (\(Int(ns / Double(periods))) ns per 10 ms period)")
+    exit(0)
+}
 let probe = Probe(mode: mode)
 
 var thread = pthread_t()
@@ -109,4 +142,4 @@ for step in 0..<(milliseconds / 5) {
 }
 probe.stop.store(true, ordering: .releasing)
 pthread_join(thread, nil)
-print("periods=\(probe.periods.load(ordering: .relaxed)) voice_rendered=\(probe.mixer.framesRendered(.voice))")
+print("rt_named=\(probe.named.load(ordering: .relaxed) ? 1 : 0) periods=\(probe.periods.load(ordering: .relaxed)) voice_rendered=\(probe.mixer.framesRendered(.voice))")

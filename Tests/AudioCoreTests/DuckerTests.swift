@@ -45,6 +45,25 @@ import Testing
         for level in up[60...] { #expect(abs(level - base) < 0.05) }  // back from 300 ms on
     }
 
+    @Test func envelopeOfTheOutputFollowsTheDuck() {
+        let mixer = Mixer()
+        mixer.write(AudioTestSignals.sine(frames: 24_000, channels: 2, amplitude: 16_384), to: .media)
+        var ducker = Ducker(configuration: .init(depthDecibels: -30))
+        var out = mixer.render(frames: 4_800, period: 480)
+        mixer.apply(ducker.duck()!, to: .media)
+        out += mixer.render(frames: 19_200, period: 480)
+        var follower = EnvelopeFollower(format: format, attackMilliseconds: 0.5, releaseMilliseconds: 10)
+        let envelope = follower.envelopeDBFS(of: out)
+        let before = envelope[3_840..<4_800].max()!  // the follower's reading of the unducked tone
+        #expect(abs(before - Decibels.dBFS(16_384)) < 1)
+        // Halfway through the 100 ms dB-linear ramp the envelope is about halfway down (-15 dB)...
+        #expect(abs(envelope[4_800 + 2_400] - (before - 15)) < 1.5)
+        // ...and from the end of the ramp on it sits at the depth: its peaks exactly, its troughs within
+        // the follower's 1 ms decay between the tone's peaks (exp(-1/10) = -0.87 dB).
+        for e in envelope[(4_800 + 5_040)...] { #expect(abs(e - (before - 30)) < 1) }
+        #expect(abs(envelope[(4_800 + 18_240)...].max()! - (before - 30)) < 0.1)
+    }
+
     @Test func duckingTwiceIsDuckingOnce() {
         let rig = Rig()
         _ = rig.levels(ms: 20)

@@ -6,14 +6,17 @@ import Testing
 @Suite(.serialized) struct RTCheckTests {
     @Test func cleanRealtimeLoopHasNoViolations() throws {
         let report = try RTCheck.run(mode: "clean")
-        #expect(report["rt_threads"] == 1)
-        #expect(report["thread.rt:test"] == 0)
+        #expect(report["rt_named"] == 1)
+        // Optimized builds may make no interposed call at all, so the thread need not be listed.
+        #expect((report["thread.rt:test"] ?? 0) == 0)
         #expect(report["total"] == 0)
         #expect(report["periods"].map { $0 > 50 } == true)
     }
 
     @Test func allocationOnTheRealtimeThreadIsCounted() throws {
         let report = try RTCheck.run(mode: "allocate")
+        #expect(report["rt_threads"] == 1)
+        #expect(report["thread.rt:test"] == report["total"])
         #expect(report["malloc"].map { $0 > 10 } == true)
         #expect(report["free"].map { $0 > 10 } == true)
         #expect(report["pthread_mutex_lock"] == 0)
