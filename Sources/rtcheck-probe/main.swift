@@ -2,7 +2,7 @@
 //
 //   rtcheck-probe MODE [MILLISECONDS]
 //
-// Starts a pthread named "rt:test" that renders a `Mixer` every millisecond for MILLISECONDS (default
+// Starts a pthread named "rt:test" that renders a `Mixer` (and meters it) every millisecond for MILLISECONDS (default
 // 400) while the main thread feeds, ducks and flushes it, as the service's threads would. MODE adds a
 // deliberate violation on the realtime thread each period: `clean` (none), `allocate` (an Array),
 // `lock` (pthread_mutex_lock), `log` (a line on stderr). Prints the number of periods rendered.
@@ -70,8 +70,13 @@ final class Probe: @unchecked Sendable {
         named.store(nameThisThread("rt:test"), ordering: .relaxed)
         var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
         var period = 0
+        var meter = LevelMeter(format: mixer.format, windowMilliseconds: 10)
+        var follower = EnvelopeFollower(format: mixer.format)
         while !stop.load(ordering: .acquiring) {
             mixer.render(into: output)
+            meter.process(UnsafeBufferPointer(output))
+            follower.process(UnsafeBufferPointer(output))
+            sink.store(meter.windows &+ Int(follower.envelope), ordering: .relaxed)
             switch mode {
             case .clean, .bench:
                 break
