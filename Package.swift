@@ -73,6 +73,9 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // test tools
+        .executableTarget(name: "rtcheck-probe", dependencies: ["AudioCore"], path: "Sources/rtcheck-probe", swiftSettings: swiftSettings),
+
         // tests
         .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore"], swiftSettings: swiftSettings),
         .testTarget(name: "ALSATests", dependencies: ["ALSA", "AudioCore"], swiftSettings: swiftSettings),

@@ -1,0 +1,303 @@
+import Synchronization
+
+/// Mixes the voice, media and earcon inputs into the device format on the playback thread.
+///
+/// Producers (one thread per input) push PCM that is already at the device rate and channel count with
+/// `write(_:to:)`; each input is a preallocated `SPSCRing`. The playback thread calls `render(into:)`
+/// once per period: every input contributes what it has queued (a dry input contributes silence for the
+/// rest of the period, without affecting the others), scaled by its own `GainRamp`, summed in 32 bits
+/// and saturated once to Int16.
+///
+/// Control from any thread is lock-free: `setGain` stores one packed atomic word (target, ramp length,
+/// shape) that the render thread picks up at the start of the next period and then ramps
+/// sample-accurately; `flush` bumps an atomic counter. Re-sending the current target is a no-op, so
+/// commands are idempotent.
+///
+/// `render(into:)` never allocates, locks, logs or blocks; all buffers are allocated in `init`.
+public final class Mixer: @unchecked Sendable {
+    public struct Configuration: Sendable, Hashable {
+        /// The playback device format every input must already be in.
+        public var format: AudioFormat
+        /// Queue length per input, in milliseconds. Voice arrives faster than real time in bursts, so
+        /// its producer keeps its own backlog and uses `availableFrames(toWrite:)` as back-pressure.
+        public var voiceQueueMilliseconds: Int
+        public var mediaQueueMilliseconds: Int
+        public var earconQueueMilliseconds: Int
+        /// On `flush`, this much of the already-queued audio is faded out instead of cut (a hard cut
+        /// mid-waveform clicks); the rest is dropped at once. 0 cuts.
+        public var flushFadeMilliseconds: Int
+        /// Work is done in chunks of at most this many frames (any `render` size is accepted).
+        public var chunkFrames: Int
+
+        public init(
+            format: AudioFormat = AudioFormat(sampleRate: 48_000, channels: 2),
+            voiceQueueMilliseconds: Int = 2_000,
+            mediaQueueMilliseconds: Int = 1_000,
+            earconQueueMilliseconds: Int = 2_000,
+            flushFadeMilliseconds: Int = 5,
+            chunkFrames: Int = 1_024
+        ) {
+            self.format = format
+            self.voiceQueueMilliseconds = voiceQueueMilliseconds
+            self.mediaQueueMilliseconds = mediaQueueMilliseconds
+            self.earconQueueMilliseconds = earconQueueMilliseconds
+            self.flushFadeMilliseconds = flushFadeMilliseconds
+            self.chunkFrames = chunkFrames
+        }
+    }
+
+    public let configuration: Configuration
+    public var format: AudioFormat { configuration.format }
+
+    private let controls: [MixerChannelControl]
+    private let states: UnsafeMutablePointer<MixerChannelState>
+    private let scratch: UnsafeMutableBufferPointer<Int16>
+    private let accumulator: UnsafeMutableBufferPointer<Int32>
+    /// One fade-out tail per input, `flushFadeFrames` frames each.
+    private let fadeBuffers: UnsafeMutableBufferPointer<Int16>
+    private let flushFadeFrames: Int
+    private let channels: Int
+
+    public init(configuration: Configuration = Configuration()) {
+        precondition(configuration.chunkFrames > 0, "Mixer chunkFrames must be positive")
+        self.configuration = configuration
+        let format = configuration.format
+        channels = format.channels
+        let initial = Self.pack(gain: 1, frames: 0, shape: .linear)
+        controls = MixerChannel.allCases.map { channel in
+            let ms: Int = switch channel {
+            case .voice: configuration.voiceQueueMilliseconds
+            case .media: configuration.mediaQueueMilliseconds
+            case .earcon: configuration.earconQueueMilliseconds
+            }
+            return MixerChannelControl(
+                ringSamples: max(1, format.frames(milliseconds: ms)) * format.channels, gainCommand: initial)
+        }
+        states = .allocate(capacity: MixerChannel.allCases.count)
+        states.initialize(
+            repeating: MixerChannelState(ramp: GainRamp(gain: 1), appliedCommand: initial),
+            count: MixerChannel.allCases.count)
+        scratch = .allocate(capacity: configuration.chunkFrames * format.channels)
+        scratch.initialize(repeating: 0)
+        accumulator = .allocate(capacity: configuration.chunkFrames * format.channels)
+        accumulator.initialize(repeating: 0)
+        flushFadeFrames = max(0, format.frames(milliseconds: configuration.flushFadeMilliseconds))
+        fadeBuffers = .allocate(capacity: max(1, flushFadeFrames * format.channels * MixerChannel.allCases.count))
+        fadeBuffers.initialize(repeating: 0)
+    }
+
+    deinit {
+        states.deinitialize(count: MixerChannel.allCases.count)
+        states.deallocate()
+        scratch.deallocate()
+        accumulator.deallocate()
+        fadeBuffers.deallocate()
+    }
+
+    // MARK: producer side (one thread per input)
+
+    /// Queues whole frames of interleaved device-format samples; returns the frames accepted (the rest
+    /// did not fit). Realtime-safe.
+    @discardableResult
+    public func write(_ samples: UnsafeBufferPointer<Int16>, to channel: MixerChannel) -> Int {
+        let control = controls[channel.rawValue]
+        let frames = min(samples.count / channels, control.ring.availableToWrite / channels)
+        guard frames > 0 else { return 0 }
+        let written = control.ring.write(UnsafeBufferPointer(rebasing: samples[0..<(frames * channels)]))
+        control.written.add(frames, ordering: .relaxed)
+        return written / channels
+    }
+
+    /// Frames `write(_:to:)` would accept now (back-pressure for the producer).
+    public func availableFrames(toWrite channel: MixerChannel) -> Int {
+        controls[channel.rawValue].ring.availableToWrite / channels
+    }
+
+    // MARK: control (any thread)
+
+    /// Ramps `channel` to `gain` over `frames` frames, starting at the next period. Repeating the
+    /// current request changes nothing (a second duck does not restart or deepen the first).
+    public func setGain(_ gain: Float, frames: Int, shape: GainRamp.Shape = .decibel, for channel: MixerChannel) {
+        controls[channel.rawValue].gainCommand.store(
+            Self.pack(gain: gain, frames: frames, shape: shape), ordering: .releasing)
+    }
+
+    public func apply(_ change: GainChange, to channel: MixerChannel) {
+        setGain(change.gain, frames: format.frames(milliseconds: change.milliseconds), shape: change.shape, for: channel)
+    }
+
+    /// The gain most recently requested for `channel` (not necessarily reached yet).
+    public func requestedGain(_ channel: MixerChannel) -> Float {
+        Self.unpack(controls[channel.rawValue].gainCommand.load(ordering: .relaxed)).gain
+    }
+
+    /// Drops everything queued on `channel` when the render thread next runs (barge-in, media stop).
+    /// The first `flushFadeMilliseconds` of it are faded out, the rest never plays.
+    public func flush(_ channel: MixerChannel) {
+        controls[channel.rawValue].flushRequests.add(1, ordering: .releasing)
+    }
+
+    // MARK: counters (any thread; frames since init)
+
+    /// Frames the producer has queued.
+    public func framesWritten(_ channel: MixerChannel) -> Int {
+        controls[channel.rawValue].written.load(ordering: .relaxed)
+    }
+
+    /// Frames of `channel` mixed into the output (flushed frames excluded, fade-out frames included).
+    public func framesRendered(_ channel: MixerChannel) -> Int {
+        controls[channel.rawValue].rendered.load(ordering: .acquiring)
+    }
+
+    /// Frames discarded by `flush`.
+    public func framesDropped(_ channel: MixerChannel) -> Int {
+        controls[channel.rawValue].dropped.load(ordering: .acquiring)
+    }
+
+    /// Index in the written stream (0 = the first frame ever written) just past the last frame mixed.
+    /// The frame the listener hears now is `renderedPosition - deviceDelayFrames` (see `playhead`).
+    /// Unlike a count, this stays right across a flush.
+    public func renderedPosition(_ channel: MixerChannel) -> Int {
+        controls[channel.rawValue].position.load(ordering: .acquiring)
+    }
+
+    /// The written-stream index of the frame leaving the speaker now, given the device delay in frames
+    /// measured on the playback thread (`snd_pcm_delay`) at the same period. For
+    /// `conversation.item.truncate`: `audio_end_ms` = ms of `clamp(playhead - itemStart, 0, itemFrames)`
+    /// where `itemStart` is `framesWritten(.voice)` when the item's first audio was queued. Exact when
+    /// the channel did not run dry within the last `deviceDelayFrames` frames (a gap makes it early by
+    /// the gap length, i.e. it never claims unplayed audio).
+    public func playhead(_ channel: MixerChannel, deviceDelayFrames: Int) -> Int {
+        max(0, renderedPosition(channel) - max(0, deviceDelayFrames))
+    }
+
+    /// Frames queued and not yet rendered.
+    public func framesQueued(_ channel: MixerChannel) -> Int {
+        controls[channel.rawValue].ring.availableToRead / channels
+    }
+
+    /// Periods in which the input ran out of audio part-way (a producer underrun or the natural end of
+    /// a stream; the rest of that period was silence).
+    public func dryRuns(_ channel: MixerChannel) -> Int {
+        controls[channel.rawValue].dryRuns.load(ordering: .relaxed)
+    }
+
+    // MARK: render (the playback thread only)
+
+    /// Fills `output` (interleaved, a whole number of frames; a partial trailing frame is zeroed) with
+    /// the mix. Realtime-safe.
+    public func render(into output: UnsafeMutableBufferPointer<Int16>) {
+        let totalFrames = output.count / channels
+        for i in (totalFrames * channels)..<output.count { output[i] = 0 }
+        var done = 0
+        while done < totalFrames {
+            let frames = min(configuration.chunkFrames, totalFrames - done)
+            renderChunk(into: UnsafeMutableBufferPointer(rebasing: output[(done * channels)..<((done + frames) * channels)]),
+                        frames: frames)
+            done += frames
+        }
+    }
+
+    private func renderChunk(into output: UnsafeMutableBufferPointer<Int16>, frames: Int) {
+        let samples = frames * channels
+        let acc = UnsafeMutableBufferPointer(rebasing: accumulator[0..<samples])
+        acc.update(repeating: 0)
+        for index in 0..<controls.count {
+            renderChannel(index, into: acc, frames: frames)
+        }
+        for i in 0..<samples { output[i] = Int16(clamping: acc[i]) }
+    }
+
+    private func renderChannel(_ index: Int, into acc: UnsafeMutableBufferPointer<Int32>, frames: Int) {
+        let control = controls[index]
+        let state = states + index
+
+        let command = control.gainCommand.load(ordering: .acquiring)
+        if command != state.pointee.appliedCommand {
+            state.pointee.appliedCommand = command
+            let (gain, rampFrames, shape) = Self.unpack(command)
+            state.pointee.ramp.ramp(to: gain, frames: rampFrames, shape: shape)
+        }
+        let flushes = control.flushRequests.load(ordering: .acquiring)
+        if flushes != state.pointee.flushesSeen {
+            state.pointee.flushesSeen = flushes
+            startFlush(index, control: control, state: state)
+        }
+
+        var got = 0
+        // A pending fade-out tail plays first.
+        if state.pointee.fadeFrames > 0 {
+            let n = min(frames, state.pointee.fadeFrames)
+            let start = (index * flushFadeFrames + state.pointee.fadeOffset) * channels
+            state.pointee.ramp.mix(
+                UnsafeBufferPointer(rebasing: fadeBuffers[start..<(start + n * channels)]),
+                into: acc, channels: channels)
+            state.pointee.fadeFrames -= n
+            state.pointee.fadeOffset += n
+            control.position.add(n, ordering: .releasing)
+            got = n
+        }
+        if got < frames {
+            let want = (frames - got) * channels
+            let read = control.ring.read(into: UnsafeMutableBufferPointer(rebasing: scratch[0..<want])) / channels
+            if read > 0 {
+                state.pointee.ramp.mix(
+                    UnsafeBufferPointer(rebasing: scratch[0..<(read * channels)]),
+                    into: UnsafeMutableBufferPointer(rebasing: acc[(got * channels)...]),
+                    channels: channels)
+                control.position.add(state.pointee.positionSkip + read, ordering: .releasing)
+                state.pointee.positionSkip = 0
+                got += read
+            }
+        }
+        if got > 0 { control.rendered.add(got, ordering: .releasing) }
+        if got < frames {
+            state.pointee.ramp.skip(frames: frames - got)
+            if got > 0 || state.pointee.wasPlaying { control.dryRuns.add(1, ordering: .relaxed) }
+            state.pointee.wasPlaying = false
+        } else {
+            state.pointee.wasPlaying = true
+        }
+    }
+
+    /// Moves the first `flushFadeFrames` queued frames into the fade buffer with a linear fade applied,
+    /// and drops the rest of the queue.
+    private func startFlush(_ index: Int, control: MixerChannelControl, state: UnsafeMutablePointer<MixerChannelState>) {
+        // A fade still pending from an earlier flush is abandoned (it is short and already fading).
+        state.pointee.fadeFrames = 0
+        let queued = control.ring.availableToRead / channels
+        let keep = min(queued, flushFadeFrames)
+        if keep > 0 {
+            let start = index * flushFadeFrames * channels
+            let tail = UnsafeMutableBufferPointer(rebasing: fadeBuffers[start..<(start + keep * channels)])
+            _ = control.ring.read(into: tail)
+            var fade = GainRamp(gain: 1)
+            fade.ramp(to: 0, frames: keep, shape: .linear)
+            fade.apply(to: tail, channels: channels)
+            state.pointee.fadeFrames = keep
+            state.pointee.fadeOffset = 0
+        }
+        let drop = control.ring.skip((queued - keep) * channels) / channels
+        if drop > 0 {
+            control.dropped.add(drop, ordering: .releasing)
+            // The position jumps over the dropped frames only when audio written after them plays.
+            state.pointee.positionSkip += drop
+        }
+    }
+
+    // MARK: command packing
+
+    /// gain bits (32) | shape (1) | ramp frames (31).
+    static func pack(gain: Float, frames: Int, shape: GainRamp.Shape) -> UInt64 {
+        let g = UInt64(GainRamp.clamp(gain).bitPattern)
+        let f = UInt64(min(max(frames, 0), Int(Int32.max)))
+        let s: UInt64 = shape == .decibel ? 1 : 0
+        return g << 32 | s << 31 | f
+    }
+
+    static func unpack(_ word: UInt64) -> (gain: Float, frames: Int, shape: GainRamp.Shape) {
+        (Float(bitPattern: UInt32(truncatingIfNeeded: word >> 32)),
+         Int(word & 0x7FFF_FFFF),
+         (word >> 31) & 1 == 1 ? .decibel : .linear)
+    }
+}

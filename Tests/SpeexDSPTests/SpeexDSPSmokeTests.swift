@@ -1,4 +1,0 @@
-import Testing
-@testable import SpeexDSP
-
-@Test func SpeexDSPModuleLinks() { #expect(Bool(true)) }
