@@ -250,10 +250,10 @@ struct TermLLMConnection {
                     return false
                 }
             }
+            outcome = "completed"  // the run is over once the finish chunk goes out
             try await writeText(outbound, chunks.finish(toolCalls.isEmpty ? "stop" : "tool_calls"))
             try await writeText(outbound, "data: [DONE]\n\n")
             try await outbound.write(.end(nil))
-            outcome = "completed"
             return true
         } catch {
             return false

@@ -109,11 +109,11 @@ struct TermLLMResponsesRoute {
                 }
             }
             standIn.state.withLock { $0.sessions[sessionID]?.lastResponseID = durableID }
+            finished = true
             try await event("response.completed", ["response": .object(["id": .string(durableID), "object": .string("response"),
                                                                          "model": .string(model), "status": .string("completed")])])
             try await connection.writeText(outbound, "data: [DONE]\n\n")
             try await outbound.write(.end(nil))
-            finished = true
             return true
         } catch {
             return false
