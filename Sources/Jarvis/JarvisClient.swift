@@ -34,9 +34,9 @@ public struct JarvisAnswer: Sendable, Equatable {
 /// that answers at once while Jarvis is known to be down. Closing the connection (task
 /// cancellation, barge-in) cancels the run on the server.
 public actor JarvisClient: JarvisAsking {
-    private let settings: JarvisSettings
-    private let token: String
-    private let http: HTTPClient
+    let settings: JarvisSettings
+    let token: String
+    let http: HTTPClient
     private let clock: JarvisClock
     private let logger: Logger
     private let shaper: VoiceShaper
@@ -82,6 +82,11 @@ public actor JarvisClient: JarvisAsking {
             let raw = try await exchange(query)
             breaker.recordSuccess()
             let spoken = shaper.shape(raw)
+            logger.info("Jarvis answered", metadata: [
+                "ms": "\(Self.milliseconds(clock.now() - startedAt))",
+                "words": "\(spoken.split(separator: " ").count)",
+                "session": "\(session.sessionID ?? "-")",
+            ])
             guard !spoken.isEmpty else {
                 let failure = JarvisFailure.serverError(detail: "empty answer")
                 logger.warning("\(failure)")
@@ -212,6 +217,10 @@ public actor JarvisClient: JarvisAsking {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? Array(encoder.encode(value))) ?? []
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
     }
 
     // MARK: error mapping

@@ -59,7 +59,15 @@ struct TermLLMConnection {
         let route = String(path.dropFirst(base.count))
         switch route {
         case "/healthz":
-            try await writeSimple(outbound, status: 200, contentType: "application/json", body: "{\"status\":\"ok\"}\n")
+            // No auth needed; a valid bearer (case-sensitive "Bearer ") adds agent, version, capabilities.
+            var health: [String: GoJSON] = ["status": .string("ok")]
+            if head.headers.first(name: "authorization") == "Bearer \(options.token)" {
+                health["agent"] = .string("jarvis")
+                health["version"] = .string("0.0.0-standin")
+                health["capabilities"] = .array([.string("web"), .string("api")])
+            }
+            try await writeSimple(outbound, status: 200, contentType: "application/json", body: GoJSON.object(health).serialized + "\n",
+                                  version: false)
             return true
         case "/v1/chat/completions", "/v1/responses":
             guard head.method == .POST else {

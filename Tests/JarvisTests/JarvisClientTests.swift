@@ -242,3 +242,41 @@ import TestSupport
         await h.server.stop()
     }
 }
+
+@Suite struct JarvisHealthAndDropTests {
+    private func client(_ url: String, token: String = "s3cret") throws -> JarvisClient {
+        JarvisClient(settings: JarvisSettings(url: url, inactivityTimeout: .milliseconds(300), totalTimeout: .seconds(2),
+                                              connectTimeout: .milliseconds(500)),
+                     token: token, http: try HTTPClient(), clock: ManualJarvisClock().clock, logger: LogCapture().logger())
+    }
+
+    @Test func healthProbeTellsTokenURLAndReachabilityApart() async throws {
+        let server = try await TermLLMStandIn.start()
+        let good = try await client(server.baseURL).probeHealth()
+        #expect(good.status == .ok)
+        #expect(good.summary == "Jarvis at 127.0.0.1 is up (agent jarvis, term-llm 0.0.0-standin)")
+        let badToken = try await client(server.baseURL, token: "nope").probeHealth()
+        #expect(badToken.status == .tokenRejected)
+        #expect(!badToken.summary.contains("nope"))
+        let noBase = try await client("http://127.0.0.1:\(server.port)").probeHealth()
+        #expect(noBase.status == .wrongURL)
+        #expect(noBase.summary.contains("307"))
+        let url = server.baseURL
+        await server.stop()
+        #expect(try await client(url).probeHealth().status == .unreachable)
+    }
+
+    @Test func droppedConnectionsAreSpokenAsOffline() async throws {
+        let server = try await TermLLMStandIn.start()
+        let jarvis = try client(server.baseURL)
+        server.setPlanner { _ in TermLLMTurnPlan(steps: [.text("half an ans"), .dropConnection]) }
+        let midStream = await jarvis.ask("a")
+        guard case .offline = midStream.failure else { Issue.record("expected offline, got \(String(describing: midStream.failure))"); return }
+        server.setPlanner { _ in TermLLMTurnPlan(dropBeforeHeaders: true, steps: []) }
+        let beforeHeaders = await jarvis.ask("b")
+        guard case .offline(let detail) = beforeHeaders.failure else { Issue.record("expected offline"); return }
+        #expect(detail.contains("CURLcode 52"))  // CURLE_GOT_NOTHING
+        #expect(beforeHeaders.spokenText == "Jarvis appears to be offline right now. I can't reach the homelab.")
+        await server.stop()
+    }
+}
