@@ -137,7 +137,8 @@ final class CurlWorker: @unchecked Sendable {
     /// Aborts transfers past their inactivity or total deadline; returns how long to poll (ms).
     private func enforceDeadlines() -> Int32 {
         let now = ContinuousClock.now
-        var wait = Duration.seconds(1)
+        // Idle: sleep long; commands arrive with curl_multi_wakeup anyway.
+        var wait = transfersByID.isEmpty ? Duration.seconds(10) : Duration.seconds(1)
         for transfer in Array(transfersByID.values) {
             if let total = transfer.totalTimeout {
                 let left = transfer.started + total - now
@@ -157,7 +158,7 @@ final class CurlWorker: @unchecked Sendable {
             }
         }
         let ms = wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000
-        return Int32(max(1, min(1000, ms + 1)))
+        return Int32(max(1, min(10_000, ms + 1)))
     }
 }
 

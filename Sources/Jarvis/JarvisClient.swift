@@ -141,7 +141,15 @@ public actor JarvisClient: JarvisAsking {
                     for event in decode(item) {
                         switch event {
                         case .text(let text): answer.add(text)
-                        case .toolCall: answer.toolCalled()
+                        case .toolCall(let name, let arguments):
+                            answer.toolCalled()
+                            if name == "ask_user" {
+                                // term-llm would wait (pings only) for an answer over another route; close the
+                                // run instead and speak the question, so the user's reply becomes the next turn.
+                                response.cancel()
+                                session.touch(now: clock.now())
+                                return Self.askUserQuestion(arguments)
+                            }
                         case .keepAlive, .unreadable: break
                         case .finished(let id):
                             finished = true
@@ -217,6 +225,25 @@ public actor JarvisClient: JarvisAsking {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? Array(encoder.encode(value))) ?? []
+    }
+
+    /// "Jarvis asks: ..." from ask_user's `{"questions":[{"question":...,"options":[{"label":...}]}]}`.
+    static func askUserQuestion(_ arguments: String?) -> String {
+        struct Arguments: Decodable {
+            struct Question: Decodable {
+                struct Option: Decodable { var label: String? }
+                var question: String?
+                var options: [Option]?
+            }
+            var questions: [Question]?
+        }
+        guard let arguments, let decoded = try? JSONDecoder().decode(Arguments.self, from: Data(arguments.utf8)),
+              let first = decoded.questions?.first, let question = first.question, !question.isEmpty else {
+            return "Jarvis needs more information to answer that. Could you say a bit more?"
+        }
+        let labels = (first.options ?? []).compactMap(\.label).filter { !$0.isEmpty }
+        let choices = labels.isEmpty ? "" : " The options are: " + labels.joined(separator: ", ") + "."
+        return "Jarvis asks: " + question + choices
     }
 
     private static func milliseconds(_ duration: Duration) -> Int64 {

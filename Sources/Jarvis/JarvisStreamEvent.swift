@@ -4,8 +4,8 @@ import FoundationEssentials
 public enum JarvisStreamEvent: Sendable, Equatable {
     /// Answer text to speak (`delta.content`, `response.output_text.delta`).
     case text(String)
-    /// The agent called a tool (text before it was a preamble). Name when known.
-    case toolCall(String?)
+    /// The agent called a tool (text before it was a preamble). Name and JSON arguments when known.
+    case toolCall(name: String?, arguments: String?)
     /// Keep-alive without content: `: ping`, tool heartbeats, role-only or usage chunks, interjections.
     case keepAlive
     /// The run finished normally (`finish_reason` "stop" or "tool_calls", `response.completed`).
@@ -25,7 +25,7 @@ public enum ChatCompletionsStreamDecoder {
         struct Choice: Decodable {
             struct Delta: Decodable {
                 struct ToolCall: Decodable {
-                    struct Function: Decodable { var name: String? }
+                    struct Function: Decodable { var name: String?; var arguments: String? }
                     var function: Function?
                 }
                 var content: String?
@@ -49,7 +49,7 @@ public enum ChatCompletionsStreamDecoder {
         var events: [JarvisStreamEvent] = []
         for choice in chunk.choices ?? [] {
             if let calls = choice.delta?.tool_calls, !calls.isEmpty {
-                events.append(contentsOf: calls.map { .toolCall($0.function?.name) })
+                events.append(contentsOf: calls.map { .toolCall(name: $0.function?.name, arguments: $0.function?.arguments) })
             }
             if let content = choice.delta?.content, !content.isEmpty { events.append(.text(content)) }
             switch choice.finish_reason {
@@ -65,7 +65,7 @@ public enum ChatCompletionsStreamDecoder {
 /// Maps Responses API stream events (`event: response.*`) to `JarvisStreamEvent`s.
 public enum ResponsesStreamDecoder {
     private struct Payload: Decodable {
-        struct Item: Decodable { var type: String?; var name: String? }
+        struct Item: Decodable { var type: String?; var name: String?; var arguments: String? }
         struct Response: Decodable { var id: String? }
         struct APIError: Decodable { var message: String?; var type: String? }
         var type: String?
@@ -83,9 +83,9 @@ public enum ResponsesStreamDecoder {
         case "response.output_text.delta":
             return payload.delta.map { [.text($0)] } ?? [.keepAlive]
         case "response.output_item.added":
-            return payload.item?.type == "function_call" ? [.toolCall(payload.item?.name)] : [.keepAlive]
+            return payload.item?.type == "function_call" ? [.toolCall(name: payload.item?.name, arguments: payload.item?.arguments)] : [.keepAlive]
         case "response.output_text.new_segment":
-            return [.toolCall(nil)]
+            return [.toolCall(name: nil, arguments: nil)]
         case "response.completed":
             return [.finished(responseID: payload.response?.id)]
         case "response.failed":

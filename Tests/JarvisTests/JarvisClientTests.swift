@@ -280,3 +280,20 @@ import TestSupport
         await server.stop()
     }
 }
+
+@Suite struct JarvisAskUserTests {
+    @Test func askUserToolCallEndsTheRunAndSpeaksTheQuestion() async throws {
+        let server = try await TermLLMStandIn.start()
+        let arguments = "{\"questions\":[{\"header\":\"Room\",\"question\":\"Which room do you mean?\",\"options\":[{\"label\":\"Kitchen\",\"description\":\"\"},{\"label\":\"Living room\",\"description\":\"\"}],\"multi_select\":false}]}"
+        server.setPlanner { _ in TermLLMTurnPlan(steps: [.toolCall(name: "ask_user", arguments: arguments), .sleep(.seconds(5))]) }
+        let client = JarvisClient(settings: JarvisSettings(url: server.baseURL, inactivityTimeout: .milliseconds(300)),
+                                  token: "s3cret", http: try HTTPClient(), clock: ManualJarvisClock().clock, logger: LogCapture().logger())
+        let started = ContinuousClock.now
+        let answer = await client.ask("turn off the lights")
+        #expect(ContinuousClock.now - started < .seconds(1))
+        #expect(answer.failure == nil)
+        #expect(answer.spokenText == "Jarvis asks: Which room do you mean? The options are: Kitchen, Living room.")
+        #expect(await server.waitUntil { $0.interruptedRuns == 1 })
+        await server.stop()
+    }
+}

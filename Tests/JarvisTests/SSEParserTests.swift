@@ -43,7 +43,7 @@ import Testing
         #expect(decode("data: {\"choices\":[{\"delta\":{\"content\":\"Let me check.\",\"role\":\"assistant\"},\"index\":0}]," + id)
             == [.text("Let me check.")])
         #expect(decode("data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"function\":{\"arguments\":\"{\\\"query\\\":\\\"Sydney weather\\\"}\",\"name\":\"web_search\"},\"id\":\"toolu_01A\",\"index\":0,\"type\":\"function\"}]},\"index\":0}]," + id)
-            == [.toolCall("web_search")])
+            == [.toolCall(name: "web_search", arguments: "{\"query\":\"Sydney weather\"}")])
         #expect(decode(": ping") == [.keepAlive])
         #expect(decode("data: {\"choices\":[{\"delta\":{},\"index\":0}],\"created\":1755825350,\"heartbeat\":{\"call_id\":\"toolu_01A\",\"tool_name\":\"web_search\"},\"id\":\"chatcmpl_x\",\"model\":\"m\",\"object\":\"chat.completion.chunk\"}")
             == [.keepAlive])
