@@ -50,6 +50,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        .target(name: "Realtime", swiftSettings: swiftSettings),
+
+        // product
+        .target(name: "Appliance", dependencies: ["Realtime"], swiftSettings: swiftSettings),
+
         // executable
         .executableTarget(
             name: "jarvis-voice",
@@ -66,5 +71,7 @@ let package = Package(
         .testTarget(name: "ALSATests", dependencies: ["ALSA", "AudioCore"], swiftSettings: swiftSettings),
         .testTarget(name: "SpeexDSPTests", dependencies: ["SpeexDSP"], swiftSettings: swiftSettings),
         .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "AudioCore", "ALSA"], swiftSettings: swiftSettings),
+        .testTarget(name: "RealtimeTests", dependencies: ["Realtime"], swiftSettings: swiftSettings),
+        .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "Realtime"], swiftSettings: swiftSettings),
     ]
 )
