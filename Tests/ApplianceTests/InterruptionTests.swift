@@ -154,4 +154,29 @@ import Realtime
         h.server(.responseDone(ResponseInfo(id: "R1", status: "cancelled", statusReason: "turn_detected")), after: 5)
         #expect(h.last.toolCalls.isEmpty)
     }
+
+    @Test func toolResultWhileUserSpeaksWaitsForTheirTurn() {
+        var h = speaking(received: 2_400, played: 2_400, audioDone: true)
+        h.server(.functionCallArgumentsDone(FunctionCall(responseID: "R1", itemID: "F1", callID: "c1", name: "ask_jarvis", arguments: #"{"query":"q"}"#)))
+        h.server(.responseDone(ResponseInfo(id: "R1", status: "completed")), after: 5)
+        #expect(h.state == .waitingForJarvis)
+        h.server(.speechStarted(audioStartMs: 9_000, itemID: "U2"), after: 500)
+        #expect(h.state == .userSpeaking)
+        h.handle(.toolFinished(callID: "c1", output: .success("answer")), after: 300)
+        #expect(h.lastSent == [.conversationItemCreate(.functionCallOutput(callID: "c1", output: "answer"))],
+                "no response.create while the user talks; the VAD response will see the output")
+        h.server(.speechStopped(audioEndMs: 10_000, itemID: "U2"), after: 700)
+        #expect(h.lastSent.isEmpty)
+        #expect(h.state == .processing)
+
+        // If the user's turn is dropped instead (tap), the owed answer is requested.
+        var g = speaking(received: 2_400, played: 2_400, audioDone: true)
+        g.server(.functionCallArgumentsDone(FunctionCall(responseID: "R1", itemID: "F1", callID: "c1", name: "ask_jarvis", arguments: #"{"query":"q"}"#)))
+        g.server(.responseDone(ResponseInfo(id: "R1", status: "completed")), after: 5)
+        g.server(.speechStarted(audioStartMs: 9_000, itemID: "U2"), after: 500)
+        g.handle(.toolFinished(callID: "c1", output: .success("answer")), after: 300)
+        g.handle(.button(.tap(pressedAt: g.now)), after: 100)
+        #expect(g.lastSent == [.inputAudioBufferClear, .responseCreate(nil)])
+        #expect(g.state == .processing)
+    }
 }

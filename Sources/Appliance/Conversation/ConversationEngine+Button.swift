@@ -47,8 +47,9 @@ extension ConversationEngine {
         }
         if state == .userSpeaking, hold == nil {
             send(.inputAudioBufferClear)
+            settleOwedAnswer()
         }
-        enter(.listening)
+        if response.active { enter(.processing) } else { enter(.listening) }
     }
 
     /// Cancels running calls; each still gets an output so the conversation stays consistent.
@@ -105,6 +106,7 @@ extension ConversationEngine {
 
     /// Push-to-talk release with enough audio: commit, then ask for the answer.
     mutating func commitUserTurn() {
+        response.answerOwed = false
         send(.inputAudioBufferCommit)
         userTurnEnded()
         requestResponse(isAnswer: false)
@@ -115,7 +117,8 @@ extension ConversationEngine {
     mutating func dropShortPress(heldMs: Int?) {
         send(.inputAudioBufferClear)
         log(.info, "push-to-talk too short (\(heldMs.map { "\($0) ms" } ?? "under the minimum")): dropped")
-        enter(.listening)
+        settleOwedAnswer()
+        if response.active { enter(.processing) } else { enter(.listening) }
     }
 
     private mutating func resetJarvisSession() {
@@ -130,7 +133,8 @@ extension ConversationEngine {
         } else {
             emit(.uplink(.stop))
             send(.inputAudioBufferClear)
-            enter(.listening)
+            settleOwedAnswer()
+            if response.active { enter(.processing) } else { enter(.listening) }
         }
     }
 

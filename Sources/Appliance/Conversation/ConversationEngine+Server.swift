@@ -114,6 +114,7 @@ extension ConversationEngine {
 
     private mutating func speechStopped() {
         guard state == .userSpeaking, hold == nil else { return }
+        response.answerOwed = false  // the VAD response sees the tool outputs
         userTurnEnded()
         enter(.processing)
     }

@@ -29,11 +29,23 @@ extension ConversationEngine {
         if calls.running.isEmpty { answerToolResults() }
     }
 
-    /// All outputs are in: one `response.create` for all of them.
+    /// All outputs are in: one `response.create` for all of them. While the user is talking, the response
+    /// that follows their turn (VAD or release) will see the outputs, so none is requested now.
     private mutating func answerToolResults() {
         cancelTimer(.toolTimeout)
+        if state == .userSpeaking {
+            response.answerOwed = true
+            return
+        }
         requestResponse(isAnswer: true)
         if state == .waitingForJarvis { enter(.aiSpeaking) }
+    }
+
+    /// The user's turn ended without a response (dropped or too long): answer pending tool results now.
+    mutating func settleOwedAnswer() {
+        guard response.answerOwed else { return }
+        response.answerOwed = false
+        requestResponse(isAnswer: true)
     }
 
     mutating func handleTimer(_ id: TimerID) {
@@ -52,7 +64,8 @@ extension ConversationEngine {
                 emit(.uplink(.stop))
             }
             send(.inputAudioBufferClear)
-            enter(.listening)
+            settleOwedAnswer()
+            if response.active { enter(.processing) } else { enter(.listening) }
         case .processingTimeout:
             log(.warning, "no answer from the Realtime API within \(seconds(configuration.processingTimeout))")
             abandonResponse()

@@ -12,6 +12,8 @@ struct ResponseTracker: Sendable {
     var pendingIsAnswer = false
     /// Responses whose audio was stopped (barge-in, tap): late deltas and their function calls are dropped.
     var discarded: Set<String> = []
+    /// Tool outputs were sent while the user was talking; the response after their turn answers them.
+    var answerOwed = false
     /// The stopped response had no id yet (its `response.created` had not arrived).
     var discardUnidentified = false
 
