@@ -139,7 +139,7 @@ extension ConversationEngine {
     }
 
     mutating func handleAsk(_ text: String) {
-        let request = text.trimmingCharacters(in: " \n\t\r")
+        let request = text.trimmingWhitespace()
         guard !request.isEmpty else { return }
         switch state {
         case .idle, .error:
