@@ -128,7 +128,9 @@ extension ConversationEngine {
         guard hold != nil else { return }
         hold = nil
         pendingRelease = nil
-        if state == .connecting || (completedTurns == 0 && calls.running.isEmpty && !response.active) {
+        if state == .connecting, !pendingAsks.isEmpty {
+            emit(.uplink(.stop))  // the typed request still goes out once connected
+        } else if state == .connecting || (completedTurns == 0 && calls.running.isEmpty && !response.active) {
             endConversation(earcon: nil, reason: "long hold")
         } else {
             emit(.uplink(.stop))
