@@ -81,6 +81,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        .target(name: "Realtime", swiftSettings: swiftSettings),
+
+        // product
+        .target(name: "Appliance", dependencies: ["Realtime", "Jarvis"], swiftSettings: swiftSettings),
+
         // executable
         .executableTarget(
             name: "jarvis-voice",
@@ -104,5 +109,7 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "JarvisTests", dependencies: ["Jarvis", "HTTP", "TestSupport", .product(name: "Logging", package: "swift-log")], swiftSettings: swiftSettings),
         .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "AudioCore", "ALSA"], swiftSettings: swiftSettings),
+        .testTarget(name: "RealtimeTests", dependencies: ["Realtime"], swiftSettings: swiftSettings),
+        .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "Realtime", "Jarvis"], swiftSettings: swiftSettings),
     ]
 )
