@@ -19,10 +19,18 @@ public final class ReferenceTap: @unchecked Sendable {
     private let written = Atomic<Int>(0)
     private let origin = Atomic<Int64>(Int64.min)
     private let extraDelay = Atomic<Int>(0)
+    /// Consumer-only: where the previous pull ended (nil before the first aligned pull).
+    private var nextIndex: Int?
+    /// The consumer keeps reading contiguously while the measured alignment stays within this many
+    /// frames of it, so period-to-period jitter in the delay measurements does not shift the
+    /// reference under the echo canceller; beyond it the read position jumps to the measurement.
+    public let resyncThresholdFrames: Int
 
-    /// `sampleRate` must be the rate both loops run at. `capacityFrames` defaults to 2 s.
-    public init(sampleRate: Int, capacityFrames: Int? = nil) {
+    /// `sampleRate` must be the rate both loops run at. `capacityFrames` defaults to 2 s,
+    /// `resyncThresholdFrames` to 1 ms.
+    public init(sampleRate: Int, capacityFrames: Int? = nil, resyncThresholdFrames: Int? = nil) {
         self.sampleRate = sampleRate
+        self.resyncThresholdFrames = resyncThresholdFrames ?? max(1, sampleRate / 1000)
         capacity = capacityFrames ?? sampleRate * 2
         history = .allocate(capacity: capacity)
         history.initialize(repeating: 0, count: capacity)
@@ -64,11 +72,15 @@ public final class ReferenceTap: @unchecked Sendable {
         let origin = origin.load(ordering: .acquiring)
         let end = written.load(ordering: .acquiring)
         guard origin != Int64.min else {
+            nextIndex = nil
             out.update(repeating: 0)
             return 0
         }
-        let first = Int((Double(firstFrameNanoseconds - origin) * Double(sampleRate) / 1e9).rounded())
+        let measured = Int((Double(firstFrameNanoseconds - origin) * Double(sampleRate) / 1e9).rounded())
             - extraDelay.load(ordering: .relaxed)
+        var first = measured
+        if let next = nextIndex, abs(next - measured) <= resyncThresholdFrames { first = next }
+        nextIndex = first + out.count
         let oldest = max(0, end - capacity / 2)
         var available = 0
         for j in 0..<out.count {

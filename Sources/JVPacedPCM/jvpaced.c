@@ -311,7 +311,10 @@ static int paced_poll_revents(snd_pcm_ioplug_t *io, struct pollfd *pfd, unsigned
     int64_t avail = io->stream == SND_PCM_STREAM_PLAYBACK
         ? (int64_t)io->buffer_size - (p->app_frames - p->hw_frames)
         : p->hw_frames - p->app_frames;
-    if (avail >= (int64_t)io->period_size)
+    /* Like the kernel's min(remaining, avail_min): an application that took a partial period
+     * (the pointer is frame-accurate) is woken as soon as it can complete that period. */
+    int64_t need = (int64_t)io->period_size - p->app_frames % (int64_t)io->period_size;
+    if (avail >= need)
         *revents = io->stream == SND_PCM_STREAM_PLAYBACK ? POLLOUT : POLLIN;
     return 0;
 }
