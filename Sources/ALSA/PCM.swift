@@ -61,10 +61,12 @@ public final class PCM {
         case .xrun:
             try restart()
         case .suspended:
-            var attempts = 0
-            while try !handle.resume() {
-                attempts += 1
-                if attempts > 100 { break }  // ~1 s; prepare below then decides
+            // snd_pcm_resume answers EAGAIN while the hardware wakes up; devices that cannot
+            // resume answer an error, and a prepare restarts them instead.
+            for _ in 0..<100 {
+                let resumed: Bool
+                do { resumed = try handle.resume() } catch { break }
+                if resumed { break }
                 usleep(10_000)
             }
             if state != .running { try restart() }

@@ -5,7 +5,7 @@ import Synchronization
 
 /// Something a period loop wants logged. It travels from the realtime thread to a non-realtime
 /// reader through an SPSC ring, so it is plain bits: no strings, no references.
-public struct AudioLoopEvent: Sendable, BitwiseCopyable, Equatable {
+public struct AudioLoopEvent: Sendable, BitwiseCopyable {
     public enum Kind: UInt8, Sendable, BitwiseCopyable {
         case none
         /// The device opened; `parameters` holds the negotiated shape. `code` is 1 for a reopen.
@@ -23,6 +23,8 @@ public struct AudioLoopEvent: Sendable, BitwiseCopyable, Equatable {
     }
 
     public var kind: Kind
+    /// The alsa-lib function that failed (for error events).
+    public var function: StaticString
     /// Negative errno where relevant, else 0 (1 on `opened` after a reopen).
     public var code: Int32
     public var sampleRate: Int32
@@ -37,6 +39,7 @@ public struct AudioLoopEvent: Sendable, BitwiseCopyable, Equatable {
 
     init(kind: Kind, code: Int32, at: Int64, parameters: PCMParameters? = nil, backoffMilliseconds: Int = 0) {
         self.kind = kind
+        self.function = ""
         self.code = code
         self.atNanoseconds = at
         sampleRate = Int32(parameters?.sampleRate ?? 0)
@@ -46,10 +49,15 @@ public struct AudioLoopEvent: Sendable, BitwiseCopyable, Equatable {
         self.backoffMilliseconds = Int32(backoffMilliseconds)
     }
 
+    init(_ kind: Kind, _ error: ALSAError, at: Int64, backoffMilliseconds: Int = 0) {
+        self.init(kind: kind, code: error.code, at: at, backoffMilliseconds: backoffMilliseconds)
+        function = error.function
+    }
+
     /// A log line (call this off the realtime thread).
     public func message(device: PCMDevice, stream: PCMStream) -> String {
         let what = "\(stream) device \(device.name)"
-        let reason = code < 0 ? String(cString: strerror(-code)) : ""
+        let reason = code < 0 ? ALSAError(function: function, device: device.name, stream: stream, code: code).description : ""
         switch kind {
         case .none: return "\(what): no event"
         case .opened:
@@ -57,9 +65,9 @@ public struct AudioLoopEvent: Sendable, BitwiseCopyable, Equatable {
                 + "period \(periodFrames) frames, buffer \(bufferFrames) frames"
         case .xrun: return "\(what): \(stream == .capture ? "overrun" : "underrun"), recovered"
         case .suspended: return "\(what): suspended, resumed"
-        case .disconnected: return "\(what) disconnected (\(reason)); reopening"
-        case .openFailed: return "\(what) cannot be opened (\(reason)); retrying in \(backoffMilliseconds) ms"
-        case .recoveryFailed: return "\(what): recovery failed (\(reason)); reopening"
+        case .disconnected: return "\(what) lost: \(reason); reopening"
+        case .openFailed: return "\(what) unavailable: \(reason); retrying in \(backoffMilliseconds) ms"
+        case .recoveryFailed: return "\(what): recovery failed: \(reason); reopening"
         }
     }
 }

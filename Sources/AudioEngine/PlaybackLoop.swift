@@ -86,7 +86,7 @@ public final class PlaybackLoop: Sendable {
                 } catch {
                     status.openFailuresCounter.add(1, ordering: .relaxed)
                     backoff = config.backoff.next(after: backoff)
-                    core.emit(AudioLoopEvent(kind: .openFailed, code: error.code, at: monotonicNanoseconds(), backoffMilliseconds: backoff))
+                    core.emit(AudioLoopEvent(.openFailed, error, at: monotonicNanoseconds(), backoffMilliseconds: backoff))
                     _ = core.sleep(milliseconds: backoff)
                 }
                 continue
@@ -107,13 +107,13 @@ public final class PlaybackLoop: Sendable {
                         do {
                             try device.recover(from: error)
                             status.xrunsCounter.add(1, ordering: .relaxed)
-                            core.emit(AudioLoopEvent(kind: error.kind == .xrun ? .xrun : .suspended, code: error.code, at: monotonicNanoseconds()))
+                            core.emit(AudioLoopEvent(error.kind == .xrun ? .xrun : .suspended, error, at: monotonicNanoseconds()))
                         } catch {
-                            core.emit(AudioLoopEvent(kind: .recoveryFailed, code: error.code, at: monotonicNanoseconds()))
+                            core.emit(AudioLoopEvent(.recoveryFailed, error, at: monotonicNanoseconds()))
                             pcm = nil
                         }
                     default:
-                        core.emit(AudioLoopEvent(kind: .disconnected, code: error.code, at: monotonicNanoseconds()))
+                        core.emit(AudioLoopEvent(.disconnected, error, at: monotonicNanoseconds()))
                         pcm = nil
                     }
                     if pcm == nil { break }

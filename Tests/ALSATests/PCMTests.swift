@@ -142,6 +142,24 @@ private func play(_ pcm: PCM, _ samples: [Int16]) throws(ALSAError) {
         #expect(try capture(pcm, frames: 320).count == 320)
     }
 
+    @Test func pacedCaptureClockDrifts() throws {
+        // A capture clock 10% fast captures 10% more frames in the same wall-clock time.
+        try TestPCMConfig.write([
+            .paced(name: "fast", PacedPCMOptions(driftPPM: 100_000)),
+            .paced(name: "exact", PacedPCMOptions()),
+        ], to: config)
+        let deep = PCMConfiguration(sampleRate: 16_000, channels: 1, periodMicroseconds: 10_000, periods: 40)
+        let fast = try PCM(device: PCMDevice(name: "fast", configFile: config), stream: .capture, configuration: deep)
+        let exact = try PCM(device: PCMDevice(name: "exact", configFile: config), stream: .capture, configuration: deep)
+        _ = try capture(fast, frames: 160)
+        _ = try capture(exact, frames: 160)
+        let fast0 = try fast.delay(), exact0 = try exact.delay()
+        usleep(200_000)
+        let fast1 = try fast.delay(), exact1 = try exact.delay()
+        let ratio = Double(fast1 - fast0) / Double(exact1 - exact0)
+        #expect(abs(ratio - 1.1) < 0.02, "ratio \(ratio)")
+    }
+
     @Test func failFileUnplugsTheDevice() throws {
         let unplug = dir.file("unplugged")
         try TestPCMConfig.write([.paced(name: "cap", PacedPCMOptions(failFile: unplug))], to: config)

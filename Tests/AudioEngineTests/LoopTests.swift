@@ -144,10 +144,17 @@ private func drain(_ next: () -> AudioLoopEvent?) -> [AudioLoopEvent.Kind] {
         loop.stop()
         #expect(loop.status.reopens == 1)
         #expect(loop.status.frames > framesWhileUnplugged)
-        let kinds = drain(loop.nextEvent)
+        var events: [AudioLoopEvent] = []
+        while let e = loop.nextEvent() { events.append(e) }
+        let kinds = events.map(\.kind)
         #expect(kinds.first == .opened)
         #expect(kinds.contains(.disconnected))
         #expect(kinds.contains(.openFailed))
         #expect(kinds.last == .opened)
+        let device = loop.configuration.device
+        let lines = events.map { $0.message(device: device, stream: .capture) }
+        #expect(lines.contains("capture device mic lost: snd_pcm_readi(\"mic\", capture) failed: No such device; reopening"))
+        #expect(lines.contains { $0.hasPrefix("capture device mic unavailable: snd_pcm_open_lconf(\"mic\", capture) failed: No such device; retrying in") })
+        #expect(lines.last == "capture device mic reopened: 16000 Hz, 1 ch, period 160 frames, buffer 640 frames")
     }
 }
