@@ -21,6 +21,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,18 +29,19 @@
 #include <time.h>
 #include <unistd.h>
 
-#define HISTORY_SECONDS 4
+#define HISTORY_LEN (192000 * 4)  /* 4 s at the highest rate */
 
-/* The acoustic path between a playback and a capture PCM of the same process. */
+/* The acoustic path between a playback and a capture PCM of the same process. The playback
+ * thread writes and the capture thread reads it without locks (like two sides of a sound card);
+ * links_lock only guards creating and releasing links. */
 struct link {
     char name[64];
     int users;
-    int playing;          /* playback is running */
-    int64_t start_ns;     /* when playback frame 0 of this run plays */
-    unsigned rate;
-    int64_t written;      /* frames of this run written so far */
-    int16_t *history;     /* mono (channel average), indexed by frame % history_len */
-    int64_t history_len;
+    _Atomic int playing;          /* playback is running */
+    _Atomic int64_t start_ns;     /* when playback frame 0 of this run plays */
+    _Atomic unsigned rate;
+    _Atomic int64_t written;      /* frames of this run written so far */
+    int16_t *history;             /* mono (channel average), indexed by frame % HISTORY_LEN */
 };
 
 static pthread_mutex_t links_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -152,11 +154,9 @@ static int paced_start(snd_pcm_ioplug_t *io) {
     p->start_ns = now_ns();
     arm_timer(p, 1);
     if (p->link && io->stream == SND_PCM_STREAM_PLAYBACK) {
-        pthread_mutex_lock(&links_lock);
         p->link->start_ns = p->start_ns;
         p->link->rate = io->rate;
         p->link->playing = 1;
-        pthread_mutex_unlock(&links_lock);
     }
     return 0;
 }
@@ -165,11 +165,7 @@ static int paced_stop(snd_pcm_ioplug_t *io) {
     struct paced *p = io->private_data;
     if (io->stream == SND_PCM_STREAM_PLAYBACK && p->start_ns) {
         advance(p);
-        if (p->link) {
-            pthread_mutex_lock(&links_lock);
-            p->link->playing = 0;
-            pthread_mutex_unlock(&links_lock);
-        }
+        if (p->link) p->link->playing = 0;
     }
     p->start_ns = 0;
     arm_timer(p, 0);
@@ -188,13 +184,14 @@ static snd_pcm_sframes_t paced_pointer(snd_pcm_ioplug_t *io) {
 
 static int16_t echo_sample(struct paced *p, int64_t frame) {
     struct link *l = p->link;
-    if (!l || p->echo_gain == 0.0 || !l->playing || !l->history) return 0;
+    if (!l || p->echo_gain == 0.0 || !l->playing) return 0;
     double t = (double)p->start_ns + (double)frame * 1e9 / clock_rate(p) - p->echo_delay_ms * 1e6;
     double k = (t - (double)l->start_ns) * l->rate / 1e9;
     if (k < 0) return 0;
     int64_t i = (int64_t)(k + 0.5);
-    if (i >= l->written || i < l->written - l->history_len) return 0;
-    return l->history[i % l->history_len];
+    int64_t written = l->written;
+    if (i >= written || i < written - HISTORY_LEN / 2) return 0;
+    return l->history[i % HISTORY_LEN];
 }
 
 static snd_pcm_sframes_t paced_transfer(snd_pcm_ioplug_t *io, const snd_pcm_channel_area_t *areas,
@@ -211,15 +208,13 @@ static snd_pcm_sframes_t paced_transfer(snd_pcm_ioplug_t *io, const snd_pcm_chan
             memcpy(p->ring + slot * ch, buf + f * ch, p->frame_bytes);
         }
         if (p->link) {
-            pthread_mutex_lock(&links_lock);
             struct link *l = p->link;
             for (snd_pcm_uframes_t f = 0; f < size; f++) {
                 int32_t sum = 0;
                 for (unsigned c = 0; c < ch; c++) sum += buf[f * ch + c];
-                l->history[(p->app_frames + (int64_t)f) % l->history_len] = (int16_t)(sum / (int32_t)ch);
+                l->history[(p->app_frames + (int64_t)f) % HISTORY_LEN] = (int16_t)(sum / (int32_t)ch);
             }
             l->written = p->app_frames + (int64_t)size;
-            pthread_mutex_unlock(&links_lock);
         }
     } else {
         size_t bytes = (size_t)size * p->frame_bytes;
@@ -232,7 +227,6 @@ static snd_pcm_sframes_t paced_transfer(snd_pcm_ioplug_t *io, const snd_pcm_chan
         }
         memset((char *)buf + got, 0, bytes - got);
         if (p->link && p->echo_gain != 0.0) {
-            pthread_mutex_lock(&links_lock);
             for (snd_pcm_uframes_t f = 0; f < size; f++) {
                 double e = p->echo_gain * echo_sample(p, p->app_frames + (int64_t)f);
                 for (unsigned c = 0; c < ch; c++) {
@@ -240,7 +234,6 @@ static snd_pcm_sframes_t paced_transfer(snd_pcm_ioplug_t *io, const snd_pcm_chan
                     buf[f * ch + c] = (int16_t)(v > 32767 ? 32767 : v < -32768 ? -32768 : v);
                 }
             }
-            pthread_mutex_unlock(&links_lock);
         }
     }
     p->app_frames += (int64_t)size;
@@ -252,11 +245,7 @@ static int paced_prepare(snd_pcm_ioplug_t *io) {
     if (unplugged(p)) return disconnect(p);
     paced_stop(io);
     p->app_frames = p->hw_frames = p->flushed = 0;
-    if (p->link && io->stream == SND_PCM_STREAM_PLAYBACK) {
-        pthread_mutex_lock(&links_lock);
-        p->link->written = 0;
-        pthread_mutex_unlock(&links_lock);
-    }
+    if (p->link && io->stream == SND_PCM_STREAM_PLAYBACK) p->link->written = 0;
     return 0;
 }
 
@@ -267,15 +256,7 @@ static int paced_hw_params(snd_pcm_ioplug_t *io, snd_pcm_hw_params_t *params) {
     free(p->ring);
     p->ring = calloc(io->buffer_size, p->frame_bytes);
     if (!p->ring) return -ENOMEM;
-    if (p->link && io->stream == SND_PCM_STREAM_PLAYBACK) {
-        pthread_mutex_lock(&links_lock);
-        free(p->link->history);
-        p->link->history_len = (int64_t)io->rate * HISTORY_SECONDS;
-        p->link->history = calloc((size_t)p->link->history_len, sizeof(int16_t));
-        p->link->written = 0;
-        pthread_mutex_unlock(&links_lock);
-        if (!p->link->history) return -ENOMEM;
-    }
+    if (p->link && io->stream == SND_PCM_STREAM_PLAYBACK) p->link->written = 0;
     return 0;
 }
 
@@ -324,7 +305,10 @@ static void release_link(struct link *l) {
     pthread_mutex_lock(&links_lock);
     if (--l->users == 0) {
         free(l->history);
-        memset(l, 0, sizeof *l);
+        l->history = NULL;
+        l->name[0] = 0;
+        l->playing = 0;
+        l->written = 0;
     }
     pthread_mutex_unlock(&links_lock);
 }
@@ -359,7 +343,7 @@ static struct link *acquire_link(const char *name) {
     for (size_t i = 0; i < sizeof links / sizeof links[0] && !found; i++)
         if (links[i].users && strcmp(links[i].name, name) == 0) found = &links[i];
     for (size_t i = 0; i < sizeof links / sizeof links[0] && !found; i++)
-        if (!links[i].users) {
+        if (!links[i].users && (links[i].history = calloc(HISTORY_LEN, sizeof(int16_t)))) {
             found = &links[i];
             snprintf(found->name, sizeof found->name, "%s", name);
         }
