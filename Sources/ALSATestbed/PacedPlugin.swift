@@ -16,7 +16,7 @@ public enum PacedPlugin {
         return compileFromSource()
     }()
 
-    private static func executableDirectory() -> String? {
+    static func executableDirectory() -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let n = readlink("/proc/self/exe", &buffer, Int(PATH_MAX))
         guard n > 0 else { return nil }
