@@ -157,4 +157,27 @@ private func drain(_ next: () -> AudioLoopEvent?) -> [AudioLoopEvent.Kind] {
         #expect(lines.contains { $0.hasPrefix("capture device mic unavailable: snd_pcm_open_lconf(\"mic\", capture) failed: No such device; retrying in") })
         #expect(lines.last == "capture device mic reopened: 16000 Hz, 1 ch, period 160 frames, buffer 640 frames")
     }
+
+    @Test func playbackLoopReopensAfterTheDeviceVanishes() throws {
+        let unplug = dir.file("unplugged")
+        try TestPCMConfig.write([.paced(name: "spk", PacedPCMOptions(failFile: unplug))], to: config)
+        let source = SignalSource(testNoise(count: 1_600))
+        let loop = PlaybackLoop(configuration: PlaybackLoopConfiguration(
+            device: PCMDevice(name: "spk", configFile: config), pcm: mono16k, fifoPriority: nil,
+            backoff: ReopenBackoff(initialMilliseconds: 20, maximumMilliseconds: 40))) { source.render($0) }
+        try loop.start()
+        usleep(100_000)
+        try TestFiles.write([], to: unplug)
+        usleep(120_000)
+        #expect(!loop.status.isRunning)
+        let framesWhileUnplugged = loop.status.frames
+        TestFiles.remove(unplug)
+        usleep(150_000)
+        loop.stop()
+        #expect(loop.status.reopens == 1)
+        #expect(loop.status.frames > framesWhileUnplugged)
+        let kinds = drain(loop.nextEvent)
+        #expect(kinds.contains(.disconnected))
+        #expect(kinds.last == .opened)
+    }
 }
