@@ -10,6 +10,8 @@ private func monotonicSeconds() -> Double {
 }
 
 private let mono16k = PCMConfiguration(sampleRate: 16_000, channels: 1, periodMicroseconds: 10_000, periods: 4)
+/// 100 ms of buffer for the paced tests that must not xrun on a loaded machine.
+private let roomy16k = PCMConfiguration(sampleRate: 16_000, channels: 1, periodMicroseconds: 10_000, periods: 10)
 
 /// Reads `frames` frames period by period.
 private func capture(_ pcm: PCM, frames: Int) throws(ALSAError) -> [Int16] {
@@ -87,7 +89,7 @@ private func play(_ pcm: PCM, _ samples: [Int16]) throws(ALSAError) {
         let input = testNoise(count: 6_400, seed: 11)  // 0.4 s
         try TestFiles.write(samples: input, to: dir.file("in.raw"))
         try TestPCMConfig.write([.paced(name: "cap", PacedPCMOptions(infile: dir.file("in.raw")))], to: config)
-        let pcm = try PCM(device: PCMDevice(name: "cap", configFile: config), stream: .capture, configuration: mono16k)
+        let pcm = try PCM(device: PCMDevice(name: "cap", configFile: config), stream: .capture, configuration: roomy16k)
         let t0 = monotonicSeconds()
         let got = try capture(pcm, frames: 6_400)
         let elapsed = monotonicSeconds() - t0
@@ -101,7 +103,7 @@ private func play(_ pcm: PCM, _ samples: [Int16]) throws(ALSAError) {
     @Test func pacedPlaybackPacesReportsDelayAndWritesPlayedFrames() throws {
         let input = testNoise(count: 6_400, seed: 5)
         try TestPCMConfig.write([.paced(name: "play", PacedPCMOptions(outfile: dir.file("out.raw")))], to: config)
-        let pcm = try PCM(device: PCMDevice(name: "play", configFile: config), stream: .playback, configuration: mono16k)
+        let pcm = try PCM(device: PCMDevice(name: "play", configFile: config), stream: .playback, configuration: roomy16k)
         let buffer = pcm.parameters.bufferFrames
         let t0 = monotonicSeconds()
         try play(pcm, input)
