@@ -1,3 +1,4 @@
+import SpeexDSP
 import Synchronization
 
 /// The echo reference path from `rt:playback` to `rt:capture`.
@@ -26,17 +27,41 @@ public final class ReferenceTap: @unchecked Sendable {
     /// reference under the echo canceller; beyond it the read position jumps to the measurement.
     public let resyncThresholdFrames: Int
 
-    /// `sampleRate` must be the rate both loops run at. `capacityFrames` defaults to 2 s,
-    /// `resyncThresholdFrames` to 1 ms.
-    public init(sampleRate: Int, capacityFrames: Int? = nil, resyncThresholdFrames: Int? = nil) {
+    /// The playback side's rate; when it differs from `sampleRate` the downmixed output is
+    /// resampled once, on the playback thread, before it enters the history.
+    public let playbackRate: Int
+    private let converter: Resampler?
+    /// Producer-only scratch: one downmixed playback period (up to `maxPlaybackPeriodFrames`).
+    private let mono: UnsafeMutableBufferPointer<Int16>
+    private let converted: UnsafeMutableBufferPointer<Int16>
+
+    /// `sampleRate` is the capture loop's rate (the history's rate). `playbackRate` defaults to the
+    /// same. `capacityFrames` defaults to 2 s, `resyncThresholdFrames` to 1 ms,
+    /// `maxPlaybackPeriodFrames` (scratch for rate conversion) to 100 ms of playback.
+    public init(
+        sampleRate: Int, playbackRate: Int? = nil, capacityFrames: Int? = nil, resyncThresholdFrames: Int? = nil,
+        maxPlaybackPeriodFrames: Int? = nil
+    ) throws(SpeexDSPError) {
         self.sampleRate = sampleRate
+        self.playbackRate = playbackRate ?? sampleRate
         self.resyncThresholdFrames = resyncThresholdFrames ?? max(1, sampleRate / 1000)
         capacity = capacityFrames ?? sampleRate * 2
         history = .allocate(capacity: capacity)
         history.initialize(repeating: 0, count: capacity)
+        let scratch = maxPlaybackPeriodFrames ?? self.playbackRate / 10
+        mono = .allocate(capacity: scratch)
+        mono.initialize(repeating: 0)
+        converted = .allocate(capacity: scratch * sampleRate / self.playbackRate + 16)
+        converted.initialize(repeating: 0)
+        converter = self.playbackRate == sampleRate
+            ? nil : try Resampler(inputRate: self.playbackRate, outputRate: sampleRate, quality: 3)
     }
 
-    deinit { history.deallocate() }
+    deinit {
+        history.deallocate()
+        mono.deallocate()
+        converted.deallocate()
+    }
 
     /// Additional frames by which the reference is taken earlier (an acoustic offset calibrated
     /// elsewhere); 0 by default.
@@ -50,17 +75,40 @@ public final class ReferenceTap: @unchecked Sendable {
     public func playbackWrote(
         _ interleaved: UnsafeBufferPointer<Int16>, channels: Int, delayFrames: Int, atNanoseconds nanoseconds: Int64
     ) {
-        let frames = interleaved.count / channels
+        let frames = min(interleaved.count / channels, converter == nil ? Int.max : mono.count)
         var index = written.load(ordering: .relaxed)
-        for f in 0..<frames {
-            var sum = 0
-            for c in 0..<channels { sum += Int(interleaved[f * channels + c]) }
-            history[index % capacity] = Int16(truncatingIfNeeded: sum / channels)
+        guard let converter else {
+            for f in 0..<frames {
+                history[index % capacity] = Self.downmix(interleaved, frame: f, channels: channels)
+                index += 1
+            }
+            publish(written: index, delay: Double(delayFrames), atNanoseconds: nanoseconds)
+            return
+        }
+        for f in 0..<frames { mono[f] = Self.downmix(interleaved, frame: f, channels: channels) }
+        let (_, produced) = converter.process(
+            input: UnsafeBufferPointer(rebasing: mono[0..<frames]), output: converted)
+        for j in 0..<produced {
+            history[index % capacity] = converted[j]
             index += 1
         }
+        // The converter holds back `outputLatency` samples: the newest history sample left the
+        // device's queue that much earlier than the newest written playback frame.
+        let delay = Double(delayFrames) * Double(sampleRate) / Double(playbackRate) - Double(converter.outputLatency)
+        publish(written: index, delay: delay, atNanoseconds: nanoseconds)
+    }
+
+    @inline(__always)
+    private static func downmix(_ interleaved: UnsafeBufferPointer<Int16>, frame: Int, channels: Int) -> Int16 {
+        var sum = 0
+        for c in 0..<channels { sum += Int(interleaved[frame * channels + c]) }
+        return Int16(truncatingIfNeeded: sum / channels)
+    }
+
+    /// The last history sample (index `written - 1`) is heard `delay` samples after `nanoseconds`.
+    private func publish(written index: Int, delay: Double, atNanoseconds nanoseconds: Int64) {
         written.store(index, ordering: .releasing)
-        // The last written sample (index - 1) is heard delayFrames after now.
-        let heard = Double(index - delayFrames) * 1e9 / Double(sampleRate)
+        let heard = (Double(index) - delay) * 1e9 / Double(sampleRate)
         origin.store(nanoseconds - Int64(heard.rounded()), ordering: .releasing)
     }
 

@@ -35,7 +35,7 @@ func bestLag(_ x: [Double], _ y: [Double], range: ClosedRange<Int>) -> (lag: Int
             .paced(name: "spk", PacedPCMOptions(link: "room")),
             .paced(name: "mic", PacedPCMOptions(link: "room", echoGain: 0.5, echoDelayMilliseconds: echoDelayMilliseconds)),
         ], to: config)
-        let tap = ReferenceTap(sampleRate: 16_000)
+        let tap = try ReferenceTap(sampleRate: 16_000)
         let source = SignalSource(testNoise(count: 16_000, seed: 42))
         // Different buffering on the two sides: 20 ms x 3 for playback, 10 ms x 4 for capture.
         let playback = PlaybackLoop(configuration: PlaybackLoopConfiguration(
