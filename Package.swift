@@ -30,7 +30,7 @@ let package = Package(
         cLibrary("CMPG123", pkgConfig: "libmpg123", apt: "libmpg123-dev"),
         cLibrary("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
         cLibrary("CGPIOD", pkgConfig: "libgpiod", apt: "libgpiod-dev"),
-        .target(name: "CShims", dependencies: ["CALSA"]),
+        .target(name: "CShims", dependencies: ["CALSA", "CGPIOD"]),
 
         // pure
         .target(name: "AudioCore", swiftSettings: swiftSettings),
