@@ -50,6 +50,7 @@ let package = Package(
         // wrappers
         .target(name: "ALSA", dependencies: ["CALSA", "CShims", "AudioCore"], swiftSettings: swiftSettings),
         .target(name: "SpeexDSP", dependencies: ["CSpeexDSP"], swiftSettings: swiftSettings),
+        .target(name: "GPIO", dependencies: ["CShims", "Configuration"], swiftSettings: swiftSettings),
 
         // engines
         .target(
@@ -76,6 +77,7 @@ let package = Package(
         // tests
         .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore"], swiftSettings: swiftSettings),
         .testTarget(name: "ALSATests", dependencies: ["ALSA", "AudioCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "GPIOTests", dependencies: ["GPIO", "Configuration"], swiftSettings: swiftSettings),
         .testTarget(name: "SpeexDSPTests", dependencies: ["SpeexDSP"], swiftSettings: swiftSettings),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"], swiftSettings: swiftSettings),
         .testTarget(name: "SystemdTests", dependencies: ["Systemd", .product(name: "Logging", package: "swift-log")], swiftSettings: swiftSettings),

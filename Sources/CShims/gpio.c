@@ -6,6 +6,7 @@
 #include <gpiod.h>
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -392,6 +393,12 @@ int cshim_gpio_poll(int line_fd, int wake_fd, int timeout_ms, int *line_ready, i
     *wake_ready = rc > 0 && (fds[0].revents & (POLLIN | POLLERR | POLLHUP)) != 0;
     *line_ready = rc > 0 && n == 2 && (fds[1].revents & (POLLIN | POLLERR | POLLHUP)) != 0;
     return rc;
+}
+
+void cshim_gpio_name_thread(const char *name) {
+    char buf[16];
+    copy_string(buf, sizeof buf, name);
+    pthread_setname_np(pthread_self(), buf);
 }
 
 uint64_t cshim_gpio_monotonic_ns(void) {

@@ -83,5 +83,7 @@ void cshim_gpio_wake_fd_drain(int fd);
 /// poll() on an optional line fd (-1: none) and the wake fd. timeout_ms < 0 waits forever.
 /// Returns poll's result (-1 with errno, EINTR included) and sets the two readiness flags.
 int cshim_gpio_poll(int line_fd, int wake_fd, int timeout_ms, int *line_ready, int *wake_ready);
+/// Names the calling thread (truncated to the kernel's 15 bytes).
+void cshim_gpio_name_thread(const char *name);
 /// CLOCK_MONOTONIC in nanoseconds.
 uint64_t cshim_gpio_monotonic_ns(void);
