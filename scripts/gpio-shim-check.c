@@ -4,6 +4,7 @@
 //   with a chip: lists its lines and reads OFFSET's value.
 #include "cshim_gpio.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,35 @@ int main(int argc, char **argv) {
         CHECK(in != NULL, "input_open %s %u: %s: %s", path, offset, call, strerror(errno));
         if (in) {
             printf("value=%d fd=%d\n", cshim_gpio_input_get_value(in, &call), cshim_gpio_input_fd(in));
+            int want = argc > 4 ? atoi(argv[3]) : 0, got = 0;
+            if (want > 0) {
+                int fd = open(argv[4], O_CREAT | O_WRONLY, 0644);
+                if (fd >= 0) close(fd);
+                fflush(stdout);
+            }
+            int wake = cshim_gpio_wake_fd_open();
+            uint64_t previous = 0;
+            while (got < want) {
+                int line_ready = 0, wake_ready = 0;
+                int rc = cshim_gpio_poll(cshim_gpio_input_fd(in), wake, 10000, &line_ready, &wake_ready);
+                if (rc < 0 && errno == EINTR) continue;
+                if (rc <= 0 || !line_ready) { printf("FAIL: no edge within 10 s (rc=%d)\n", rc); failures++; break; }
+                cshim_gpio_edge edges[16];
+                int n = cshim_gpio_input_read_edges(in, edges, 16, &call);
+                CHECK(n > 0, "read_edges: %s: %s", call, strerror(errno));
+                for (int i = 0; i < n && got < want; i++, got++) {
+                    printf("edge %d: %s ts=%llu value_now=%d\n", got, edges[i].rising ? "rising" : "falling",
+                           (unsigned long long)edges[i].timestamp_ns, cshim_gpio_input_get_value(in, &call));
+                    CHECK(edges[i].rising == (got % 2 == 0), "edge %d has the wrong direction", got);
+                    CHECK(edges[i].timestamp_ns > previous, "edge %d timestamp not increasing", got);
+                    uint64_t now = cshim_gpio_monotonic_ns();
+                    CHECK(edges[i].timestamp_ns <= now && now - edges[i].timestamp_ns < 5000000000ull,
+                          "edge %d timestamp is not CLOCK_MONOTONIC", got);
+                    previous = edges[i].timestamp_ns;
+                }
+                if (n <= 0) break;
+            }
+            close(wake);
             cshim_gpio_input_close(in);
         }
     }
