@@ -82,7 +82,9 @@ private func collect(_ stream: AsyncThrowingStream<ButtonGesture, any Error>, co
     @Test func ledDriverPlaysThePatternAndTurnsOffOnStop() async throws {
         let writes = Mutex<[Bool]>([])
         let led = try LEDDriver(setLevel: { lit in writes.withLock { $0.append(lit) } })
-        try await Task.sleep(for: .milliseconds(30))
+        for _ in 0..<200 where writes.withLock({ $0.isEmpty }) {  // the thread's first step, even on a busy machine
+            try await Task.sleep(for: .milliseconds(10))
+        }
         #expect(writes.withLock { $0 } == [false])          // .off is written once
         led.show(.thinking)
         try await Task.sleep(for: .milliseconds(500))      // 150 ms on / 150 ms off
