@@ -33,7 +33,7 @@ let package = Package(
         cLibrary("CMPG123", pkgConfig: "libmpg123", apt: "libmpg123-dev"),
         cLibrary("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
         cLibrary("CGPIOD", pkgConfig: "libgpiod", apt: "libgpiod-dev"),
-        .target(name: "CShims", dependencies: ["CALSA", "CCurl"]),
+        .target(name: "CShims", dependencies: ["CALSA", "CCurl", "CGPIOD"]),
         .target(name: "JVPacedPCM", dependencies: ["CALSA"], cSettings: [.define("PIC")]),
 
         // pure
@@ -54,10 +54,8 @@ let package = Package(
         // wrappers
         .target(name: "ALSA", dependencies: ["CALSA", "CShims", "AudioCore"], swiftSettings: swiftSettings),
         .target(name: "SpeexDSP", dependencies: ["CSpeexDSP"], swiftSettings: swiftSettings),
-        .target(name: "HTTP", dependencies: ["CCurl", "CShims"], swiftSettings: swiftSettings),
-
-        // test PCMs (file plugin and the paced plugin) for tests and end-to-end runs
-        .target(name: "ALSATestbed", dependencies: ["ALSA"], swiftSettings: swiftSettings),
+        .target(name: "CShims", dependencies: ["CALSA", "CCurl", "CGPIOD"]),
+        .target(name: "JVPacedPCM", dependencies: ["CALSA"], cSettings: [.define("PIC")]),
 
         // engines
         .target(
@@ -96,7 +94,7 @@ let package = Package(
         .executableTarget(
             name: "jarvis-voice",
             dependencies: [
-                "AudioCore", "ALSA", "SpeexDSP", "AudioEngine", "Configuration", "Systemd",
+                "AudioCore", "ALSA", "SpeexDSP", "AudioEngine", "Configuration", "Systemd", "GPIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -109,6 +107,7 @@ let package = Package(
         // tests
         .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore"], swiftSettings: swiftSettings),
         .testTarget(name: "ALSATests", dependencies: ["ALSA", "ALSATestbed", "AudioCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "GPIOTests", dependencies: ["GPIO", "Configuration"], swiftSettings: swiftSettings),
         .testTarget(name: "SpeexDSPTests", dependencies: ["SpeexDSP"], swiftSettings: swiftSettings),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"], swiftSettings: swiftSettings),
         .testTarget(name: "SystemdTests", dependencies: ["Systemd", .product(name: "Logging", package: "swift-log")], swiftSettings: swiftSettings),

@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <alsa/asoundlib.h>
+#include "cshim_gpio.h"
 
 /// ALSA's error handler type is variadic, so Swift cannot implement it. silence != 0 installs a
 /// handler that drops alsa-lib's "ALSA lib ..." stderr chatter; our wrappers report errors themselves.

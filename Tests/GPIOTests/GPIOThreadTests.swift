@@ -1,0 +1,112 @@
+import Configuration
+import Synchronization
+import Testing
+@testable import GPIO
+
+private struct TimedOut: Error {}
+
+/// The first `count` gestures, or TimedOut after `limit`.
+private func collect(_ stream: AsyncThrowingStream<ButtonGesture, any Error>, count: Int,
+                     limit: Duration = .seconds(5)) async throws -> [ButtonGesture] {
+    try await withThrowingTaskGroup(of: [ButtonGesture]?.self) { group in
+        group.addTask {
+            var out: [ButtonGesture] = []
+            for try await g in stream {
+                out.append(g)
+                if out.count == count { break }
+            }
+            return out
+        }
+        group.addTask {
+            try await Task.sleep(for: limit)
+            return nil
+        }
+        let first = try await group.next()!
+        group.cancelAll()
+        guard let first else { throw TimedOut() }
+        return first
+    }
+}
+
+@Suite struct GPIOThreadTests {
+    private let fast = GestureRecognizer.Settings(debounce: .milliseconds(2), hold: .milliseconds(60),
+                                                  longHold: .milliseconds(150))
+
+    @Test func injectedPressFiresHoldTimersOnTheThread() async throws {
+        let source = try ButtonGestureSource(input: nil, settings: fast)
+        let clock = ContinuousClock()
+        let start = clock.now
+        source.inject(pressed: true)
+        let held = try await collect(source.gestures, count: 2)
+        #expect(held == [.holdBegan, .longHold])
+        #expect(clock.now - start >= .milliseconds(150))
+        source.inject(pressed: false)
+        let ended = try await collect(source.gestures, count: 1)
+        guard case .holdEnded(let d) = ended.first else {
+            Issue.record("expected holdEnded, got \(ended)")
+            return
+        }
+        #expect(d >= .milliseconds(150))
+        source.stop()
+    }
+
+    @Test func injectedShortPressIsATap() async throws {
+        let source = try ButtonGestureSource(input: nil, settings: fast)
+        source.inject(pressed: true)
+        try await Task.sleep(for: .milliseconds(15))
+        source.inject(pressed: false)
+        #expect(try await collect(source.gestures, count: 1) == [.tap])
+        source.stop()
+    }
+
+    @Test func stopWakesAnIdleThreadAndFinishesTheStream() async throws {
+        let source = try ButtonGestureSource(input: nil, settings: fast)
+        let clock = ContinuousClock()
+        // The thread is blocked in poll() with no deadline at all.
+        try await Task.sleep(for: .milliseconds(20))
+        let elapsed = clock.measure { source.stop() }
+        #expect(elapsed < .milliseconds(500))
+        var count = 0
+        for try await _ in source.gestures { count += 1 }
+        #expect(count == 0)
+        source.stop()  // idempotent
+    }
+
+    @Test func stopWhileAHoldTimerIsPending() throws {
+        let source = try ButtonGestureSource(input: nil, settings: GestureRecognizer.Settings(hold: .seconds(30), longHold: .seconds(60)))
+        source.inject(pressed: true)
+        let clock = ContinuousClock()
+        #expect(clock.measure { source.stop() } < .milliseconds(500))
+    }
+
+    @Test func ledDriverPlaysThePatternAndTurnsOffOnStop() async throws {
+        let writes = Mutex<[Bool]>([])
+        let led = try LEDDriver(setLevel: { lit in writes.withLock { $0.append(lit) } })
+        for _ in 0..<200 where writes.withLock({ $0.isEmpty }) {  // the thread's first step, even on a busy machine
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(writes.withLock { $0 } == [false])          // .off is written once
+        led.show(.thinking)
+        try await Task.sleep(for: .milliseconds(500))      // 150 ms on / 150 ms off
+        led.show(.thinking)                                 // same pattern: no restart, no extra write
+        led.stop()
+        let w = writes.withLock { $0 }
+        #expect(w.count >= 3)
+        #expect(w.count <= 8)
+        #expect(Array(w.prefix(3)) == [false, true, false])
+        #expect(zip(w, w.dropFirst()).allSatisfy { $0 != $1 })  // only changes are written
+        #expect(w.last == false)
+        #expect(led.pattern == .off)
+    }
+
+    @Test func ledDriverReportsTheFirstFailureOfAStreak() async throws {
+        let errors = Mutex<[GPIOError]>([])
+        let failure = GPIOError(.setValue, call: "gpiod_line_set_value", chip: "/dev/gpiochip0", line: 27, errno: 5)
+        let led = try LEDDriver(setLevel: { (_: Bool) throws(GPIOError) in throw failure },
+                                onError: { e in errors.withLock { $0.append(e) } })
+        led.show(.thinking)
+        try await Task.sleep(for: .milliseconds(400))
+        led.stop()
+        #expect(errors.withLock { $0 } == [failure])
+    }
+}
