@@ -54,8 +54,11 @@ let package = Package(
         // wrappers
         .target(name: "ALSA", dependencies: ["CALSA", "CShims", "AudioCore"], swiftSettings: swiftSettings),
         .target(name: "SpeexDSP", dependencies: ["CSpeexDSP"], swiftSettings: swiftSettings),
-        .target(name: "CShims", dependencies: ["CALSA", "CCurl", "CGPIOD"]),
-        .target(name: "JVPacedPCM", dependencies: ["CALSA"], cSettings: [.define("PIC")]),
+        .target(name: "HTTP", dependencies: ["CCurl", "CShims"], swiftSettings: swiftSettings),
+
+        // test PCMs (file plugin and the paced plugin) for tests and end-to-end runs
+        .target(name: "ALSATestbed", dependencies: ["ALSA"], swiftSettings: swiftSettings),
+        .target(name: "GPIO", dependencies: ["CShims", "Configuration"], swiftSettings: swiftSettings),
 
         // engines
         .target(

@@ -102,9 +102,11 @@ final class PCMHandle {
         try check("snd_pcm_hw_params_set_access", snd_pcm_hw_params_set_access(pcm, hw, SND_PCM_ACCESS_RW_INTERLEAVED))
         try check("snd_pcm_hw_params_set_format", snd_pcm_hw_params_set_format(pcm, hw, SND_PCM_FORMAT_S16_LE))
         try check("snd_pcm_hw_params_set_channels", snd_pcm_hw_params_set_channels(pcm, hw, UInt32(request.channels)))
+        // Exact rate: every consumer (mixer, reference tap, capture chain) is built for the configured
+        // rate. A device that lacks it fails here (EINVAL); `plughw:` devices convert in alsa-lib.
         var rate = UInt32(request.sampleRate)
         var dir: Int32 = 0
-        try check("snd_pcm_hw_params_set_rate_near", snd_pcm_hw_params_set_rate_near(pcm, hw, &rate, &dir))
+        try check("snd_pcm_hw_params_set_rate", snd_pcm_hw_params_set_rate(pcm, hw, rate, 0))
         var period = snd_pcm_uframes_t(max(16, Int(rate) * request.periodMicroseconds / 1_000_000))
         dir = 0
         try check("snd_pcm_hw_params_set_period_size_near", snd_pcm_hw_params_set_period_size_near(pcm, hw, &period, &dir))
