@@ -16,6 +16,8 @@ let package = Package(
     name: "jarvis-voice",
     products: [
         .executable(name: "jarvis-voice", targets: ["jarvis-voice"]),
+        // The paced test PCM (alsa-lib loads it by this name; see Sources/JVPacedPCM/jvpaced.c).
+        .library(name: "asound_module_pcm_jvpaced", type: .dynamic, targets: ["JVPacedPCM"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -32,6 +34,7 @@ let package = Package(
         cLibrary("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
         cLibrary("CGPIOD", pkgConfig: "libgpiod", apt: "libgpiod-dev"),
         .target(name: "CShims", dependencies: ["CALSA", "CCurl"]),
+        .target(name: "JVPacedPCM", dependencies: ["CALSA"], cSettings: [.define("PIC")]),
 
         // pure
         .target(name: "AudioCore", swiftSettings: swiftSettings),
@@ -52,6 +55,9 @@ let package = Package(
         .target(name: "ALSA", dependencies: ["CALSA", "CShims", "AudioCore"], swiftSettings: swiftSettings),
         .target(name: "SpeexDSP", dependencies: ["CSpeexDSP"], swiftSettings: swiftSettings),
         .target(name: "HTTP", dependencies: ["CCurl", "CShims"], swiftSettings: swiftSettings),
+
+        // test PCMs (file plugin and the paced plugin) for tests and end-to-end runs
+        .target(name: "ALSATestbed", dependencies: ["ALSA"], swiftSettings: swiftSettings),
 
         // engines
         .target(
@@ -97,12 +103,12 @@ let package = Package(
 
         // tests
         .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore"], swiftSettings: swiftSettings),
-        .testTarget(name: "ALSATests", dependencies: ["ALSA", "AudioCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "ALSATests", dependencies: ["ALSA", "ALSATestbed", "AudioCore"], swiftSettings: swiftSettings),
         .testTarget(name: "SpeexDSPTests", dependencies: ["SpeexDSP"], swiftSettings: swiftSettings),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"], swiftSettings: swiftSettings),
         .testTarget(name: "SystemdTests", dependencies: ["Systemd", .product(name: "Logging", package: "swift-log")], swiftSettings: swiftSettings),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "JarvisTests", dependencies: ["Jarvis", "HTTP", "TestSupport", .product(name: "Logging", package: "swift-log")], swiftSettings: swiftSettings),
-        .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "AudioCore", "ALSA"], swiftSettings: swiftSettings),
+        .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "AudioCore", "ALSA", "ALSATestbed"], swiftSettings: swiftSettings),
     ]
 )

@@ -8,4 +8,7 @@
 /// ALSA's error handler type is variadic, so Swift cannot implement it. silence != 0 installs a
 /// handler that drops alsa-lib's "ALSA lib ..." stderr chatter; our wrappers report errors themselves.
 void cshim_alsa_silence_errors(int silence);
+
+/// Names the calling thread (pthread_setname_np; at most 15 bytes are kept). Returns 0 or an errno.
+int cshim_thread_set_name(const char *name);
 #include "cshim_curl.h"

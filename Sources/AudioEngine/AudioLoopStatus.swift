@@ -1,0 +1,121 @@
+import ALSA
+import AudioCore
+import Glibc
+import Synchronization
+
+/// Something a period loop wants logged. It travels from the realtime thread to a non-realtime
+/// reader through an SPSC ring, so it is plain bits: no strings, no references.
+public struct AudioLoopEvent: Sendable, BitwiseCopyable {
+    public enum Kind: UInt8, Sendable, BitwiseCopyable {
+        case none
+        /// The device opened; `parameters` holds the negotiated shape. `code` is 1 for a reopen.
+        case opened
+        /// Underrun (playback) or overrun (capture), recovered.
+        case xrun
+        /// The device was suspended and resumed.
+        case suspended
+        /// The device vanished (or failed in a way that needs a reopen); `code` is the errno.
+        case disconnected
+        /// Opening (or configuring) the device failed; the loop retries after `backoffMilliseconds`.
+        case openFailed
+        /// Recovery after an xrun failed; the loop reopens the device.
+        case recoveryFailed
+    }
+
+    public var kind: Kind
+    /// The alsa-lib function that failed (for error events).
+    public var function: StaticString
+    /// Negative errno where relevant, else 0 (1 on `opened` after a reopen).
+    public var code: Int32
+    public var sampleRate: Int32
+    public var channels: Int32
+    public var periodFrames: Int32
+    public var bufferFrames: Int32
+    public var backoffMilliseconds: Int32
+    /// CLOCK_MONOTONIC nanoseconds.
+    public var atNanoseconds: Int64
+
+    public static let none = AudioLoopEvent(kind: .none, code: 0, at: 0)
+
+    init(kind: Kind, code: Int32, at: Int64, parameters: PCMParameters? = nil, backoffMilliseconds: Int = 0) {
+        self.kind = kind
+        self.function = ""
+        self.code = code
+        self.atNanoseconds = at
+        sampleRate = Int32(parameters?.sampleRate ?? 0)
+        channels = Int32(parameters?.channels ?? 0)
+        periodFrames = Int32(parameters?.periodFrames ?? 0)
+        bufferFrames = Int32(parameters?.bufferFrames ?? 0)
+        self.backoffMilliseconds = Int32(backoffMilliseconds)
+    }
+
+    init(_ kind: Kind, _ error: ALSAError, at: Int64, backoffMilliseconds: Int = 0) {
+        self.init(kind: kind, code: error.code, at: at, backoffMilliseconds: backoffMilliseconds)
+        function = error.function
+    }
+
+    /// A log line (call this off the realtime thread).
+    public func message(device: PCMDevice, stream: PCMStream) -> String {
+        let what = "\(stream) device \(device.name)"
+        let reason = code < 0 ? ALSAError(function: function, device: device.name, stream: stream, code: code).description : ""
+        switch kind {
+        case .none: return "\(what): no event"
+        case .opened:
+            return "\(what) \(code == 1 ? "reopened" : "opened"): \(sampleRate) Hz, \(channels) ch, "
+                + "period \(periodFrames) frames, buffer \(bufferFrames) frames"
+        case .xrun: return "\(what): \(stream == .capture ? "overrun" : "underrun"), recovered"
+        case .suspended: return "\(what): suspended, resumed"
+        case .disconnected: return "\(what) lost: \(reason); reopening"
+        case .openFailed: return "\(what) unavailable: \(reason); retrying in \(backoffMilliseconds) ms"
+        case .recoveryFailed: return "\(what): recovery failed: \(reason); reopening"
+        }
+    }
+}
+
+/// Counters and heartbeat of one period loop, written by its realtime thread, read by anyone.
+public final class AudioLoopStatus: Sendable {
+    let framesCounter = Atomic<Int>(0)
+    let xrunsCounter = Atomic<Int>(0)
+    let reopensCounter = Atomic<Int>(0)
+    let openFailuresCounter = Atomic<Int>(0)
+    let heartbeat = Atomic<Int64>(0)
+    let delayFramesValue = Atomic<Int>(0)
+    let runningFlag = Atomic<Bool>(false)
+
+    public init() {}
+
+    /// Frames read (capture) or written (playback) since the loop started, over all reopens.
+    public var frames: Int { framesCounter.load(ordering: .relaxed) }
+    public var xruns: Int { xrunsCounter.load(ordering: .relaxed) }
+    /// Successful opens after the first one.
+    public var reopens: Int { reopensCounter.load(ordering: .relaxed) }
+    public var openFailures: Int { openFailuresCounter.load(ordering: .relaxed) }
+    /// CLOCK_MONOTONIC nanoseconds at the end of the last completed period (0 before the first);
+    /// a watchdog compares it with now.
+    public var lastPeriodNanoseconds: Int64 { heartbeat.load(ordering: .relaxed) }
+    /// The device delay measured after the last period (snd_pcm_delay), in frames.
+    public var delayFrames: Int { delayFramesValue.load(ordering: .relaxed) }
+    /// True while the device is open and periods flow.
+    public var isRunning: Bool { runningFlag.load(ordering: .relaxed) }
+}
+
+/// Exponential backoff for reopening a vanished device. Defaults: 100 ms doubling up to 5 s.
+public struct ReopenBackoff: Sendable, Hashable {
+    public var initialMilliseconds: Int
+    public var maximumMilliseconds: Int
+
+    public init(initialMilliseconds: Int = 100, maximumMilliseconds: Int = 5_000) {
+        self.initialMilliseconds = initialMilliseconds
+        self.maximumMilliseconds = maximumMilliseconds
+    }
+
+    func next(after current: Int) -> Int { min(maximumMilliseconds, max(initialMilliseconds, current * 2)) }
+}
+
+/// CLOCK_MONOTONIC in nanoseconds (the clock ALSA timestamps and our heartbeats use).
+@inline(__always)
+public func monotonicNanoseconds() -> Int64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+}

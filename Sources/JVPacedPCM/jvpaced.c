@@ -1,0 +1,433 @@
+/*
+ * jvpaced: a paced test PCM for jarvis-voice (alsa-lib external "ioplug" plugin).
+ *
+ * It behaves like a sound card without one: the hardware pointer advances with CLOCK_MONOTONIC,
+ * blocking I/O and snd_pcm_wait are paced by a timerfd that fires every period, snd_pcm_delay is
+ * real, and a late application really underruns (XRUN). Options (all optional):
+ *
+ *   pcm.cap { type jvpaced
+ *             infile "/abs/in.raw"        # capture: raw S16_LE at the negotiated shape; silence after it
+ *             outfile "/abs/out.raw"      # playback: frames appended as they are played
+ *             fail_file "/abs/unplugged"  # while this file exists: open fails, I/O returns -ENODEV
+ *             link "room"                 # PCMs with the same link hear each other (acoustic path)
+ *             echo_gain 0.5               # capture: + gain * what the linked playback played ...
+ *             echo_delay_ms 30            # ... this long before the capture instant
+ *             drift_ppm 0 }               # capture clock runs this much fast (+) or slow (-)
+ *   pcm_type.jvpaced { lib "/abs/libasound_module_pcm_jvpaced.so" }   # if not in ALSA's plugin dir
+ */
+#include <alsa/asoundlib.h>
+#include <alsa/pcm_external.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#define HISTORY_LEN (192000 * 4)  /* 4 s at the highest rate */
+
+/* The acoustic path between a playback and a capture PCM of the same process. The playback
+ * thread writes and the capture thread reads it without locks (like two sides of a sound card);
+ * links_lock only guards creating and releasing links. */
+struct link {
+    char name[64];
+    int users;
+    _Atomic int playing;          /* playback is running */
+    _Atomic int64_t start_ns;     /* when playback frame 0 of this run plays */
+    _Atomic unsigned rate;
+    _Atomic int64_t written;      /* frames of this run written so far */
+    int16_t *history;             /* mono (channel average), indexed by frame % HISTORY_LEN */
+};
+
+static pthread_mutex_t links_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct link links[8];
+
+struct paced {
+    snd_pcm_ioplug_t io;
+    int timer_fd;
+    char *fail_file;
+    int in_fd;            /* capture source, -1 when none or exhausted */
+    int out_fd;           /* playback sink, -1 when none */
+    struct link *link;
+    double echo_gain;
+    double echo_delay_ms;
+    double drift_ppm;
+
+    unsigned frame_bytes;
+    int64_t start_ns;     /* 0 while not running */
+    int64_t app_frames;   /* playback: written by the app; capture: read by the app (this run) */
+    int64_t hw_frames;    /* frames the clock has consumed/produced, capped at an xrun */
+    int64_t flushed;      /* playback: frames already appended to outfile */
+    int16_t *ring;        /* playback: buffer_size frames of queued audio */
+};
+
+static int64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int unplugged(const struct paced *p) {
+    return p->fail_file && access(p->fail_file, F_OK) == 0;
+}
+
+static double clock_rate(const struct paced *p) {
+    double r = p->io.rate;
+    if (p->io.stream == SND_PCM_STREAM_CAPTURE) r *= 1.0 + p->drift_ppm * 1e-6;
+    return r;
+}
+
+static int64_t clock_frames(const struct paced *p, int64_t t) {
+    if (!p->start_ns) return 0;
+    return (int64_t)((double)(t - p->start_ns) * clock_rate(p) / 1e9);
+}
+
+static void flush_played(struct paced *p, int64_t upto) {
+    int64_t buf = p->io.buffer_size;
+    while (p->flushed < upto) {
+        int64_t slot = p->flushed % buf;
+        int64_t n = upto - p->flushed;
+        if (n > buf - slot) n = buf - slot;
+        if (p->out_fd >= 0) {
+            const char *src = (const char *)(p->ring + slot * p->io.channels);
+            size_t len = (size_t)n * p->frame_bytes;
+            while (len > 0) {
+                ssize_t w = write(p->out_fd, src, len);
+                if (w < 0 && errno == EINTR) continue;
+                if (w <= 0) break;
+                src += w; len -= (size_t)w;
+            }
+        }
+        p->flushed += n;
+    }
+}
+
+/* Advances the clock; returns 0, or -EPIPE when the stream just ran into an xrun. */
+static int advance(struct paced *p) {
+    if (!p->start_ns) return 0;
+    int64_t clk = clock_frames(p, now_ns());
+    if (p->io.stream == SND_PCM_STREAM_PLAYBACK) {
+        if (clk > p->app_frames) {          /* ran dry: everything queued has played */
+            p->hw_frames = p->app_frames;
+            flush_played(p, p->hw_frames);
+            return -EPIPE;
+        }
+        p->hw_frames = clk;
+        flush_played(p, clk);
+    } else {
+        if (clk - p->app_frames > (int64_t)p->io.buffer_size) { /* overrun */
+            p->hw_frames = p->app_frames + p->io.buffer_size;
+            return -EPIPE;
+        }
+        p->hw_frames = clk;
+    }
+    return 0;
+}
+
+static int disconnect(struct paced *p) {
+    snd_pcm_ioplug_set_state(&p->io, SND_PCM_STATE_DISCONNECTED);
+    return -ENODEV;
+}
+
+static void arm_timer(struct paced *p, int on) {
+    struct itimerspec its;
+    memset(&its, 0, sizeof its);
+    if (on) {
+        int64_t period_ns = (int64_t)((double)p->io.period_size * 1e9 / clock_rate(p)) + 1;
+        int64_t first = p->start_ns + period_ns;
+        its.it_value.tv_sec = first / 1000000000;
+        its.it_value.tv_nsec = first % 1000000000;
+        its.it_interval.tv_sec = period_ns / 1000000000;
+        its.it_interval.tv_nsec = period_ns % 1000000000;
+    }
+    timerfd_settime(p->timer_fd, on ? TFD_TIMER_ABSTIME : 0, &its, NULL);
+}
+
+static int paced_start(snd_pcm_ioplug_t *io) {
+    struct paced *p = io->private_data;
+    if (unplugged(p)) return disconnect(p);
+    p->start_ns = now_ns();
+    arm_timer(p, 1);
+    if (p->link && io->stream == SND_PCM_STREAM_PLAYBACK) {
+        p->link->start_ns = p->start_ns;
+        p->link->rate = io->rate;
+        p->link->playing = 1;
+    }
+    return 0;
+}
+
+static int paced_stop(snd_pcm_ioplug_t *io) {
+    struct paced *p = io->private_data;
+    if (io->stream == SND_PCM_STREAM_PLAYBACK && p->start_ns) {
+        advance(p);
+        if (p->link) p->link->playing = 0;
+    }
+    p->start_ns = 0;
+    arm_timer(p, 0);
+    return 0;
+}
+
+static snd_pcm_sframes_t paced_pointer(snd_pcm_ioplug_t *io) {
+    struct paced *p = io->private_data;
+    if (unplugged(p)) {
+        disconnect(p);
+        return (snd_pcm_sframes_t)(p->hw_frames % io->buffer_size);
+    }
+    if (advance(p) < 0) return -EPIPE;
+    return (snd_pcm_sframes_t)(p->hw_frames % io->buffer_size);
+}
+
+static int16_t echo_sample(struct paced *p, int64_t frame) {
+    struct link *l = p->link;
+    if (!l || p->echo_gain == 0.0 || !l->playing) return 0;
+    double t = (double)p->start_ns + (double)frame * 1e9 / clock_rate(p) - p->echo_delay_ms * 1e6;
+    double k = (t - (double)l->start_ns) * l->rate / 1e9;
+    if (k < 0) return 0;
+    int64_t i = (int64_t)(k + 0.5);
+    int64_t written = l->written;
+    if (i >= written || i < written - HISTORY_LEN / 2) return 0;
+    return l->history[i % HISTORY_LEN];
+}
+
+static snd_pcm_sframes_t paced_transfer(snd_pcm_ioplug_t *io, const snd_pcm_channel_area_t *areas,
+                                        snd_pcm_uframes_t offset, snd_pcm_uframes_t size) {
+    struct paced *p = io->private_data;
+    if (unplugged(p)) return disconnect(p);
+    int16_t *buf = (int16_t *)((char *)areas[0].addr + (areas[0].first + areas[0].step * offset) / 8);
+    unsigned ch = io->channels;
+
+    if (io->stream == SND_PCM_STREAM_PLAYBACK) {
+        int64_t bufsize = io->buffer_size;
+        for (snd_pcm_uframes_t f = 0; f < size; f++) {
+            int64_t slot = (p->app_frames + (int64_t)f) % bufsize;
+            memcpy(p->ring + slot * ch, buf + f * ch, p->frame_bytes);
+        }
+        if (p->link) {
+            struct link *l = p->link;
+            for (snd_pcm_uframes_t f = 0; f < size; f++) {
+                int32_t sum = 0;
+                for (unsigned c = 0; c < ch; c++) sum += buf[f * ch + c];
+                l->history[(p->app_frames + (int64_t)f) % HISTORY_LEN] = (int16_t)(sum / (int32_t)ch);
+            }
+            l->written = p->app_frames + (int64_t)size;
+        }
+    } else {
+        size_t bytes = (size_t)size * p->frame_bytes;
+        size_t got = 0;
+        while (p->in_fd >= 0 && got < bytes) {
+            ssize_t r = read(p->in_fd, (char *)buf + got, bytes - got);
+            if (r < 0 && errno == EINTR) continue;
+            if (r <= 0) { close(p->in_fd); p->in_fd = -1; break; }
+            got += (size_t)r;
+        }
+        memset((char *)buf + got, 0, bytes - got);
+        if (p->link && p->echo_gain != 0.0) {
+            for (snd_pcm_uframes_t f = 0; f < size; f++) {
+                double e = p->echo_gain * echo_sample(p, p->app_frames + (int64_t)f);
+                for (unsigned c = 0; c < ch; c++) {
+                    double v = buf[f * ch + c] + e;
+                    buf[f * ch + c] = (int16_t)(v > 32767 ? 32767 : v < -32768 ? -32768 : v);
+                }
+            }
+        }
+    }
+    p->app_frames += (int64_t)size;
+    return (snd_pcm_sframes_t)size;
+}
+
+static int paced_prepare(snd_pcm_ioplug_t *io) {
+    struct paced *p = io->private_data;
+    if (unplugged(p)) return disconnect(p);
+    paced_stop(io);
+    p->app_frames = p->hw_frames = p->flushed = 0;
+    if (p->link && io->stream == SND_PCM_STREAM_PLAYBACK) p->link->written = 0;
+    return 0;
+}
+
+static int paced_hw_params(snd_pcm_ioplug_t *io, snd_pcm_hw_params_t *params) {
+    (void)params;
+    struct paced *p = io->private_data;
+    p->frame_bytes = io->channels * 2;
+    free(p->ring);
+    p->ring = calloc(io->buffer_size, p->frame_bytes);
+    if (!p->ring) return -ENOMEM;
+    if (p->link && io->stream == SND_PCM_STREAM_PLAYBACK) p->link->written = 0;
+    return 0;
+}
+
+static int paced_delay(snd_pcm_ioplug_t *io, snd_pcm_sframes_t *delayp) {
+    struct paced *p = io->private_data;
+    if (unplugged(p)) return disconnect(p);
+    if (advance(p) < 0) {
+        snd_pcm_ioplug_set_state(io, SND_PCM_STATE_XRUN);
+        return -EPIPE;
+    }
+    if (io->stream == SND_PCM_STREAM_PLAYBACK)
+        *delayp = (snd_pcm_sframes_t)(p->app_frames - p->hw_frames);
+    else
+        *delayp = (snd_pcm_sframes_t)(p->hw_frames - p->app_frames);
+    return 0;
+}
+
+static int paced_poll_revents(snd_pcm_ioplug_t *io, struct pollfd *pfd, unsigned int nfds,
+                              unsigned short *revents) {
+    struct paced *p = io->private_data;
+    (void)nfds;
+    if (pfd[0].revents & POLLIN) {
+        uint64_t ticks;
+        while (read(p->timer_fd, &ticks, sizeof ticks) < 0 && errno == EINTR) {}
+    }
+    *revents = 0;
+    if (unplugged(p)) { disconnect(p); *revents = POLLERR; return 0; }
+    if (advance(p) < 0) {
+        snd_pcm_ioplug_set_state(io, SND_PCM_STATE_XRUN);
+        *revents = POLLERR;
+        return 0;
+    }
+    int64_t avail = io->stream == SND_PCM_STREAM_PLAYBACK
+        ? (int64_t)io->buffer_size - (p->app_frames - p->hw_frames)
+        : p->hw_frames - p->app_frames;
+    /* Like the kernel's min(remaining, avail_min): an application that took a partial period
+     * (the pointer is frame-accurate) is woken as soon as it can complete that period. */
+    int64_t need = (int64_t)io->period_size - p->app_frames % (int64_t)io->period_size;
+    if (avail >= need)
+        *revents = io->stream == SND_PCM_STREAM_PLAYBACK ? POLLOUT : POLLIN;
+    return 0;
+}
+
+static void release_link(struct link *l) {
+    if (!l) return;
+    pthread_mutex_lock(&links_lock);
+    if (--l->users == 0) {
+        free(l->history);
+        l->history = NULL;
+        l->name[0] = 0;
+        l->playing = 0;
+        l->written = 0;
+    }
+    pthread_mutex_unlock(&links_lock);
+}
+
+static int paced_close(snd_pcm_ioplug_t *io) {
+    struct paced *p = io->private_data;
+    if (p->in_fd >= 0) close(p->in_fd);
+    if (p->out_fd >= 0) close(p->out_fd);
+    if (p->timer_fd >= 0) close(p->timer_fd);
+    release_link(p->link);
+    free(p->ring);
+    free(p->fail_file);
+    free(p);
+    return 0;
+}
+
+static const snd_pcm_ioplug_callback_t paced_callbacks = {
+    .start = paced_start,
+    .stop = paced_stop,
+    .pointer = paced_pointer,
+    .transfer = paced_transfer,
+    .close = paced_close,
+    .hw_params = paced_hw_params,
+    .prepare = paced_prepare,
+    .poll_revents = paced_poll_revents,
+    .delay = paced_delay,
+};
+
+static struct link *acquire_link(const char *name) {
+    struct link *found = NULL;
+    pthread_mutex_lock(&links_lock);
+    for (size_t i = 0; i < sizeof links / sizeof links[0] && !found; i++)
+        if (links[i].users && strcmp(links[i].name, name) == 0) found = &links[i];
+    for (size_t i = 0; i < sizeof links / sizeof links[0] && !found; i++)
+        if (!links[i].users && (links[i].history = calloc(HISTORY_LEN, sizeof(int16_t)))) {
+            found = &links[i];
+            snprintf(found->name, sizeof found->name, "%s", name);
+        }
+    if (found) found->users++;
+    pthread_mutex_unlock(&links_lock);
+    return found;
+}
+
+static int get_number(snd_config_t *n, double *out) {
+    double d;
+    if (snd_config_get_ireal(n, &d) < 0) return -EINVAL;
+    *out = d;
+    return 0;
+}
+
+SND_PCM_PLUGIN_DEFINE_FUNC(jvpaced) {
+    (void)root;
+    const char *infile = NULL, *outfile = NULL, *fail_file = NULL, *link = NULL;
+    double echo_gain = 0, echo_delay_ms = 0, drift_ppm = 0;
+    snd_config_iterator_t i, next;
+    snd_config_for_each(i, next, conf) {
+        snd_config_t *n = snd_config_iterator_entry(i);
+        const char *id;
+        if (snd_config_get_id(n, &id) < 0) continue;
+        if (!strcmp(id, "comment") || !strcmp(id, "type") || !strcmp(id, "hint")) continue;
+        int err = 0;
+        if (!strcmp(id, "infile")) err = snd_config_get_string(n, &infile);
+        else if (!strcmp(id, "outfile")) err = snd_config_get_string(n, &outfile);
+        else if (!strcmp(id, "fail_file")) err = snd_config_get_string(n, &fail_file);
+        else if (!strcmp(id, "link")) err = snd_config_get_string(n, &link);
+        else if (!strcmp(id, "echo_gain")) err = get_number(n, &echo_gain);
+        else if (!strcmp(id, "echo_delay_ms")) err = get_number(n, &echo_delay_ms);
+        else if (!strcmp(id, "drift_ppm")) err = get_number(n, &drift_ppm);
+        else { SNDERR("jvpaced: unknown field %s", id); return -EINVAL; }
+        if (err < 0) { SNDERR("jvpaced: invalid value for %s", id); return -EINVAL; }
+    }
+    if (fail_file && access(fail_file, F_OK) == 0) return -ENODEV;
+
+    struct paced *p = calloc(1, sizeof *p);
+    if (!p) return -ENOMEM;
+    p->io.private_data = p;
+    p->in_fd = p->out_fd = p->timer_fd = -1;
+    p->echo_gain = echo_gain;
+    p->echo_delay_ms = echo_delay_ms;
+    p->drift_ppm = drift_ppm;
+    p->fail_file = fail_file ? strdup(fail_file) : NULL;
+    int err = 0;
+    if (stream == SND_PCM_STREAM_CAPTURE && infile) {
+        p->in_fd = open(infile, O_RDONLY | O_CLOEXEC);
+        if (p->in_fd < 0) err = -errno;
+    }
+    if (!err && stream == SND_PCM_STREAM_PLAYBACK && outfile) {
+        p->out_fd = open(outfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (p->out_fd < 0) err = -errno;
+    }
+    p->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+    if (!err && p->timer_fd < 0) err = -errno;
+    if (!err && link && !(p->link = acquire_link(link))) err = -ENOSPC;
+    if (err) { paced_close(&p->io); return err; }
+
+    p->io.version = SND_PCM_IOPLUG_VERSION;
+    p->io.name = "jarvis-voice paced test PCM";
+    p->io.callback = &paced_callbacks;
+    p->io.private_data = p;
+    p->io.poll_fd = p->timer_fd;
+    p->io.poll_events = POLLIN;
+    p->io.mmap_rw = 0;
+    /* p->io is set up before create so that close() can run from here on through alsa-lib. */
+    err = snd_pcm_ioplug_create(&p->io, name, stream, mode);
+    if (err < 0) { paced_close(&p->io); return err; }
+
+    static const unsigned access_list[] = { SND_PCM_ACCESS_RW_INTERLEAVED };
+    static const unsigned format_list[] = { SND_PCM_FORMAT_S16_LE };
+    if ((err = snd_pcm_ioplug_set_param_list(&p->io, SND_PCM_IOPLUG_HW_ACCESS, 1, access_list)) < 0 ||
+        (err = snd_pcm_ioplug_set_param_list(&p->io, SND_PCM_IOPLUG_HW_FORMAT, 1, format_list)) < 0 ||
+        (err = snd_pcm_ioplug_set_param_minmax(&p->io, SND_PCM_IOPLUG_HW_CHANNELS, 1, 32)) < 0 ||
+        (err = snd_pcm_ioplug_set_param_minmax(&p->io, SND_PCM_IOPLUG_HW_RATE, 8000, 192000)) < 0 ||
+        (err = snd_pcm_ioplug_set_param_minmax(&p->io, SND_PCM_IOPLUG_HW_PERIOD_BYTES, 64, 1 << 20)) < 0 ||
+        (err = snd_pcm_ioplug_set_param_minmax(&p->io, SND_PCM_IOPLUG_HW_PERIODS, 2, 64)) < 0) {
+        snd_pcm_ioplug_delete(&p->io);
+        return err;
+    }
+    *pcmp = p->io.pcm;
+    return 0;
+}
+
+SND_PCM_PLUGIN_SYMBOL(jvpaced);

@@ -1,4 +1,0 @@
-import Testing
-@testable import ALSA
-
-@Test func ALSAModuleLinks() { #expect(Bool(true)) }

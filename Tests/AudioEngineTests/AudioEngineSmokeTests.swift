@@ -1,4 +1,0 @@
-import Testing
-@testable import AudioEngine
-
-@Test func AudioEngineModuleLinks() { #expect(Bool(true)) }

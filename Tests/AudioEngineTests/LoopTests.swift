@@ -1,0 +1,183 @@
+import ALSA
+import ALSATestbed
+import AudioEngine
+import Glibc
+import Synchronization
+import Testing
+
+/// Preallocated storage a processor fills on the realtime thread; read after `stop()` (join).
+final class Recorder: @unchecked Sendable {
+    let mic: UnsafeMutableBufferPointer<Int16>
+    let reference: UnsafeMutableBufferPointer<Int16>
+    private(set) var count = 0
+
+    init(capacity: Int) {
+        mic = .allocate(capacity: capacity)
+        mic.initialize(repeating: 0)
+        reference = .allocate(capacity: capacity)
+        reference.initialize(repeating: 0)
+    }
+
+    deinit {
+        mic.deallocate()
+        reference.deallocate()
+    }
+
+    func record(_ period: CapturedPeriod) {
+        let n = min(period.mic.count, mic.count - count)
+        guard n > 0 else { return }
+        for i in 0..<n {
+            mic[count + i] = period.mic[i]
+            reference[count + i] = period.reference?[i] ?? 0
+        }
+        count += n
+    }
+}
+
+/// Plays a preallocated signal in a loop.
+final class SignalSource: @unchecked Sendable {
+    let signal: [Int16]
+    private var position = 0
+    var stallOnceAtPeriod: Int?
+    private var periods = 0
+
+    init(_ signal: [Int16]) { self.signal = signal }
+
+    func render(_ period: PlaybackPeriod) {
+        periods += 1
+        if periods == stallOnceAtPeriod { usleep(80_000) }
+        let channels = period.parameters.channels
+        for f in 0..<period.parameters.periodFrames {
+            let s = signal[position]
+            position = (position + 1) % signal.count
+            for c in 0..<channels { period.buffer[f * channels + c] = s }
+        }
+    }
+}
+
+private let mono16k = PCMConfiguration(sampleRate: 16_000, channels: 1, periodMicroseconds: 10_000, periods: 4)
+
+private func drain(_ next: () -> AudioLoopEvent?) -> [AudioLoopEvent.Kind] {
+    var kinds: [AudioLoopEvent.Kind] = []
+    while let e = next() { kinds.append(e.kind) }
+    return kinds
+}
+
+@Suite(.serialized) struct LoopTests {
+    let dir = TemporaryDirectory()
+    var config: String { dir.file("asound.conf") }
+
+    @Test func realtimeThreadRunsNamedAndJoins() throws {
+        let ran = Atomic<Bool>(false)
+        let name = Mutex<String>("")
+        let thread = try RealtimeThread(name: "rt:test", fifoPriority: 10) {
+            ran.store(true, ordering: .relaxed)
+            let comm = (try? TestFiles.read("/proc/thread-self/comm")) ?? []
+            let n = String(decoding: comm.filter { $0 != 10 }, as: UTF8.self)
+            name.withLock { $0 = n }
+        }
+        thread.join()
+        let didRun = ran.load(ordering: .relaxed)
+        #expect(didRun)
+        #expect(name.withLock { $0 } == "rt:test")
+        // Either realtime was granted or the notice says why not.
+        if let notice = thread.schedulingNotice { #expect(notice.contains("SCHED_FIFO")) }
+    }
+
+    @Test func captureLoopDeliversChannelsInOrder() throws {
+        // 6 channels like a ReSpeaker: ch0 = mic, ch5 = hardware reference.
+        let frames = 3_200
+        var interleaved = [Int16](repeating: 0, count: frames * 6)
+        for f in 0..<frames { for c in 0..<6 { interleaved[f * 6 + c] = Int16(truncatingIfNeeded: f * 10 + c) } }
+        try TestFiles.write(samples: interleaved, to: dir.file("in.raw"))
+        try TestPCMConfig.write([.paced(name: "mic", PacedPCMOptions(infile: dir.file("in.raw")))], to: config)
+        let recorder = Recorder(capacity: frames)
+        let loop = CaptureLoop(configuration: CaptureLoopConfiguration(
+            device: PCMDevice(name: "mic", configFile: config),
+            pcm: PCMConfiguration(sampleRate: 16_000, channels: 6, periodMicroseconds: 10_000, periods: 4),
+            micChannel: 0, referenceChannel: 5, fifoPriority: nil)) { recorder.record($0) }
+        try loop.start()
+        usleep(300_000)
+        loop.stop()
+        #expect(recorder.count >= 2_400)
+        let n = recorder.count
+        #expect((0..<n).allSatisfy { recorder.mic[$0] == Int16(truncatingIfNeeded: $0 * 10) })
+        #expect((0..<n).allSatisfy { recorder.reference[$0] == Int16(truncatingIfNeeded: $0 * 10 + 5) })
+        #expect(loop.status.frames == n || recorder.count == 3_200)
+        #expect(loop.status.lastPeriodNanoseconds > 0)
+        #expect(drain(loop.nextEvent) == [.opened])
+        #expect(!loop.status.isRunning)
+    }
+
+    @Test func playbackLoopRecoversAnInducedUnderrun() throws {
+        try TestPCMConfig.write([.paced(name: "spk", PacedPCMOptions(outfile: dir.file("out.raw")))], to: config)
+        let source = SignalSource(testNoise(count: 1_600))
+        source.stallOnceAtPeriod = 10
+        let loop = PlaybackLoop(configuration: PlaybackLoopConfiguration(
+            device: PCMDevice(name: "spk", configFile: config), pcm: mono16k, fifoPriority: nil)) { source.render($0) }
+        try loop.start()
+        usleep(400_000)
+        let framesAtStop = loop.status.frames
+        loop.stop()
+        #expect(loop.status.xruns >= 1)
+        #expect(drain(loop.nextEvent).contains(.xrun))
+        // Paced: about 0.4 s of audio (plus the 40 ms buffer, minus the stall) went through.
+        #expect(framesAtStop > 4_000 && framesAtStop < 8_000, "\(framesAtStop) frames")
+    }
+
+    @Test func captureLoopReopensAfterTheDeviceVanishes() throws {
+        let unplug = dir.file("unplugged")
+        try TestPCMConfig.write([.paced(name: "mic", PacedPCMOptions(failFile: unplug))], to: config)
+        let loop = CaptureLoop(configuration: CaptureLoopConfiguration(
+            device: PCMDevice(name: "mic", configFile: config), pcm: mono16k, fifoPriority: nil,
+            backoff: ReopenBackoff(initialMilliseconds: 20, maximumMilliseconds: 40))) { _ in }
+        try loop.start()
+        usleep(100_000)
+        #expect(loop.status.isRunning)
+        try TestFiles.write([], to: unplug)
+        usleep(150_000)
+        #expect(!loop.status.isRunning)
+        let framesWhileUnplugged = loop.status.frames
+        #expect(loop.status.openFailures >= 1)
+        TestFiles.remove(unplug)
+        usleep(150_000)
+        loop.stop()
+        #expect(loop.status.reopens == 1)
+        #expect(loop.status.frames > framesWhileUnplugged)
+        var events: [AudioLoopEvent] = []
+        while let e = loop.nextEvent() { events.append(e) }
+        let kinds = events.map(\.kind)
+        #expect(kinds.first == .opened)
+        #expect(kinds.contains(.disconnected))
+        #expect(kinds.contains(.openFailed))
+        #expect(kinds.last == .opened)
+        let device = loop.configuration.device
+        let lines = events.map { $0.message(device: device, stream: .capture) }
+        #expect(lines.contains("capture device mic lost: snd_pcm_readi(\"mic\", capture) failed: No such device; reopening"))
+        #expect(lines.contains { $0.hasPrefix("capture device mic unavailable: snd_pcm_open_lconf(\"mic\", capture) failed: No such device; retrying in") })
+        #expect(lines.last == "capture device mic reopened: 16000 Hz, 1 ch, period 160 frames, buffer 640 frames")
+    }
+
+    @Test func playbackLoopReopensAfterTheDeviceVanishes() throws {
+        let unplug = dir.file("unplugged")
+        try TestPCMConfig.write([.paced(name: "spk", PacedPCMOptions(failFile: unplug))], to: config)
+        let source = SignalSource(testNoise(count: 1_600))
+        let loop = PlaybackLoop(configuration: PlaybackLoopConfiguration(
+            device: PCMDevice(name: "spk", configFile: config), pcm: mono16k, fifoPriority: nil,
+            backoff: ReopenBackoff(initialMilliseconds: 20, maximumMilliseconds: 40))) { source.render($0) }
+        try loop.start()
+        usleep(100_000)
+        try TestFiles.write([], to: unplug)
+        usleep(120_000)
+        #expect(!loop.status.isRunning)
+        let framesWhileUnplugged = loop.status.frames
+        TestFiles.remove(unplug)
+        usleep(150_000)
+        loop.stop()
+        #expect(loop.status.reopens == 1)
+        #expect(loop.status.frames > framesWhileUnplugged)
+        let kinds = drain(loop.nextEvent)
+        #expect(kinds.contains(.disconnected))
+        #expect(kinds.last == .opened)
+    }
+}

@@ -1,0 +1,67 @@
+import ALSA
+import ALSATestbed
+import AudioEngine
+import Glibc
+import Testing
+
+/// The lag (in samples) at which `y[n]` best matches `x[n - lag]`, and the normalized correlation there.
+func bestLag(_ x: [Double], _ y: [Double], range: ClosedRange<Int>) -> (lag: Int, correlation: Double) {
+    var best = (lag: 0, correlation: -2.0)
+    let margin = max(abs(range.lowerBound), abs(range.upperBound))
+    for lag in range {
+        var sxy = 0.0, sxx = 0.0, syy = 0.0
+        for n in margin..<(y.count - margin) {
+            let a = x[n - lag], b = y[n]
+            sxy += a * b
+            sxx += a * a
+            syy += b * b
+        }
+        let c = sxx > 0 && syy > 0 ? sxy / (sxx * syy).squareRoot() : 0
+        if c > best.correlation { best = (lag, c) }
+    }
+    return best
+}
+
+@Suite(.serialized) struct ReferenceAlignmentTests {
+    let dir = TemporaryDirectory()
+    var config: String { dir.file("asound.conf") }
+
+    /// Full duplex over the paced device's acoustic link: what the mic hears is the playback
+    /// `echo_delay_ms` later. After the tap compensates both devices' buffering, the reference handed
+    /// to the capture processor must lead the echo by exactly that acoustic delay.
+    @Test(arguments: [30.0, 12.5])
+    func alignedReferenceLagsEchoByTheAcousticDelayOnly(echoDelayMilliseconds: Double) throws {
+        try TestPCMConfig.write([
+            .paced(name: "spk", PacedPCMOptions(link: "room")),
+            .paced(name: "mic", PacedPCMOptions(link: "room", echoGain: 0.5, echoDelayMilliseconds: echoDelayMilliseconds)),
+        ], to: config)
+        let tap = ReferenceTap(sampleRate: 16_000)
+        let source = SignalSource(testNoise(count: 16_000, seed: 42))
+        // Different buffering on the two sides: 20 ms x 3 for playback, 10 ms x 4 for capture.
+        let playback = PlaybackLoop(configuration: PlaybackLoopConfiguration(
+            device: PCMDevice(name: "spk", configFile: config),
+            pcm: PCMConfiguration(sampleRate: 16_000, channels: 1, periodMicroseconds: 20_000, periods: 3),
+            referenceTap: tap, fifoPriority: nil)) { source.render($0) }
+        let recorder = Recorder(capacity: 16_000)
+        let capture = CaptureLoop(configuration: CaptureLoopConfiguration(
+            device: PCMDevice(name: "mic", configFile: config),
+            pcm: PCMConfiguration(sampleRate: 16_000, channels: 1, periodMicroseconds: 10_000, periods: 4),
+            referenceTap: tap, fifoPriority: nil)) { recorder.record($0) }
+        try playback.start()
+        usleep(50_000)
+        try capture.start()
+        usleep(600_000)
+        capture.stop()
+        playback.stop()
+        #expect(playback.status.delayFrames > 0, "playback delay is measured")
+
+        let start = 1_600  // skip the first 100 ms
+        let mic = (start..<recorder.count).map { Double(recorder.mic[$0]) }
+        let reference = (start..<recorder.count).map { Double(recorder.reference[$0]) }
+        #expect(mic.count > 6_000)
+        let expected = Int((echoDelayMilliseconds * 16).rounded())
+        let found = bestLag(reference, mic, range: -160...800)
+        #expect(abs(found.lag - expected) <= 32, "echo lags aligned reference by \(found.lag) samples, expected \(expected) (±2 ms)")
+        #expect(found.correlation > 0.9, "correlation \(found.correlation)")
+    }
+}
