@@ -1,0 +1,179 @@
+import Control
+import Glibc
+import Logging
+import Synchronization
+import Testing
+
+@Suite struct ControlServerTests {
+    let dir = TemporaryDirectory()
+
+    /// Binds a server, runs it while `body` runs, then cancels it.
+    func withServer(
+        at path: String? = nil, handler: RecordingHandler = RecordingHandler(),
+        limits: ControlServer.Limits = ControlServer.Limits(),
+        _ body: (ControlServer) async throws -> Void
+    ) async throws {
+        let server = try await ControlServer.bind(path: path ?? dir.file("control.sock"), handler: handler, limits: limits)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await server.run() }
+            try await body(server)
+            group.cancelAll()
+            try await group.waitForAll()
+        }
+    }
+
+    @Test func answersEveryVerb() async throws {
+        let handler = RecordingHandler()
+        try await withServer(handler: handler) { server in
+            for (_, _, command) in ControlCommandTests.all {
+                let path = server.path
+                let reply = try await blocking { try ControlClient.send(command, to: path) }
+                switch await RecordingHandler.standard(command) {
+                case .status:
+                    #expect(reply == .ok(.object([
+                        "state": .string("idle"), "realtime_connected": .bool(false), "jarvis_session_id": .null,
+                        "media": .object(["state": .string("stopped"), "title": .null, "url": .null, "volume": .number(0.5), "ducked": .bool(false)]),
+                    ])))
+                case .done(let message): #expect(reply.message == message)
+                case .failed(let message): #expect(reply == .failed(message))
+                }
+            }
+        }
+        #expect(handler.commands == ControlCommandTests.all.map(\.2))
+    }
+
+    @Test func socketHasMode0660InACreatedDirectoryAndIsRemovedAtShutdown() async throws {
+        let path = dir.file("run/jarvis-voice/control.sock")
+        try await withServer(at: path) { _ in
+            let mode = try #require(fileMode(path))
+            #expect(mode & S_IFMT == S_IFSOCK)
+            #expect(mode & 0o777 == 0o660)
+        }
+        #expect(fileMode(path) == nil)
+    }
+
+    @Test func servesConcurrentClients() async throws {
+        let inFlight = Atomic<Int>(0)
+        let maxInFlight = Atomic<Int>(0)
+        let handler = RecordingHandler { command in
+            let now = inFlight.wrappingAdd(1, ordering: .relaxed).newValue
+            maxInFlight.max(now, ordering: .relaxed)
+            try? await Task.sleep(for: .milliseconds(150))
+            inFlight.wrappingSubtract(1, ordering: .relaxed)
+            return .done("ok \(command.verb)")
+        }
+        try await withServer(handler: handler) { server in
+            let start = ContinuousClock.now
+            let path = server.path
+            let replies = try await withThrowingTaskGroup(of: ControlWire.Reply.self) { group in
+                for _ in 0..<8 {
+                    group.addTask { try await blocking { try ControlClient.send(.tap, to: path) } }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(replies.count == 8)
+            #expect(replies.allSatisfy { $0.message == "ok tap" })
+            #expect(maxInFlight.load(ordering: .relaxed) > 1)
+            #expect(ContinuousClock.now - start < .milliseconds(8 * 150))
+        }
+    }
+
+    @Test func aSilentClientDoesNotBlockOthersAndIsDisconnected() async throws {
+        let limits = ControlServer.Limits(requestTimeout: .milliseconds(300))
+        try await withServer(limits: limits) { server in
+            let silent = RawSocket.connect(server.path)
+            defer { close(silent) }
+            let path = server.path
+            let reply = try await blocking { try ControlClient.send(.tap, to: path, timeout: .seconds(2)) }
+            #expect(reply.message == "ok: tap")
+            let start = ContinuousClock.now
+            let silentText = try await blocking { RawSocket.readAll(silent, timeoutMs: 3000) }
+            #expect(silentText == "")  // closed without an answer
+            #expect(ContinuousClock.now - start < .seconds(2))
+        }
+    }
+
+    @Test func badRequestsGetErrors() async throws {
+        let limits = ControlServer.Limits(maxLineBytes: 1024)
+        try await withServer(limits: limits) { server in
+            let garbage = RawSocket.connect(server.path, sending: Array("hello\n".utf8))
+            defer { close(garbage) }
+            let garbageText = try await blocking { RawSocket.readAll(garbage) }
+            #expect(garbageText.hasPrefix(#"{"error":"malformed request"#))
+
+            let badVolume = RawSocket.connect(server.path, sending: Array(#"{"command":"volume","argument":"2"}"#.utf8 + [10]))
+            defer { close(badVolume) }
+            let badVolumeText = try await blocking { RawSocket.readAll(badVolume) }
+            #expect(badVolumeText == #"{"error":"volume must be a number from 0.0 to 1.0, got \"2\"","ok":false}"# + "\n")
+
+            let huge = RawSocket.connect(server.path, sending: [UInt8](repeating: UInt8(ascii: "x"), count: 4096))
+            defer { close(huge) }
+            let hugeText = try await blocking { RawSocket.readAll(huge) }
+            #expect(hugeText.contains("longer than 1024 bytes"))
+
+            // Still serving.
+            let path = server.path
+            let status = try await blocking { try ControlClient.send(.status, to: path) }
+            #expect(status["state"] == .string("idle"))
+        }
+    }
+
+    @Test func handlerTimeoutIsReported() async throws {
+        let handler = RecordingHandler { _ in
+            try? await Task.sleep(for: .seconds(30))
+            return .done("late")
+        }
+        try await withServer(handler: handler, limits: ControlServer.Limits(handlerTimeout: .milliseconds(200))) { server in
+            let path = server.path
+            let reply = try await blocking { try ControlClient.send(.tap, to: path) }
+            guard case .failed(let message) = reply else { Issue.record("expected a failure, got \(reply)"); return }
+            #expect(message.hasPrefix("tap: the service did not answer within"))
+        }
+    }
+
+    @Test func staleSocketIsReplaced() async throws {
+        let path = dir.file("control.sock")
+        RawSocket.makeStale(path)
+        #expect(throws: ControlClientError.notRunning(path: path)) { try ControlClient.send(.status, to: path) }
+        try await withServer(at: path) { server in
+            let path = server.path
+            let status = try await blocking { try ControlClient.send(.status, to: path) }
+            #expect(status["state"] == .string("idle"))
+        }
+    }
+
+    @Test func secondServerOnALiveSocketRefuses() async throws {
+        let path = dir.file("control.sock")
+        try await withServer(at: path) { _ in
+            await #expect(throws: ControlServerError.alreadyRunning(path: path)) {
+                _ = try await ControlServer.bind(path: path, handler: RecordingHandler())
+            }
+            #expect(ControlServerError.alreadyRunning(path: path).description.contains("another jarvis-voice is running"))
+            // The first one is unharmed.
+            let status = try await blocking { try ControlClient.send(.status, to: path) }
+            #expect(status["state"] == .string("idle"))
+        }
+    }
+
+    @Test func aPathThatIsNotASocketIsLeftAlone() async throws {
+        let path = dir.write("control.sock", "precious")
+        await #expect(throws: ControlServerError.notASocket(path: path)) {
+            _ = try await ControlServer.bind(path: path, handler: RecordingHandler())
+        }
+        #expect(readText(path) == "precious")
+    }
+
+    @Test func noServiceIsAClearError() {
+        let path = dir.file("absent.sock")
+        #expect(throws: ControlClientError.notRunning(path: path)) { try ControlClient.send(.tap, to: path) }
+        #expect(ControlClientError.notRunning(path: path).description == "jarvis-voice is not running (no control socket at \(path))")
+    }
+
+}
+
+extension ControlWire.Reply {
+    subscript(key: String) -> JSONValue? {
+        if case .ok(let result) = self { return result[key] }
+        return nil
+    }
+}
