@@ -3,7 +3,9 @@ import Testing
 
 @Suite struct EarconsTests {
     static let format = AudioFormat(sampleRate: 48_000, channels: 2)
-    let earcons = Earcons(format: EarconsTests.format)
+    /// Rendered once for the whole suite (as the service does at start-up).
+    static let shared = Earcons(format: EarconsTests.format)
+    var earcons: Earcons { Self.shared }
 
     func mono(_ earcon: Earcon) -> [Int16] {
         let samples = earcons[earcon]

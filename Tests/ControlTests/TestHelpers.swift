@@ -184,7 +184,7 @@ enum RawSocket {
     }
 
     /// Reads until EOF (or `timeoutMs`) and returns what arrived.
-    static func readAll(_ fd: Int32, timeoutMs: Int32 = 3000) -> String {
+    static func readAll(_ fd: Int32, timeoutMs: Int32 = 10_000) -> String {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
