@@ -1,5 +1,6 @@
 import ALSA
 import Configuration
+import Control
 import HTTP
 import Jarvis
 
@@ -59,7 +60,13 @@ struct DoctorChecks {
     }
 
     private func checkControlSocket(_ report: inout DoctorReport) {
-        let directory = DoctorCalls.parent(of: config.control.socket)
+        let socket = config.control.socket
+        if case .ok(let status)? = try? ControlClient.send(.status, to: socket, timeout: .seconds(2)) {
+            let state = status["state"].flatMap { if case .string(let s) = $0 { s } else { nil } } ?? "?"
+            report.pass("control socket", "jarvis-voice is running and answers on \(socket) (state \(state)); device checks may report busy")
+            return
+        }
+        let directory = DoctorCalls.parent(of: socket)
         switch DoctorCalls.access(toCreateIn: directory) {
         case .writable:
             report.pass("control socket", "\(directory) is writable")

@@ -1,4 +1,5 @@
 import ALSATestbed
+import Control
 import Testing
 import TestSupport
 
@@ -102,5 +103,33 @@ import TestSupport
         let result = try await doctor(config: config)
         #expect(result.status == 78)
         #expect(lines(result).first == "✗ config: \(config):2: [audio] period_ms must be between 1 and 100, got 500")
+    }
+}
+
+extension DoctorCommandTests {
+    @Test func aRunningServiceIsNamed() async throws {
+        let socket = dir.file("control.sock")
+        let server = try await ControlServer.bind(path: socket, handler: RecordingHandler())
+        let config = dir.write("running.toml", """
+            [audio]
+            capture_device = "no_such_mic"
+            playback_device = "no_such_speaker"
+            [realtime]
+            url = "ws://127.0.0.1:9/v1/realtime"
+            [jarvis]
+            url = "http://127.0.0.1:9/ui"
+            [button]
+            enabled = false
+            [control]
+            socket = "\(socket)"
+
+            """)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await server.run() }
+            let result = try await doctor(config: config)
+            #expect(line(result, "✓ control socket: ") == "✓ control socket: jarvis-voice is running and answers on \(socket) (state idle); device checks may report busy")
+            group.cancelAll()
+            try await group.waitForAll()
+        }
     }
 }
