@@ -15,8 +15,9 @@ public enum ControlResponse: Sendable, Equatable {
 }
 
 /// The appliance implements this; `ControlServer` calls it once per request, concurrently for
-/// concurrent clients. Keep it quick: start long work (an `ask`) and answer at once. A handler that
-/// takes longer than `ControlServer.Limits.handlerTimeout` is answered with a timeout error.
+/// concurrent clients. Keep it quick: start long work (an `ask`) and answer at once. When it takes
+/// longer than `ControlServer.Limits.handlerTimeout` the client is answered with a timeout error at
+/// once and the call is cancelled (a call that ignores cancellation only keeps its connection open).
 public protocol ControlHandler: Sendable {
     func handle(_ command: ControlCommand) async -> ControlResponse
 }

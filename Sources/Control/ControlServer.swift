@@ -155,7 +155,8 @@ public final class ControlServer: Service, Sendable {
                         return
                     }
                     guard let line else { return }  // closed before a full line (or the read deadline passed)
-                    response = await answer(line)
+                    try await answer(line) { response in try await write(response, to: outbound, channel: channel) }
+                    return
                 }
                 try await write(response, to: outbound, channel: channel)
             }
@@ -170,25 +171,32 @@ public final class ControlServer: Service, Sendable {
         try await outbound.write(ByteBuffer(bytes: ControlWire.encodeResponse(response)))
     }
 
-    private func answer(_ line: ByteBuffer) async -> ControlResponse {
+    /// Decodes the request, asks the handler and passes the response to `reply` as soon as it is
+    /// known or the handler deadline passes. A handler that ignores cancellation keeps only this
+    /// connection's task alive; the client already has its answer.
+    private func answer(_ line: ByteBuffer, reply: (ControlResponse) async throws -> Void) async throws {
         let command: ControlCommand
         do {
             command = try ControlWire.decodeRequest(line.readableBytesView)
         } catch {
-            return .failed(error.description)
+            try await reply(.failed(error.description))
+            return
         }
         let handler = handler
         let timeout = limits.handlerTimeout
-        let response = await withTaskGroup(of: ControlResponse?.self) { group in
+        try await withThrowingTaskGroup(of: ControlResponse?.self) { group in
             group.addTask { await handler.handle(command) }
             group.addTask {
                 try? await Task.sleep(for: timeout)
                 return nil
             }
-            let first = await group.next() ?? nil
+            let first = try await group.next() ?? nil
             group.cancelAll()
-            return first
+            try await reply(response(to: command, first, timeout: timeout))
         }
+    }
+
+    private func response(to command: ControlCommand, _ response: ControlResponse?, timeout: Duration) -> ControlResponse {
         guard let response else {
             logger.warning("control command \(command.verb) got no answer within \(timeout)")
             return .failed("\(command.verb): the service did not answer within \(timeout)")

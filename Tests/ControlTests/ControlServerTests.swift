@@ -1,6 +1,8 @@
 import Control
 import Glibc
 import Logging
+import NIOCore
+import NIOPosix
 import ServiceLifecycle
 import Synchronization
 import Testing
@@ -121,14 +123,20 @@ import Testing
         }
     }
 
+    /// The handler ignores cancellation and takes 2 s; the client hears about the timeout at 0.2 s.
     @Test func handlerTimeoutIsReported() async throws {
         let handler = RecordingHandler { _ in
-            try? await Task.sleep(for: .seconds(30))
+            // A wait that cancellation cannot shorten (like awaiting a busy actor).
+            await withCheckedContinuation { continuation in
+                MultiThreadedEventLoopGroup.singleton.next().scheduleTask(in: .seconds(2)) { continuation.resume() }
+            }
             return .done("late")
         }
         try await withServer(handler: handler, limits: ControlServer.Limits(handlerTimeout: .milliseconds(200))) { server in
             let path = server.path
+            let start = ContinuousClock.now
             let reply = try await blocking { try ControlClient.send(.tap, to: path) }
+            #expect(ContinuousClock.now - start < .milliseconds(1800))
             guard case .failed(let message) = reply else { Issue.record("expected a failure, got \(reply)"); return }
             #expect(message.hasPrefix("tap: the service did not answer within"))
         }
