@@ -136,29 +136,27 @@ public final class ControlServer: Service, Sendable {
         let channel = connection.channel
         do {
             try await connection.executeThenClose { inbound, outbound in
-                let response: ControlResponse
-                if active > limits.maxConnections {
-                    response = .failed("busy: more than \(limits.maxConnections) control clients at once; try again")
-                } else {
-                    let readTimer = channel.eventLoop.scheduleTask(in: TimeAmount(limits.requestTimeout)) {
-                        channel.close(promise: nil)
-                    }
-                    var lines = inbound.makeAsyncIterator()
-                    let line: ByteBuffer?
-                    do {
-                        line = try await lines.next()
-                        readTimer.cancel()
-                    } catch {
-                        readTimer.cancel()
-                        line = nil
-                        try await write(.failed("\(error)"), to: outbound, channel: channel)
-                        return
-                    }
-                    guard let line else { return }  // closed before a full line (or the read deadline passed)
-                    try await answer(line) { response in try await write(response, to: outbound, channel: channel) }
+                let reply = { (response: ControlResponse) in try await self.write(response, to: outbound, channel: channel) }
+                guard active <= limits.maxConnections else {
+                    try await reply(.failed("busy: more than \(limits.maxConnections) control clients at once; try again"))
                     return
                 }
-                try await write(response, to: outbound, channel: channel)
+                // A client that sends no complete line in time is disconnected without an answer.
+                let readTimer = channel.eventLoop.scheduleTask(in: TimeAmount(limits.requestTimeout)) {
+                    channel.close(promise: nil)
+                }
+                var lines = inbound.makeAsyncIterator()
+                let line: ByteBuffer?
+                do {
+                    line = try await lines.next()
+                } catch {
+                    readTimer.cancel()
+                    try await reply(.failed("\(error)"))  // e.g. the line is too long
+                    return
+                }
+                readTimer.cancel()
+                guard let line else { return }
+                try await answer(line, reply: reply)
             }
         } catch {
             logger.debug("control client: \(error)")

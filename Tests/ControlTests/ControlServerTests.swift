@@ -209,3 +209,22 @@ extension ControlWire.Reply {
         #expect(throws: ControlClientError.notRunning(path: path)) { try ControlClient.send(.status, to: path) }
     }
 }
+
+extension ControlServerTests {
+    @Test func clientsBeyondTheLimitAreToldBusy() async throws {
+        let handler = RecordingHandler { _ in
+            try? await Task.sleep(for: .seconds(1))
+            return .done("slow")
+        }
+        try await withServer(handler: handler, limits: ControlServer.Limits(maxConnections: 1)) { server in
+            let path = server.path
+            async let first = blocking { try ControlClient.send(.tap, to: path) }
+            let deadline = ContinuousClock.now + .seconds(5)
+            while handler.commands.isEmpty && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+            let second = try await blocking { try ControlClient.send(.status, to: path) }
+            #expect(second == .failed("busy: more than 1 control clients at once; try again"))
+            #expect(try await first.message == "slow")
+        }
+        #expect(handler.commands == [.tap])
+    }
+}
