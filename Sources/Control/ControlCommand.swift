@@ -1,0 +1,130 @@
+/// One request of the control protocol: exactly the verbs of `jarvis-voice ctl` (ARCHITECTURE §9).
+public enum ControlCommand: Sendable, Equatable {
+    /// Like a short button press: start a conversation, or stop whatever speaks/plays.
+    case tap
+    /// Push-to-talk pressed (the mic streams until `release`).
+    case press
+    case release
+    /// A typed request; the answer is spoken.
+    case ask(String)
+    case status
+    case play(url: String)
+    case station(name: String)
+    case podcast(feedURL: String)
+    case pause
+    case resume
+    case stop
+    case skip
+    /// Media volume, validated to 0.0...1.0.
+    case volume(Double)
+    /// Forget the Jarvis session (start fresh).
+    case reset
+
+    /// Every verb, in the contract's order.
+    public static let verbs = [
+        "tap", "press", "release", "ask", "status", "play", "station", "podcast",
+        "pause", "resume", "stop", "skip", "volume", "reset",
+    ]
+
+    /// Verbs that take exactly one argument, with the name shown in usage messages.
+    public static let argumentNames = [
+        "ask": "TEXT", "play": "URL", "station": "NAME", "podcast": "FEED_URL", "volume": "LEVEL",
+    ]
+
+    /// Builds a command from its verb and optional argument, as typed after `ctl` or sent on the wire.
+    public init(verb: String, argument: String?) throws(ControlCommandError) {
+        let argument = argument.flatMap { $0.isEmpty ? nil : $0 }
+        guard Self.verbs.contains(verb) else { throw .unknownVerb(verb) }
+        if let name = Self.argumentNames[verb] {
+            guard let argument else { throw .missingArgument(verb: verb, name: name) }
+            switch verb {
+            case "ask": self = .ask(argument)
+            case "play": self = .play(url: argument)
+            case "station": self = .station(name: argument)
+            case "podcast": self = .podcast(feedURL: argument)
+            default: self = .volume(try Self.level(argument))
+            }
+            return
+        }
+        if let argument { throw .unexpectedArgument(verb: verb, argument: argument) }
+        switch verb {
+        case "tap": self = .tap
+        case "press": self = .press
+        case "release": self = .release
+        case "status": self = .status
+        case "pause": self = .pause
+        case "resume": self = .resume
+        case "stop": self = .stop
+        case "skip": self = .skip
+        default: self = .reset
+        }
+    }
+
+    /// A volume level: a decimal number from 0.0 to 1.0.
+    static func level(_ text: String) throws(ControlCommandError) -> Double {
+        guard let value = Double(text), value.isFinite, (0.0...1.0).contains(value) else {
+            throw .invalidVolume(text)
+        }
+        return value
+    }
+
+    public var verb: String {
+        switch self {
+        case .tap: "tap"
+        case .press: "press"
+        case .release: "release"
+        case .ask: "ask"
+        case .status: "status"
+        case .play: "play"
+        case .station: "station"
+        case .podcast: "podcast"
+        case .pause: "pause"
+        case .resume: "resume"
+        case .stop: "stop"
+        case .skip: "skip"
+        case .volume: "volume"
+        case .reset: "reset"
+        }
+    }
+
+    /// The argument as sent on the wire (volume in its shortest decimal form), nil for bare verbs.
+    public var argument: String? {
+        switch self {
+        case .ask(let text): text
+        case .play(let url): url
+        case .station(let name): name
+        case .podcast(let feedURL): feedURL
+        case .volume(let level): "\(level)"
+        case .tap, .press, .release, .status, .pause, .resume, .stop, .skip, .reset: nil
+        }
+    }
+
+    /// Verbs the media player answers (until it exists: `ControlResponse.notAvailableYet`).
+    public var isMedia: Bool {
+        switch self {
+        case .play, .station, .podcast, .pause, .resume, .stop, .skip, .volume: true
+        case .tap, .press, .release, .ask, .status, .reset: false
+        }
+    }
+}
+
+/// A request that is not one of the contract's commands. The messages fit after "jarvis-voice ctl: ".
+public enum ControlCommandError: Error, Sendable, Equatable, CustomStringConvertible {
+    case unknownVerb(String)
+    case missingArgument(verb: String, name: String)
+    case unexpectedArgument(verb: String, argument: String)
+    case invalidVolume(String)
+
+    public var description: String {
+        switch self {
+        case .unknownVerb(let verb):
+            "unknown command \"\(verb)\"; expected one of: \(ControlCommand.verbs.joined(separator: ", "))"
+        case .missingArgument(let verb, let name):
+            "\(verb) needs an argument: \(verb) \(name)"
+        case .unexpectedArgument(let verb, _):
+            "\(verb) takes no argument"
+        case .invalidVolume(let text):
+            "volume must be a number from 0.0 to 1.0, got \"\(text)\""
+        }
+    }
+}

@@ -1,0 +1,75 @@
+/// The `status` answer (ARCHITECTURE §9). Encodes exactly
+/// `{"state", "realtime_connected", "jarvis_session_id", "media": {"state", "title", "url", "volume", "ducked"}}`
+/// with absent values as JSON `null` (never omitted).
+public struct ServiceStatus: Sendable, Equatable, Codable {
+    /// The conversation engine's state in snake_case: `idle`, `connecting`, `listening`,
+    /// `user_speaking`, `processing`, `filler_speaking`, `waiting_for_jarvis`, `ai_speaking`, `error`.
+    public var state: String
+    public var realtimeConnected: Bool
+    public var jarvisSessionID: String?
+    public var media: MediaStatus
+
+    public init(state: String, realtimeConnected: Bool, jarvisSessionID: String?, media: MediaStatus) {
+        self.state = state
+        self.realtimeConnected = realtimeConnected
+        self.jarvisSessionID = jarvisSessionID
+        self.media = media
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case state
+        case realtimeConnected = "realtime_connected"
+        case jarvisSessionID = "jarvis_session_id"
+        case media
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(state, forKey: .state)
+        try c.encode(realtimeConnected, forKey: .realtimeConnected)
+        try c.encodeOrNull(jarvisSessionID, forKey: .jarvisSessionID)
+        try c.encode(media, forKey: .media)
+    }
+}
+
+/// The `media` object of `status`.
+public struct MediaStatus: Sendable, Equatable, Codable {
+    public enum State: String, Sendable, Equatable, Codable {
+        case stopped, playing, paused
+    }
+
+    public var state: State
+    public var title: String?
+    public var url: String?
+    /// The user's volume, 0.0...1.0 (not the ducked gain).
+    public var volume: Double
+    public var ducked: Bool
+
+    public init(state: State = .stopped, title: String? = nil, url: String? = nil, volume: Double, ducked: Bool = false) {
+        self.state = state
+        self.title = title
+        self.url = url
+        self.volume = volume
+        self.ducked = ducked
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case state, title, url, volume, ducked
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(state, forKey: .state)
+        try c.encodeOrNull(title, forKey: .title)
+        try c.encodeOrNull(url, forKey: .url)
+        try c.encode(volume, forKey: .volume)
+        try c.encode(ducked, forKey: .ducked)
+    }
+}
+
+extension KeyedEncodingContainer {
+    /// Synthesized Codable omits nil optionals; the contract wants an explicit `null`.
+    mutating func encodeOrNull(_ value: String?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+}

@@ -1,0 +1,90 @@
+import ArgumentParser
+import Configuration
+import Control
+import Systemd
+
+/// `jarvis-voice ctl --config PATH COMMAND [ARG]`: one request to the running service.
+struct CtlCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ctl",
+        abstract: "Send a command to the running service over its control socket.",
+        discussion: """
+            COMMAND is one of: tap, press, release, ask TEXT, status, play URL, station NAME, \
+            podcast FEED_URL, pause, resume, stop, skip, volume LEVEL (0.0-1.0), reset.
+            `status` prints one JSON object on stdout; other commands print the service's one-line \
+            answer. Only [control] socket is read from the configuration file.
+            Exit codes: 0 done; 1 the service refused or failed the command; 64 bad command or \
+            argument; 69 the service is not running; 74 communication error; 75 no answer in time; \
+            77 no permission on the socket; 78 configuration error.
+            """
+    )
+
+    @OptionGroup var options: ConfigOption
+
+    @Argument(help: ArgumentHelp("The command and its argument (ask takes the rest of the line).", valueName: "COMMAND [ARG]"))
+    var words: [String] = []
+
+    /// How long to wait for the service's answer.
+    @Option(name: .long, help: ArgumentHelp("Seconds to wait for the answer.", valueName: "SECONDS"))
+    var timeout: Double = 15
+
+    static let exUnavailable = ExitCode(69)
+    static let exIOError = ExitCode(74)
+    static let exTempFail = ExitCode(75)
+    static let exNoPermission = ExitCode(77)
+
+    func validate() throws {
+        _ = try command()
+        guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be between 0 and 3600 seconds") }
+    }
+
+    /// The request typed on the command line; `ask` joins its words, other verbs take at most one.
+    func command() throws -> ControlCommand {
+        guard let verb = words.first else {
+            throw ValidationError("missing COMMAND; expected one of: \(ControlCommand.verbs.joined(separator: ", "))")
+        }
+        let rest = Array(words.dropFirst())
+        if verb != "ask" && rest.count > 1 {
+            throw ValidationError("\(verb) takes at most one argument, got \(rest.count)")
+        }
+        do {
+            return try ControlCommand(verb: verb, argument: rest.isEmpty ? nil : rest.joined(separator: " "))
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    func run() throws {
+        let command = try command()
+        let socket: String
+        do {
+            socket = try ConfigLoader.loadControl(path: options.config).socket
+        } catch {
+            for line in error.lines { StandardErrorWriter.shared.write(line: line) }
+            throw ConfigOption.exConfig
+        }
+        let reply: ControlWire.Reply
+        do {
+            reply = try ControlClient.send(command, to: socket, timeout: .milliseconds(Int(timeout * 1000)))
+        } catch {
+            StandardErrorWriter.shared.write(line: "jarvis-voice ctl: \(error)")
+            switch error {
+            case .notRunning: throw Self.exUnavailable
+            case .permissionDenied: throw Self.exNoPermission
+            case .timedOut: throw Self.exTempFail
+            case .io, .protocolError: throw Self.exIOError
+            }
+        }
+        switch reply {
+        case .failed(let message):
+            StandardErrorWriter.shared.write(line: "jarvis-voice ctl: \(command.verb): \(message)")
+            throw ExitCode.failure
+        case .ok(let result):
+            if command == .status {
+                print(result.jsonText)
+            } else {
+                print(reply.message ?? result.jsonText)
+            }
+        }
+    }
+}

@@ -1,0 +1,204 @@
+import ALSA
+import Configuration
+import Control
+import HTTP
+import Jarvis
+
+/// The checks behind `jarvis-voice doctor`, in report order. Never prints a secret's value.
+struct DoctorChecks {
+    let config: JarvisVoiceConfig
+    let configPath: String
+    let environment: [String: String]?
+
+    func run() async -> DoctorReport {
+        var report = DoctorReport()
+        report.pass("config", "\(configPath) is valid")
+        let loader = SecretLoader(environment: environment)
+        var openAIKey: Secret?
+        do {
+            let key = try loader.openAIKey(config.realtime)
+            openAIKey = key
+            report.pass("OpenAI API key", "found (\(describe(key)))")
+        } catch {
+            report.fail("OpenAI API key", error.description, fix: error.isPermissionProblem
+                ? "chmod 600 the file and chown it to the service user"
+                : "put the key in \(config.realtime.apiKeyFile.isEmpty ? "a file named by [realtime] api_key_file" : config.realtime.apiKeyFile) with mode 0600")
+        }
+        var jarvisToken: Secret?
+        do {
+            jarvisToken = try loader.jarvisToken(config.jarvis)
+            if let token = jarvisToken {
+                report.pass("Jarvis token", "found (\(describe(token)))")
+            } else {
+                report.pass("Jarvis token", "none configured (Jarvis is called without a token)")
+            }
+        } catch {
+            report.fail("Jarvis token", error.description, fix: "chmod 600 \(config.jarvis.tokenFile), or fix its contents")
+        }
+        checkControlSocket(&report)
+        checkPCM(&report, stream: .capture)
+        checkPCM(&report, stream: .playback)
+        checkGPIO(&report)
+        let http: HTTPClient
+        do {
+            http = try HTTPClient(threadName: "doctor-http")
+        } catch {
+            report.fail("network checks", "cannot start the HTTP client: \(error)", fix: "check that libcurl is installed")
+            return report
+        }
+        defer { http.shutdown() }
+        await checkRealtime(&report, key: openAIKey, http: http)
+        await checkJarvis(&report, token: jarvisToken, http: http)
+        return report
+    }
+
+    private func describe(_ secret: Secret) -> String {
+        guard secret.source.hasPrefix("file "), let mode = DoctorCalls.mode(of: String(secret.source.dropFirst(5))) else {
+            return secret.source
+        }
+        return "\(secret.source), mode 0\(String(mode, radix: 8))"
+    }
+
+    private func checkControlSocket(_ report: inout DoctorReport) {
+        let socket = config.control.socket
+        if case .ok(let status)? = try? ControlClient.send(.status, to: socket, timeout: .seconds(2)) {
+            let state = status["state"].flatMap { if case .string(let s) = $0 { s } else { nil } } ?? "?"
+            report.pass("control socket", "jarvis-voice is running and answers on \(socket) (state \(state)); device checks may report busy")
+            return
+        }
+        let directory = DoctorCalls.parent(of: socket)
+        switch DoctorCalls.access(toCreateIn: directory) {
+        case .writable:
+            report.pass("control socket", "\(directory) is writable")
+        case .creatable(let ancestor):
+            report.pass("control socket", "\(directory) will be created (\(ancestor) is writable)")
+        case .notWritable(let blocked, let reason):
+            report.fail("control socket", "cannot create \(config.control.socket): \(blocked): \(reason)",
+                        fix: "run as the service user, use RuntimeDirectory=jarvis-voice in the unit, or set [control] socket")
+        }
+    }
+
+    private func checkPCM(_ report: inout DoctorReport, stream: PCMStream) {
+        let audio = config.audio
+        let name = stream == .capture ? audio.captureDevice : audio.playbackDevice
+        let key = stream == .capture ? "capture_device" : "playback_device"
+        let configuration = stream == .capture
+            ? PCMConfiguration(sampleRate: audio.captureRate, channels: audio.captureChannels,
+                               periodMicroseconds: audio.periodMs * 1000, periods: audio.bufferPeriods)
+            : PCMConfiguration(sampleRate: audio.playbackRate, channels: audio.playbackChannels,
+                               periodMicroseconds: audio.periodMs * 1000, periods: audio.bufferPeriods)
+        let label = "\(stream) device"
+        do {
+            let pcm = try PCM(device: PCMDevice(name: name), stream: stream, configuration: configuration)
+            report.pass(label, "\"\(name)\" opens (\(pcm.parameters))")
+        } catch {
+            let fix = error.kind == .busy
+                ? "another program (or a running jarvis-voice) holds it; stop it or use a dsnoop/dmix PCM"
+                : "run `jarvis-voice devices` and set [audio] \(key)"
+            report.fail(label, "\(error)", fix: fix)
+        }
+    }
+
+    private func checkGPIO(_ report: inout DoctorReport) {
+        if config.button.enabled {
+            let chip = config.button.chip
+            if let reason = DoctorCalls.openCharacterDevice(chip) {
+                report.fail("button GPIO", "cannot open \(chip): \(reason)",
+                            fix: "set [button] chip (ls /dev/gpiochip*), add the service user to group gpio, or set [button] enabled = false")
+            } else {
+                report.pass("button GPIO", "\(chip) opens (line \(config.button.line))")
+            }
+        } else {
+            report.pass("button GPIO", "disabled ([button] enabled = false; control socket only)")
+        }
+        if config.led.enabled {
+            let chip = config.led.chip
+            if let reason = DoctorCalls.openCharacterDevice(chip) {
+                report.fail("LED GPIO", "cannot open \(chip): \(reason)", fix: "set [led] chip, or [led] enabled = false")
+            } else {
+                report.pass("LED GPIO", "\(chip) opens")
+            }
+        }
+    }
+
+    /// `wss://host/v1/realtime` -> `https://host/v1/models` (`ws://` loopback -> `http://`).
+    static func modelsURL(fromRealtimeURL url: String) -> String? {
+        guard let separator = url.firstRange(of: "://") else { return nil }
+        let scheme: String
+        switch url[..<separator.lowerBound].lowercased() {
+        case "wss": scheme = "https"
+        case "ws": scheme = "http"
+        default: return nil
+        }
+        var rest = url[separator.upperBound...]
+        if let query = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<query] }
+        let slash = rest.firstIndex(of: "/") ?? rest.endIndex
+        let authority = rest[..<slash]
+        var path = String(rest[slash...])
+        while path.hasSuffix("/") { path.removeLast() }
+        if path.hasSuffix("/realtime") {
+            path = String(path.dropLast("/realtime".count)) + "/models"
+        } else {
+            path = "/v1/models"
+        }
+        return "\(scheme)://\(authority)\(path)"
+    }
+
+    private func checkRealtime(_ report: inout DoctorReport, key: Secret?, http: HTTPClient) async {
+        let name = "Realtime API"
+        guard let url = Self.modelsURL(fromRealtimeURL: config.realtime.url) else {
+            report.fail(name, "cannot derive an HTTP URL from \(config.realtime.url)", fix: "set [realtime] url to wss://api.openai.com/v1/realtime")
+            return
+        }
+        guard let key else {
+            report.fail(name, "not checked: no API key", fix: "see the OpenAI API key line above")
+            return
+        }
+        let timeout = config.realtime.connectTimeout
+        let request = HTTPRequest(url: url, headers: [HTTPHeader("Authorization", "Bearer \(key.unredacted)")],
+                                  connectTimeout: timeout, inactivityTimeout: timeout, totalTimeout: timeout + .seconds(5),
+                                  maxRedirects: 0)
+        do {
+            let response = try await http.execute(request)
+            _ = try? await response.collect(upTo: 4 << 20)
+            switch response.status {
+            case 200:
+                report.pass(name, "\(request.host) accepts the API key (GET \(Self.path(of: url)) -> 200)")
+            case 401:
+                report.fail(name, "\(request.host) rejected the API key (401)", fix: "put a valid key in \(key.source)")
+            case 403:
+                report.fail(name, "\(request.host) refused access (403: project or region not allowed)", fix: "check the key's project permissions")
+            case 429:
+                report.fail(name, "\(request.host) answered 429 (rate limit or quota exhausted)", fix: "check billing and usage limits")
+            case let status:
+                report.fail(name, "GET \(Self.path(of: url)) on \(request.host) returned \(status)", fix: "check [realtime] url")
+            }
+        } catch {
+            report.fail(name, "\(request.host) is unreachable (offline?): \(error)", fix: "check the network, DNS and any proxy")
+        }
+    }
+
+    private static func path(of url: String) -> String {
+        guard let separator = url.firstRange(of: "://") else { return url }
+        let rest = url[separator.upperBound...]
+        return rest.firstIndex(of: "/").map { String(rest[$0...]) } ?? "/"
+    }
+
+    private func checkJarvis(_ report: inout DoctorReport, token: Secret?, http: HTTPClient) async {
+        let jarvis = config.jarvis
+        let settings = JarvisSettings(url: jarvis.url, tokenFile: jarvis.tokenFile,
+                                      connectTimeout: .seconds(min(5, jarvis.inactivityTimeoutSeconds)))
+        let client = JarvisClient(settings: settings, token: token?.unredacted ?? "", http: http)
+        let health = await client.probeHealth()
+        switch health.status {
+        case .ok:
+            report.pass("Jarvis", health.summary)
+        case .tokenRejected:
+            report.fail("Jarvis", health.summary, fix: "put the server's token in \(jarvis.tokenFile) (mode 0600)")
+        case .wrongURL:
+            report.fail("Jarvis", health.summary, fix: "set [jarvis] url to the server's base URL including its base path")
+        case .unreachable:
+            report.fail("Jarvis", health.summary, fix: "is term-llm serve running and reachable from here? check [jarvis] url")
+        }
+    }
+}

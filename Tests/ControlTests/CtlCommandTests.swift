@@ -1,0 +1,91 @@
+import Control
+import Testing
+
+/// `jarvis-voice ctl` as a subprocess against an in-test server with a fake handler.
+@Suite struct CtlCommandTests {
+    let dir = TemporaryDirectory()
+
+    func config(socket: String) -> String {
+        dir.write("config.toml", "[control]\nsocket = \"\(socket)\"\n[audio]\nperiod_ms = 500  # invalid, but ctl reads only [control]\n")
+    }
+
+    func ctl(_ arguments: [String], config: String) async throws -> ProcessResult {
+        let binary = try #require(builtExecutable(), "jarvis-voice is not built next to the tests")
+        return try #require(await runProcess(binary, ["ctl", "--config", config] + arguments, in: dir))
+    }
+
+    func withServer(handler: RecordingHandler, _ body: (String) async throws -> Void) async throws {
+        let server = try await ControlServer.bind(path: dir.file("control.sock"), handler: handler)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await server.run() }
+            try await body(server.path)
+            group.cancelAll()
+            try await group.waitForAll()
+        }
+    }
+
+    @Test func statusPrintsExactlyOneJSONObject() async throws {
+        let handler = RecordingHandler()
+        try await withServer(handler: handler) { socket in
+            let result = try await ctl(["status"], config: config(socket: socket))
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout == #"{"jarvis_session_id":null,"media":{"ducked":false,"state":"stopped","title":null,"url":null,"volume":0.5},"realtime_connected":false,"state":"idle"}"# + "\n")
+            #expect(result.stderr == "")
+        }
+        #expect(handler.commands == [.status])
+    }
+
+    @Test func verbsWithArgumentsReachTheHandler() async throws {
+        let handler = RecordingHandler()
+        try await withServer(handler: handler) { socket in
+            let config = config(socket: socket)
+            let tap = try await ctl(["tap"], config: config)
+            #expect(tap.status == 0)
+            #expect(tap.stdout == "ok: tap\n")
+            let ask = try await ctl(["ask", "what's", "the", "weather?"], config: config)
+            #expect(ask.status == 0)
+            let quoted = try await ctl(["ask", "turn it up"], config: config)
+            #expect(quoted.status == 0)
+            let volume = try await ctl(["volume", "0.4"], config: config)
+            #expect(volume.status == 1)  // media verbs: not available yet
+            #expect(volume.stderr == "jarvis-voice ctl: volume: volume is not available yet (this build has no media player)\n")
+            let reset = try await ctl(["reset"], config: config)
+            #expect(reset.status == 1)
+            #expect(reset.stderr.contains("nothing to reset"))
+        }
+        #expect(handler.commands == [.tap, .ask("what's the weather?"), .ask("turn it up"), .volume(0.4), .reset])
+    }
+
+    @Test func badArgumentsExit64WithoutContactingTheService() async throws {
+        let handler = RecordingHandler()
+        try await withServer(handler: handler) { socket in
+            let config = config(socket: socket)
+            for arguments in [["volume", "2"], ["volume", "loud"], ["dance"], ["play"], ["tap", "now"], [], ["station", "a", "b"]] {
+                let result = try await ctl(arguments, config: config)
+                #expect(result.status == 64, "\(arguments): \(result.stderr)")
+                #expect(!result.stderr.isEmpty)
+            }
+            let volume = try await ctl(["volume", "2"], config: config)
+            #expect(volume.stderr.contains("volume must be a number from 0.0 to 1.0"))
+        }
+        #expect(handler.commands.isEmpty)
+    }
+
+    @Test func noServiceIsAClearMessage() async throws {
+        let socket = dir.file("nobody.sock")
+        let result = try await ctl(["status"], config: config(socket: socket))
+        #expect(result.status == 69)
+        #expect(result.stdout == "")
+        #expect(result.stderr == "jarvis-voice ctl: jarvis-voice is not running (no control socket at \(socket))\n")
+    }
+
+    @Test func configProblemsExit78WithLines() async throws {
+        let bad = dir.write("bad.toml", "[control]\nsocket = \"relative.sock\"\n")
+        let result = try await ctl(["status"], config: bad)
+        #expect(result.status == 78)
+        #expect(result.stderr == "\(bad):2: [control] socket must be an absolute path, got \"relative.sock\"\n")
+        let missing = try await ctl(["status"], config: dir.file("none.toml"))
+        #expect(missing.status == 78)
+        #expect(missing.stderr.hasPrefix("\(dir.file("none.toml")):1: cannot read file"))
+    }
+}

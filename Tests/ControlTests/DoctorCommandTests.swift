@@ -1,0 +1,135 @@
+import ALSATestbed
+import Control
+import Testing
+import TestSupport
+
+/// `jarvis-voice doctor` as a subprocess: test PCMs from a private ALSA configuration, the term-llm
+/// stand-in as Jarvis, a loopback stand-in for the OpenAI models endpoint.
+@Suite(.serialized) struct DoctorCommandTests {
+    let dir = TemporaryDirectory()
+    static let apiKey = "sk-test-doctor-0123456789"
+
+    func doctor(config: String, alsaConfig: String? = nil) async throws -> ProcessResult {
+        let binary = try #require(builtExecutable(), "jarvis-voice is not built next to the tests")
+        var environment = ["OPENAI_API_KEY": "", "CREDENTIALS_DIRECTORY": ""]
+        if let alsaConfig { environment["ALSA_CONFIG_PATH"] = "/usr/share/alsa/alsa.conf:\(alsaConfig)" }
+        return try #require(await runProcess(binary, ["doctor", "--config", config], environment: environment, in: dir))
+    }
+
+    func lines(_ result: ProcessResult) -> [String] { result.stdout.split(separator: "\n").map(String.init) }
+
+    func line(_ result: ProcessResult, _ prefix: String) -> String? { lines(result).first { $0.hasPrefix(prefix) } }
+
+    @Test func allChecksPass() async throws {
+        let jarvis = try await TermLLMStandIn.start()
+        let models = try await ModelsStandIn.start(key: Self.apiKey)
+        defer { Task { await jarvis.stop(); await models.stop() } }
+        let alsa = dir.file("asound.conf")
+        try TestPCMConfig.write([.file(name: "doctor_mic", infile: "/dev/zero", outfile: nil),
+                                 .file(name: "doctor_speaker", infile: nil, outfile: dir.file("played.raw"))], to: alsa)
+        let key = dir.write("openai.key", Self.apiKey + "\n")
+        let token = dir.write("jarvis.token", "s3cret\n")
+        let config = dir.write("config.toml", """
+            [audio]
+            capture_device = "doctor_mic"
+            playback_device = "doctor_speaker"
+            [realtime]
+            url = "\(models.realtimeURL)"
+            api_key_file = "\(key)"
+            [jarvis]
+            url = "\(jarvis.baseURL)"
+            token_file = "\(token)"
+            [button]
+            enabled = false
+            [control]
+            socket = "\(dir.file("run/control.sock"))"
+
+            """)
+        let result = try await doctor(config: config, alsaConfig: alsa)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(line(result, "✓ config: ") == "✓ config: \(config) is valid")
+        #expect(line(result, "✓ OpenAI API key: ") == "✓ OpenAI API key: found (file \(key), mode 0600)")
+        #expect(line(result, "✓ Jarvis token: ") == "✓ Jarvis token: found (file \(token), mode 0600)")
+        #expect(line(result, "✓ control socket: ") == "✓ control socket: \(dir.file("run")) will be created (\(dir.path) is writable)")
+        #expect(line(result, "✓ capture device: ")?.hasPrefix("✓ capture device: \"doctor_mic\" opens") == true)
+        #expect(line(result, "✓ playback device: ")?.hasPrefix("✓ playback device: \"doctor_speaker\" opens") == true)
+        #expect(line(result, "✓ button GPIO: ")?.contains("disabled") == true)
+        #expect(line(result, "✓ Realtime API: ") == "✓ Realtime API: 127.0.0.1 accepts the API key (GET /v1/models -> 200)")
+        #expect(line(result, "✓ Jarvis: ")?.contains("is up") == true)
+        #expect(lines(result).last == "all 9 checks passed")
+        #expect(!result.stdout.contains(Self.apiKey) && !result.stdout.contains("s3cret"))
+    }
+
+    @Test func missingDevicesBadKeyAndDeadJarvisFail() async throws {
+        let models = try await ModelsStandIn.start(key: "sk-the-right-one")
+        defer { Task { await models.stop() } }
+        let key = dir.write("openai.key", Self.apiKey)
+        let loose = dir.write("jarvis.token", "s3cret", mode: 0o644)
+        let notADirectory = dir.write("run", "a file where the socket directory should be")
+        let config = dir.write("config.toml", """
+            [audio]
+            capture_device = "no_such_mic"
+            playback_device = "no_such_speaker"
+            [realtime]
+            url = "\(models.realtimeURL)"
+            api_key_file = "\(key)"
+            [jarvis]
+            url = "http://127.0.0.1:9/ui"
+            token_file = "\(loose)"
+            [button]
+            enabled = true
+            chip = "\(dir.file("gpiochip9"))"
+            [control]
+            socket = "\(notADirectory)/control.sock"
+
+            """)
+        let result = try await doctor(config: config)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(line(result, "✓ OpenAI API key: ") != nil)
+        #expect(line(result, "✗ Jarvis token: ")?.contains("chmod 600 \(loose)") == true)
+        #expect(line(result, "✗ control socket: ")?.contains("\(notADirectory): not a directory") == true)
+        #expect(line(result, "✗ capture device: ")?.contains("no_such_mic") == true)
+        #expect(line(result, "✗ capture device: ")?.contains("(fix: run `jarvis-voice devices` and set [audio] capture_device)") == true)
+        #expect(line(result, "✗ playback device: ")?.contains("no_such_speaker") == true)
+        #expect(line(result, "✗ button GPIO: ") == "✗ button GPIO: cannot open \(dir.file("gpiochip9")): No such file or directory (fix: set [button] chip (ls /dev/gpiochip*), add the service user to group gpio, or set [button] enabled = false)")
+        #expect(line(result, "✗ Realtime API: ") == "✗ Realtime API: 127.0.0.1 rejected the API key (401) (fix: put a valid key in file \(key))")
+        #expect(line(result, "✗ Jarvis: ")?.contains("unreachable") == true)
+        #expect(lines(result).last == "7 of 9 checks failed")
+        #expect(!result.stdout.contains(Self.apiKey) && !result.stdout.contains("s3cret"))
+    }
+
+    @Test func invalidConfigExits78() async throws {
+        let config = dir.write("config.toml", "[audio]\nperiod_ms = 500\n")
+        let result = try await doctor(config: config)
+        #expect(result.status == 78)
+        #expect(lines(result).first == "✗ config: \(config):2: [audio] period_ms must be between 1 and 100, got 500")
+    }
+}
+
+extension DoctorCommandTests {
+    @Test func aRunningServiceIsNamed() async throws {
+        let socket = dir.file("control.sock")
+        let server = try await ControlServer.bind(path: socket, handler: RecordingHandler())
+        let config = dir.write("running.toml", """
+            [audio]
+            capture_device = "no_such_mic"
+            playback_device = "no_such_speaker"
+            [realtime]
+            url = "ws://127.0.0.1:9/v1/realtime"
+            [jarvis]
+            url = "http://127.0.0.1:9/ui"
+            [button]
+            enabled = false
+            [control]
+            socket = "\(socket)"
+
+            """)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await server.run() }
+            let result = try await doctor(config: config)
+            #expect(line(result, "✓ control socket: ") == "✓ control socket: jarvis-voice is running and answers on \(socket) (state idle); device checks may report busy")
+            group.cancelAll()
+            try await group.waitForAll()
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import Control
+import Testing
+
+@Suite struct ServiceStatusTests {
+    func line(_ response: ControlResponse) -> String {
+        String(decoding: ControlWire.encodeResponse(response), as: UTF8.self)
+    }
+
+    @Test func statusWithNullsHasTheContractShape() throws {
+        let status = ServiceStatus(state: "idle", realtimeConnected: false, jarvisSessionID: nil,
+                                   media: MediaStatus(state: .stopped, title: nil, url: nil, volume: 0.5, ducked: false))
+        let text = line(.status(status))
+        #expect(text == #"{"ok":true,"result":{"jarvis_session_id":null,"media":{"ducked":false,"state":"stopped","title":null,"url":null,"volume":0.5},"realtime_connected":false,"state":"idle"}}"# + "\n")
+        let reply = try ControlWire.decodeReply(Array(text.utf8).dropLast())
+        guard case .ok(let result) = reply else { Issue.record("not ok: \(reply)"); return }
+        #expect(result == .object([
+            "state": .string("idle"), "realtime_connected": .bool(false), "jarvis_session_id": .null,
+            "media": .object(["state": .string("stopped"), "title": .null, "url": .null, "volume": .number(0.5), "ducked": .bool(false)]),
+        ]))
+        #expect(result.jsonText == #"{"jarvis_session_id":null,"media":{"ducked":false,"state":"stopped","title":null,"url":null,"volume":0.5},"realtime_connected":false,"state":"idle"}"#)
+    }
+
+    @Test func statusWithValues() throws {
+        let status = ServiceStatus(state: "ai_speaking", realtimeConnected: true, jarvisSessionID: "sess_01",
+                                   media: MediaStatus(state: .playing, title: "Groove Salad", url: "https://ice1.somafm.com/groovesalad-128-mp3",
+                                                      volume: 0.3, ducked: true))
+        let reply = try ControlWire.decodeReply(Array(line(.status(status)).utf8).dropLast())
+        guard case .ok(let result) = reply else { Issue.record("not ok"); return }
+        #expect(result["state"] == .string("ai_speaking"))
+        #expect(result["realtime_connected"] == .bool(true))
+        #expect(result["jarvis_session_id"] == .string("sess_01"))
+        #expect(result["media"]?["url"] == .string("https://ice1.somafm.com/groovesalad-128-mp3"))
+        #expect(result["media"]?["ducked"] == .bool(true))
+        #expect(result["media"]?["volume"] == .number(0.3))
+    }
+
+    @Test func doneAndFailedLines() throws {
+        #expect(line(.done("listening")) == #"{"ok":true,"result":{"message":"listening"}}"# + "\n")
+        #expect(line(.failed("no \"media\"")) == #"{"error":"no \"media\"","ok":false}"# + "\n")
+        #expect(try ControlWire.decodeReply(Array(line(.done("listening")).utf8).dropLast()).message == "listening")
+        #expect(try ControlWire.decodeReply(Array(#"{"ok":false,"error":"boom"}"#.utf8)) == .failed("boom"))
+        #expect(throws: ControlWireError.malformedResponse) { try ControlWire.decodeReply(Array("hello".utf8)) }
+    }
+}
