@@ -30,7 +30,7 @@ func bestLag(_ x: [Double], _ y: [Double], range: ClosedRange<Int>) -> (lag: Int
     /// `echo_delay_ms` later. After the tap compensates both devices' buffering, the reference handed
     /// to the capture processor must lead the echo by exactly that acoustic delay.
     @Test(arguments: [30.0, 12.5])
-    func alignedReferenceLagsEchoByTheAcousticDelayOnly(echoDelayMilliseconds: Double) throws {
+    func alignedReferenceLagsEchoByTheAcousticDelayOnly(echoDelayMilliseconds: Double) async throws {
         try TestPCMConfig.write([
             .paced(name: "spk", PacedPCMOptions(link: "room")),
             .paced(name: "mic", PacedPCMOptions(link: "room", echoGain: 0.5, echoDelayMilliseconds: echoDelayMilliseconds)),
@@ -48,9 +48,9 @@ func bestLag(_ x: [Double], _ y: [Double], range: ClosedRange<Int>) -> (lag: Int
             pcm: PCMConfiguration(sampleRate: 16_000, channels: 1, periodMicroseconds: 10_000, periods: 4),
             referenceTap: tap, fifoPriority: nil)) { recorder.record($0) }
         try playback.start()
-        usleep(50_000)
+        #expect(await waitUntil { playback.status.frames > 0 })
         try capture.start()
-        usleep(600_000)
+        #expect(await waitUntil { capture.status.frames >= 9_600 })  // 600 ms
         capture.stop()
         playback.stop()
         #expect(playback.status.delayFrames > 0, "playback delay is measured")
