@@ -106,7 +106,8 @@ private func drain(_ next: () -> AudioLoopEvent?) -> [AudioLoopEvent.Kind] {
         let recorder = Recorder(capacity: frames)
         let loop = CaptureLoop(configuration: CaptureLoopConfiguration(
             device: PCMDevice(name: "mic", configFile: config),
-            pcm: PCMConfiguration(sampleRate: 16_000, channels: 6, periodMicroseconds: 10_000, periods: 4),
+            // A deep buffer: without SCHED_FIFO on a loaded machine a 40 ms one overruns.
+            pcm: PCMConfiguration(sampleRate: 16_000, channels: 6, periodMicroseconds: 10_000, periods: 40),
             micChannel: 0, referenceChannel: 5, fifoPriority: nil)) { recorder.record($0) }
         try loop.start()
         #expect(await waitUntil { loop.status.frames >= 2_400 })

@@ -163,17 +163,17 @@ let generousSettings = (inactivity: Duration.seconds(20), total: Duration.second
 
     @Test func pingsKeepALongToolRunAliveUntilTheTotalCap() async throws {
         var options = TermLLMStandIn.Options()
-        options.pingInterval = .milliseconds(50)
-        // Without the pings the 60 s tool run would trip the 400 ms inactivity timeout long before the cap.
+        options.pingInterval = .milliseconds(100)
+        // Without the pings the 60 s tool run would trip the 1.5 s inactivity timeout long before the cap.
         let h = try await harness(serverOptions: options, configure: {
-            $0.inactivityTimeout = .milliseconds(400)
-            $0.totalTimeout = .milliseconds(1200)
+            $0.inactivityTimeout = .milliseconds(1500)
+            $0.totalTimeout = .seconds(3)
         })
         h.server.setPlanner { _ in TermLLMTurnPlan(steps: [.toolCall(name: "slow", arguments: "{}"), .sleep(.seconds(60))]) }
         let started = ContinuousClock.now
         let answer = await h.client.ask("long")
         let elapsed = ContinuousClock.now - started
-        #expect(elapsed >= .milliseconds(1150) && elapsed < .seconds(15))
+        #expect(elapsed >= .milliseconds(2950) && elapsed < .seconds(15))
         guard case .timeout(let detail) = answer.failure else { Issue.record("expected timeout"); return }
         #expect(detail.contains("no complete response within"))
         await h.server.stop()
