@@ -57,7 +57,7 @@ let package = Package(
         .target(name: "HTTP", dependencies: ["CCurl", "CShims"], swiftSettings: swiftSettings),
 
         // test PCMs (file plugin and the paced plugin) for tests and end-to-end runs
-        .target(name: "ALSATestbed", dependencies: ["ALSA"], swiftSettings: swiftSettings),
+        .target(name: "ALSATestbed", dependencies: ["ALSA", "CShims"], swiftSettings: swiftSettings),
         .target(name: "GPIO", dependencies: ["CShims", "Configuration"], swiftSettings: swiftSettings),
 
         // engines
@@ -120,11 +120,11 @@ let package = Package(
         .executableTarget(name: "rtcheck-probe", dependencies: ["AudioCore"], path: "Sources/rtcheck-probe", swiftSettings: swiftSettings),
 
         // tests
-        .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore", "CShims"], swiftSettings: swiftSettings),
         .testTarget(name: "ALSATests", dependencies: ["ALSA", "ALSATestbed", "AudioCore"], swiftSettings: swiftSettings),
         .testTarget(name: "GPIOTests", dependencies: ["GPIO", "Configuration"], swiftSettings: swiftSettings),
         .testTarget(name: "SpeexDSPTests", dependencies: ["SpeexDSP"], swiftSettings: swiftSettings),
-        .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"], swiftSettings: swiftSettings),
+        .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "CShims"], swiftSettings: swiftSettings),
         .testTarget(name: "SystemdTests", dependencies: ["Systemd", .product(name: "Logging", package: "swift-log")], swiftSettings: swiftSettings),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "JarvisTests", dependencies: ["Jarvis", "HTTP", "TestSupport", .product(name: "Logging", package: "swift-log")], swiftSettings: swiftSettings),

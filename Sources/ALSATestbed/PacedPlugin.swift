@@ -1,3 +1,4 @@
+import CShims
 import Glibc
 
 /// Finds the paced test PCM plugin (`libasound_module_pcm_jvpaced.so`) that SwiftPM builds next to
@@ -43,8 +44,15 @@ public enum PacedPlugin {
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
         argv.append(nil)
         defer { for p in argv { free(p) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        // Children must not inherit this process's descriptors: NIO's sockets are not close-on-exec,
+        // and a child holding a test server's listening socket keeps it accepting after the server
+        // stopped (connections then reset instead of being refused) while suites run in parallel.
+        cshim_spawn_actions_close_from(&actions, 3)
         var pid: pid_t = 0
-        guard posix_spawnp(&pid, arguments[0], nil, nil, argv, environ) == 0 else { return -1 }
+        guard posix_spawnp(&pid, arguments[0], &actions, nil, argv, environ) == 0 else { return -1 }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         return (status & 0x7f) == 0 ? (status >> 8) & 0xff : -1

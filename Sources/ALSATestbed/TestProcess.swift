@@ -1,3 +1,4 @@
+import CShims
 import Glibc
 
 /// Runs one of this package's built executables (they sit next to the test binary) for tests.
@@ -28,6 +29,10 @@ public enum TestProcess {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Children must not inherit this process's descriptors: NIO's sockets are not close-on-exec,
+        // and a child holding a test server's listening socket keeps it accepting after the server
+        // stopped (connections then reset instead of being refused) while suites run in parallel.
+        cshim_spawn_actions_close_from(&actions, 3)
         var pid: pid_t = 0
         guard posix_spawn(&pid, program, &actions, nil, argv, envp) == 0 else { return -1 }
         var status: Int32 = 0

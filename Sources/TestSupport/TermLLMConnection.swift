@@ -248,6 +248,8 @@ struct TermLLMConnection {
                     try await pacer.wait(duration, pings: true, outbound: outbound)
                 case .silence(let duration):
                     try await pacer.wait(duration, pings: false, outbound: outbound)
+                case .hold(let gate, let timeout):
+                    try await pacer.wait(timeout, pings: true, outbound: outbound, until: gate)
                 case .error(let message, let type):
                     outcome = "error"
                     try await writeText(outbound, chunks.error(message: message, type: type))
@@ -278,6 +280,7 @@ struct TermLLMConnection {
                 toolCalls.append(.object(["id": .string("toolu_\(toolCalls.count + 1)"), "type": .string("function"),
                                           "function": .object(["name": .string(name), "arguments": .string(arguments)])]))
             case .sleep(let duration), .silence(let duration): try await pacer.wait(duration, pings: false, outbound: outbound)
+            case .hold(let gate, let timeout): try await pacer.wait(timeout, pings: false, outbound: outbound, until: gate)
             case .heartbeat: break
             case .error(let message, let type):
                 outcome = "error"
@@ -354,10 +357,12 @@ final class Pacer: Sendable {
         nextPing.withLock { $0 = .now + pingInterval }
     }
 
-    func wait(_ duration: Duration, pings: Bool, outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>) async throws {
+    func wait(_ duration: Duration, pings: Bool, outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>,
+              until gate: TermLLMGate? = nil) async throws {
         let deadline = ContinuousClock.now + duration
         while true {
             if closed() { throw CancellationError() }
+            if gate?.isOpen == true { return }
             let now = ContinuousClock.now
             if pings, let due = nextPing.withLock({ $0 }), now >= due {
                 nextPing.withLock { $0 = due + pingInterval }

@@ -12,6 +12,9 @@ public struct TermLLMTurnPlan: Sendable {
         case sleep(Duration)
         /// Wait with no bytes at all, pings included (a hung server).
         case silence(Duration)
+        /// Wait until the test opens the gate (or `timeout` passes); pings continue. Lets a test
+        /// keep a run busy exactly as long as it needs, however slow the machine is.
+        case hold(TermLLMGate, timeout: Duration)
         /// In-band error chunk (`finish_reason: "error"`), then `[DONE]`.
         case error(message: String, type: String)
         /// Close the connection without finishing the response.

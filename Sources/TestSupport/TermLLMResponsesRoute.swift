@@ -98,6 +98,7 @@ struct TermLLMResponsesRoute {
                     try await event("response.heartbeat", ["call_id": .string("call_1"), "tool_name": .string("tool")])
                 case .sleep(let duration): try await pacer.wait(duration, pings: true, outbound: outbound)
                 case .silence(let duration): try await pacer.wait(duration, pings: false, outbound: outbound)
+                case .hold(let gate, let timeout): try await pacer.wait(timeout, pings: true, outbound: outbound, until: gate)
                 case .error(let message, let type):
                     finished = true
                     try await event("response.failed", ["response": .object(["id": .string(runID), "status": .string("failed")]),

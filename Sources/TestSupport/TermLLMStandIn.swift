@@ -56,7 +56,7 @@ public final class TermLLMStandIn: Sendable {
                 }
             }
         let standIn = TermLLMStandIn(server: server, options: options)
-        let task = Task {
+        let task = Task(executorPreference: StandInExecutor.shared) {
             await withDiscardingTaskGroup { group in
                 try? await server.executeThenClose { connections in
                     for try await connection in connections {
@@ -116,8 +116,9 @@ public final class TermLLMStandIn: Sendable {
         state.withLock { $0.sessions[sessionID]?.messages ?? [] }
     }
 
-    /// Polls until `condition` holds or `timeout` passes; returns whether it held.
-    public func waitUntil(timeout: Duration = .seconds(2), _ condition: (TermLLMStandIn) -> Bool) async -> Bool {
+    /// Polls until `condition` holds or `timeout` passes; returns whether it held. The default is
+    /// generous: it only runs out when something is really broken.
+    public func waitUntil(timeout: Duration = .seconds(10), _ condition: (TermLLMStandIn) -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if condition(self) { return true }

@@ -94,7 +94,8 @@ private func play(_ pcm: PCM, _ samples: [Int16]) throws(ALSAError) {
         let got = try capture(pcm, frames: 6_400)
         let elapsed = monotonicSeconds() - t0
         #expect(got == input)
-        #expect(elapsed > 0.38 && elapsed < 0.55, "0.4 s of capture took \(elapsed) s")
+        // Pacing is the lower bound; the upper one is loose because suites run in parallel on 2 cores.
+        #expect(elapsed > 0.38 && elapsed < 1.5, "0.4 s of capture took \(elapsed) s")
         let more = try capture(pcm, frames: 160)
         #expect(more.allSatisfy { $0 == 0 }, "silence after the end of infile")
         #expect(try pcm.delay() >= 0)
@@ -112,7 +113,8 @@ private func play(_ pcm: PCM, _ samples: [Int16]) throws(ALSAError) {
         let elapsed = monotonicSeconds() - t0
         // The buffer fills before the start; afterwards each write waits for a period to play.
         #expect(delay > 0 && delay <= buffer, "delay \(delay) frames, buffer \(buffer)")
-        #expect(elapsed > 0.38 && elapsed < 0.6, "0.4 s of playback took \(elapsed) s")
+        // Pacing is the lower bound; the upper one is loose because suites run in parallel on 2 cores.
+        #expect(elapsed > 0.38 && elapsed < 1.5, "0.4 s of playback took \(elapsed) s")
         #expect(try TestFiles.readSamples(dir.file("out.raw")) == input)
     }
 

@@ -1,3 +1,4 @@
+import CShims
 import Glibc
 import Testing
 
@@ -120,6 +121,10 @@ enum RTCheck {
         defer { posix_spawn_file_actions_destroy(&actions) }
         if let stdoutPath { posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
         if quiet { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
+        // Children must not inherit this process's descriptors: NIO's sockets are not close-on-exec,
+        // and a child holding a test server's listening socket keeps it accepting after the server
+        // stopped (connections then reset instead of being refused) while suites run in parallel.
+        cshim_spawn_actions_close_from(&actions, 3)
         var env: [String] = []
         var e = environ
         while let entry = e.pointee {

@@ -57,6 +57,18 @@ final class SignalSource: @unchecked Sendable {
 
 private let mono16k = PCMConfiguration(sampleRate: 16_000, channels: 1, periodMicroseconds: 10_000, periods: 4)
 
+/// Polls `condition` until it holds or `timeout` passes (generous: it only runs out when the loop
+/// is really broken); returns whether it held. Sleeps as a task so it never holds a cooperative
+/// thread that other suites running in parallel need.
+func waitUntil(timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return condition()
+}
+
 private func drain(_ next: () -> AudioLoopEvent?) -> [AudioLoopEvent.Kind] {
     var kinds: [AudioLoopEvent.Kind] = []
     while let e = next() { kinds.append(e.kind) }
@@ -84,7 +96,7 @@ private func drain(_ next: () -> AudioLoopEvent?) -> [AudioLoopEvent.Kind] {
         if let notice = thread.schedulingNotice { #expect(notice.contains("SCHED_FIFO")) }
     }
 
-    @Test func captureLoopDeliversChannelsInOrder() throws {
+    @Test func captureLoopDeliversChannelsInOrder() async throws {
         // 6 channels like a ReSpeaker: ch0 = mic, ch5 = hardware reference.
         let frames = 3_200
         var interleaved = [Int16](repeating: 0, count: frames * 6)
@@ -94,10 +106,11 @@ private func drain(_ next: () -> AudioLoopEvent?) -> [AudioLoopEvent.Kind] {
         let recorder = Recorder(capacity: frames)
         let loop = CaptureLoop(configuration: CaptureLoopConfiguration(
             device: PCMDevice(name: "mic", configFile: config),
-            pcm: PCMConfiguration(sampleRate: 16_000, channels: 6, periodMicroseconds: 10_000, periods: 4),
+            // A deep buffer: without SCHED_FIFO on a loaded machine a 40 ms one overruns.
+            pcm: PCMConfiguration(sampleRate: 16_000, channels: 6, periodMicroseconds: 10_000, periods: 40),
             micChannel: 0, referenceChannel: 5, fifoPriority: nil)) { recorder.record($0) }
         try loop.start()
-        usleep(300_000)
+        #expect(await waitUntil { loop.status.frames >= 2_400 })
         loop.stop()
         #expect(recorder.count >= 2_400)
         let n = recorder.count
@@ -109,38 +122,43 @@ private func drain(_ next: () -> AudioLoopEvent?) -> [AudioLoopEvent.Kind] {
         #expect(!loop.status.isRunning)
     }
 
-    @Test func playbackLoopRecoversAnInducedUnderrun() throws {
+    @Test func playbackLoopRecoversAnInducedUnderrun() async throws {
         try TestPCMConfig.write([.paced(name: "spk", PacedPCMOptions(outfile: dir.file("out.raw")))], to: config)
         let source = SignalSource(testNoise(count: 1_600))
         source.stallOnceAtPeriod = 10
         let loop = PlaybackLoop(configuration: PlaybackLoopConfiguration(
             device: PCMDevice(name: "spk", configFile: config), pcm: mono16k, fifoPriority: nil)) { source.render($0) }
+        let started = ContinuousClock.now
         try loop.start()
-        usleep(400_000)
+        // The stall comes at period 10 (100 ms in); run on well past it.
+        #expect(await waitUntil { loop.status.xruns >= 1 && loop.status.frames >= 4_000 })
         let framesAtStop = loop.status.frames
+        let elapsed = ContinuousClock.now - started
         loop.stop()
         #expect(loop.status.xruns >= 1)
         #expect(drain(loop.nextEvent).contains(.xrun))
-        // Paced: about 0.4 s of audio (plus the 40 ms buffer, minus the stall) went through.
-        #expect(framesAtStop > 4_000 && framesAtStop < 8_000, "\(framesAtStop) frames")
+        // Paced: playing went on after the recovery at the device's pace, never faster than the
+        // wall clock allows (elapsed time plus the 40 ms buffer).
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        #expect(framesAtStop >= 4_000 && Double(framesAtStop) <= (seconds + 0.06) * 16_000,
+                "\(framesAtStop) frames in \(elapsed)")
     }
 
-    @Test func captureLoopReopensAfterTheDeviceVanishes() throws {
+    @Test func captureLoopReopensAfterTheDeviceVanishes() async throws {
         let unplug = dir.file("unplugged")
         try TestPCMConfig.write([.paced(name: "mic", PacedPCMOptions(failFile: unplug))], to: config)
         let loop = CaptureLoop(configuration: CaptureLoopConfiguration(
             device: PCMDevice(name: "mic", configFile: config), pcm: mono16k, fifoPriority: nil,
             backoff: ReopenBackoff(initialMilliseconds: 20, maximumMilliseconds: 40))) { _ in }
         try loop.start()
-        usleep(100_000)
-        #expect(loop.status.isRunning)
+        #expect(await waitUntil { loop.status.isRunning && loop.status.frames > 0 })
         try TestFiles.write([], to: unplug)
-        usleep(150_000)
+        #expect(await waitUntil { !loop.status.isRunning && loop.status.openFailures >= 1 })
         #expect(!loop.status.isRunning)
         let framesWhileUnplugged = loop.status.frames
         #expect(loop.status.openFailures >= 1)
         TestFiles.remove(unplug)
-        usleep(150_000)
+        #expect(await waitUntil { loop.status.reopens >= 1 && loop.status.frames > framesWhileUnplugged })
         loop.stop()
         #expect(loop.status.reopens == 1)
         #expect(loop.status.frames > framesWhileUnplugged)
@@ -158,7 +176,7 @@ private func drain(_ next: () -> AudioLoopEvent?) -> [AudioLoopEvent.Kind] {
         #expect(lines.last == "capture device mic reopened: 16000 Hz, 1 ch, period 160 frames, buffer 640 frames")
     }
 
-    @Test func playbackLoopReopensAfterTheDeviceVanishes() throws {
+    @Test func playbackLoopReopensAfterTheDeviceVanishes() async throws {
         let unplug = dir.file("unplugged")
         try TestPCMConfig.write([.paced(name: "spk", PacedPCMOptions(failFile: unplug))], to: config)
         let source = SignalSource(testNoise(count: 1_600))
@@ -166,13 +184,12 @@ private func drain(_ next: () -> AudioLoopEvent?) -> [AudioLoopEvent.Kind] {
             device: PCMDevice(name: "spk", configFile: config), pcm: mono16k, fifoPriority: nil,
             backoff: ReopenBackoff(initialMilliseconds: 20, maximumMilliseconds: 40))) { source.render($0) }
         try loop.start()
-        usleep(100_000)
+        #expect(await waitUntil { loop.status.isRunning && loop.status.frames > 0 })
         try TestFiles.write([], to: unplug)
-        usleep(120_000)
-        #expect(!loop.status.isRunning)
+        #expect(await waitUntil { !loop.status.isRunning })
         let framesWhileUnplugged = loop.status.frames
         TestFiles.remove(unplug)
-        usleep(150_000)
+        #expect(await waitUntil { loop.status.reopens >= 1 && loop.status.frames > framesWhileUnplugged })
         loop.stop()
         #expect(loop.status.reopens == 1)
         #expect(loop.status.frames > framesWhileUnplugged)

@@ -30,11 +30,37 @@ func bestLag(_ x: [Double], _ y: [Double], range: ClosedRange<Int>) -> (lag: Int
     /// `echo_delay_ms` later. After the tap compensates both devices' buffering, the reference handed
     /// to the capture processor must lead the echo by exactly that acoustic delay.
     @Test(arguments: [30.0, 12.5])
-    func alignedReferenceLagsEchoByTheAcousticDelayOnly(echoDelayMilliseconds: Double) throws {
+    func alignedReferenceLagsEchoByTheAcousticDelayOnly(echoDelayMilliseconds: Double) async throws {
         try TestPCMConfig.write([
             .paced(name: "spk", PacedPCMOptions(link: "room")),
             .paced(name: "mic", PacedPCMOptions(link: "room", echoGain: 0.5, echoDelayMilliseconds: echoDelayMilliseconds)),
         ], to: config)
+        // The claim is about steady streaming. The loops run without SCHED_FIFO here, so on a loaded
+        // machine (suites run in parallel on 2 cores) a run can glitch; such a run measures nothing
+        // and is repeated. Runs without an xrun must align.
+        var glitched = 0
+        for _ in 0..<4 {
+            let run = try await measureAlignment()
+            if run.xruns > 0 { glitched += 1; continue }
+            #expect(run.playbackDelayFrames > 0, "playback delay is measured")
+            #expect(run.micFrames > 6_000)
+            let expected = Int((echoDelayMilliseconds * 16).rounded())
+            #expect(abs(run.lag - expected) <= 32, "echo lags aligned reference by \(run.lag) samples, expected \(expected) (±2 ms)")
+            #expect(run.correlation > 0.9, "correlation \(run.correlation)")
+            return
+        }
+        Issue.record("every one of \(glitched) runs had an xrun; the alignment was never measured")
+    }
+
+    private struct AlignmentRun {
+        var lag: Int
+        var correlation: Double
+        var micFrames: Int
+        var playbackDelayFrames: Int
+        var xruns: Int
+    }
+
+    private func measureAlignment() async throws -> AlignmentRun {
         let tap = try ReferenceTap(sampleRate: 16_000)
         let source = SignalSource(testNoise(count: 16_000, seed: 42))
         // Different buffering on the two sides: 20 ms x 3 for playback, 10 ms x 4 for capture.
@@ -48,20 +74,17 @@ func bestLag(_ x: [Double], _ y: [Double], range: ClosedRange<Int>) -> (lag: Int
             pcm: PCMConfiguration(sampleRate: 16_000, channels: 1, periodMicroseconds: 10_000, periods: 4),
             referenceTap: tap, fifoPriority: nil)) { recorder.record($0) }
         try playback.start()
-        usleep(50_000)
+        #expect(await waitUntil { playback.status.frames > 0 })
         try capture.start()
-        usleep(600_000)
+        #expect(await waitUntil { capture.status.frames >= 9_600 })  // 600 ms
         capture.stop()
         playback.stop()
-        #expect(playback.status.delayFrames > 0, "playback delay is measured")
 
         let start = 1_600  // skip the first 100 ms
         let mic = (start..<recorder.count).map { Double(recorder.mic[$0]) }
         let reference = (start..<recorder.count).map { Double(recorder.reference[$0]) }
-        #expect(mic.count > 6_000)
-        let expected = Int((echoDelayMilliseconds * 16).rounded())
-        let found = bestLag(reference, mic, range: -160...800)
-        #expect(abs(found.lag - expected) <= 32, "echo lags aligned reference by \(found.lag) samples, expected \(expected) (±2 ms)")
-        #expect(found.correlation > 0.9, "correlation \(found.correlation)")
+        let found = mic.count > 2_000 ? bestLag(reference, mic, range: -160...800) : (lag: -1_000_000, correlation: 0)
+        return AlignmentRun(lag: found.lag, correlation: found.correlation, micFrames: mic.count,
+                            playbackDelayFrames: playback.status.delayFrames, xruns: playback.status.xruns + capture.status.xruns)
     }
 }

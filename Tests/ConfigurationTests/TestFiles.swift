@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import CShims
 import Glibc
 #endif
 
@@ -79,6 +80,9 @@ func runProcess(_ executable: String, _ arguments: [String]) -> ProcessResult? {
     posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
     posix_spawn_file_actions_addclose(&actions, outPipe[0])
     posix_spawn_file_actions_addclose(&actions, errPipe[0])
+    // Nothing else may leak into the child: suites run in parallel, and an inherited pipe end or
+    // test-server socket would outlive its owner's close.
+    cshim_spawn_actions_close_from(&actions, 3)
     let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid: pid_t = 0

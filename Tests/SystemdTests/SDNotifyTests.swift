@@ -25,7 +25,7 @@ final class NotifyListener {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
         }
         precondition(bound == 0, "bind failed: \(errno)")
-        var timeout = timeval(tv_sec: 2, tv_usec: 0)
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
@@ -34,12 +34,29 @@ final class NotifyListener {
         if !address.hasPrefix("@") { unlink(address) }
     }
 
-    /// The next datagram, or nil after the 2 s timeout.
+    /// The next datagram, or nil after the 10 s timeout. Blocks: only for datagrams already sent.
     func receive() -> String? {
+        receive(flags: 0)
+    }
+
+    /// The next datagram, or nil after `timeout`. Polls instead of blocking so that the sender,
+    /// itself a task, gets a cooperative thread even when the pool is small and busy.
+    func receive(within timeout: Duration) async -> String? {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let message = receive(flags: Int32(MSG_DONTWAIT)) { return message }
+            if ContinuousClock.now >= deadline { return nil }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    private func receive(flags: Int32) -> String? {
         var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = recv(fd, &buffer, buffer.count, 0)
-        guard count >= 0 else { return nil }
-        return String(decoding: buffer[0..<count], as: UTF8.self)
+        while true {
+            let count = recv(fd, &buffer, buffer.count, flags)
+            if count >= 0 { return String(decoding: buffer[0..<count], as: UTF8.self) }
+            if errno != EINTR { return nil }
+        }
     }
 }
 
@@ -105,8 +122,8 @@ final class NotifyListener {
         ])
         #expect(notify.watchdogPingInterval == .milliseconds(50))
         let task = Task { await notify.keepWatchdogAlive() }
-        #expect(listener.receive() == "WATCHDOG=1")
-        #expect(listener.receive() == "WATCHDOG=1")
+        #expect(await listener.receive(within: .seconds(10)) == "WATCHDOG=1")
+        #expect(await listener.receive(within: .seconds(10)) == "WATCHDOG=1")
         task.cancel()
         await task.value
     }
