@@ -62,6 +62,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        .target(name: "Realtime", swiftSettings: swiftSettings),
+
+        // product
+        .target(name: "Appliance", dependencies: ["Realtime"], swiftSettings: swiftSettings),
+
         // executable
         .executableTarget(
             name: "jarvis-voice",
@@ -80,5 +85,7 @@ let package = Package(
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"], swiftSettings: swiftSettings),
         .testTarget(name: "SystemdTests", dependencies: ["Systemd", .product(name: "Logging", package: "swift-log")], swiftSettings: swiftSettings),
         .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "AudioCore", "ALSA"], swiftSettings: swiftSettings),
+        .testTarget(name: "RealtimeTests", dependencies: ["Realtime"], swiftSettings: swiftSettings),
+        .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "Realtime"], swiftSettings: swiftSettings),
     ]
 )
