@@ -15,32 +15,36 @@ public enum Base64 {
     public static func encode(_ bytes: UnsafeRawBufferPointer) -> String {
         let outputLength = encodedLength(ofBytes: bytes.count)
         if outputLength == 0 { return "" }
-        return String(unsafeUninitializedCapacity: outputLength) { output in
-            alphabet.withUnsafeBufferPointer { table in
-                var out = 0
-                var index = 0
-                let count = bytes.count
-                while index + 3 <= count {
-                    let value = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-                    output[out] = table[Int(value >> 18 & 63)]
-                    output[out + 1] = table[Int(value >> 12 & 63)]
-                    output[out + 2] = table[Int(value >> 6 & 63)]
-                    output[out + 3] = table[Int(value & 63)]
-                    index += 3
-                    out += 4
-                }
-                let remaining = count - index
-                if remaining > 0 {
-                    var value = UInt32(bytes[index]) << 16
-                    if remaining == 2 { value |= UInt32(bytes[index + 1]) << 8 }
-                    output[out] = table[Int(value >> 18 & 63)]
-                    output[out + 1] = table[Int(value >> 12 & 63)]
-                    output[out + 2] = remaining == 2 ? table[Int(value >> 6 & 63)] : UInt8(ascii: "=")
-                    output[out + 3] = UInt8(ascii: "=")
-                    out += 4
-                }
-                return out
+        return String(unsafeUninitializedCapacity: outputLength) { output in encode(bytes, into: output) }
+    }
+
+    /// Writes the base64 text of `bytes` into `output` (at least `encodedLength(ofBytes:)` long); returns its length.
+    public static func encode(_ bytes: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        precondition(output.count >= encodedLength(ofBytes: bytes.count), "base64 output buffer too small")
+        return alphabet.withUnsafeBufferPointer { table in
+            var out = 0
+            var index = 0
+            let count = bytes.count
+            while index + 3 <= count {
+                let value = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+                output[out] = table[Int(value >> 18 & 63)]
+                output[out + 1] = table[Int(value >> 12 & 63)]
+                output[out + 2] = table[Int(value >> 6 & 63)]
+                output[out + 3] = table[Int(value & 63)]
+                index += 3
+                out += 4
             }
+            let remaining = count - index
+            if remaining > 0 {
+                var value = UInt32(bytes[index]) << 16
+                if remaining == 2 { value |= UInt32(bytes[index + 1]) << 8 }
+                output[out] = table[Int(value >> 18 & 63)]
+                output[out + 1] = table[Int(value >> 12 & 63)]
+                output[out + 2] = remaining == 2 ? table[Int(value >> 6 & 63)] : UInt8(ascii: "=")
+                output[out + 3] = UInt8(ascii: "=")
+                out += 4
+            }
+            return out
         }
     }
 

@@ -50,3 +50,15 @@ struct SplitMix {
         return z ^ (z >> 31)
     }
 }
+
+@Suite struct AudioAppendFrameTests {
+    @Test(arguments: [0, 1, 2, 3, 480, 959])
+    func matchesTheCodableEncoding(count: Int) {
+        let samples = (0..<count).map { Int16(truncatingIfNeeded: $0 &* 7919 &- 3000) }
+        let fast = AudioAppendFrame.text(samples: samples)
+        let codable = ClientEvent.inputAudioBufferAppend(audio: Base64.encode(samples: samples)).jsonText()
+        #expect(JSONValue.parse(fast) == JSONValue.parse(codable))
+        #expect(fast.hasPrefix(#"{"type":"input_audio_buffer.append","audio":""#) && fast.hasSuffix(#""}"#))
+        #expect(JSONValue.parse(fast)?["audio"]?.stringValue.flatMap(Base64.decodeSamples) == samples)
+    }
+}

@@ -1,0 +1,69 @@
+import Realtime
+
+/// Engine timing and session settings. Every non-idle state has a timer that brings the engine back.
+public struct ConversationConfiguration: Sendable {
+    /// Session settings for `session.update` (voice, VAD, transcription, router instructions).
+    public var session: RealtimeSessionSettings
+    /// Tools registered in `session.update` (from `ToolRegistry.functionTools`).
+    public var tools: [FunctionTool]
+    /// Token prices for the per-turn cost estimate.
+    public var pricing: RealtimePricing
+    /// `connecting` → error when no `session.created` arrives. Default 10 s.
+    public var connectTimeout: Duration
+    /// `listening` with nothing said ends the conversation (closes the socket: billing). Default 10 s.
+    public var quietPeriod: Duration
+    /// `user_speaking` bound (VAD never stops, a stuck button). Default 60 s.
+    public var userSpeakingLimit: Duration
+    /// `processing` → listening when no response comes. Default 15 s.
+    public var processingTimeout: Duration
+    /// Speaking states with no audio or playback progress. Default 8 s.
+    public var speakingWatchdog: Duration
+    /// Backstop for a running tool (the Jarvis client has its own, shorter, timeouts). Default 90 s.
+    public var toolTimeout: Duration
+    /// How long `error` is shown before `idle`. Default 3 s.
+    public var errorHold: Duration
+    /// Push-to-talk audio shorter than this is dropped silently (the API rejects < 100 ms). Default 100 ms.
+    public var minimumCommit: Duration
+    /// Spoken to the model when a tool times out.
+    public var toolTimeoutMessage: String
+    /// Sent as the output of a tool call the user cancelled with a tap.
+    public var toolCancelledMessage: String
+
+    public init(
+        session: RealtimeSessionSettings = RealtimeSessionSettings(), tools: [FunctionTool] = [],
+        pricing: RealtimePricing = .gptRealtime, connectTimeout: Duration = .seconds(10), quietPeriod: Duration = .seconds(10),
+        userSpeakingLimit: Duration = .seconds(60), processingTimeout: Duration = .seconds(15),
+        speakingWatchdog: Duration = .seconds(8), toolTimeout: Duration = .seconds(90), errorHold: Duration = .seconds(3),
+        minimumCommit: Duration = .milliseconds(100),
+        toolTimeoutMessage: String = "Jarvis did not answer in time. Please try again.",
+        toolCancelledMessage: String = "The user cancelled this request."
+    ) {
+        self.session = session
+        self.tools = tools
+        self.pricing = pricing
+        self.connectTimeout = connectTimeout
+        self.quietPeriod = quietPeriod
+        self.userSpeakingLimit = userSpeakingLimit
+        self.processingTimeout = processingTimeout
+        self.speakingWatchdog = speakingWatchdog
+        self.toolTimeout = toolTimeout
+        self.errorHold = errorHold
+        self.minimumCommit = minimumCommit
+        self.toolTimeoutMessage = toolTimeoutMessage
+        self.toolCancelledMessage = toolCancelledMessage
+    }
+
+    /// The timer a state arms on entry. `waiting_for_jarvis` relies on `toolTimeout`, armed while tools run.
+    func stateTimer(for state: ConversationState) -> (TimerID, Duration)? {
+        switch state {
+        case .idle: nil
+        case .connecting: (.connectTimeout, connectTimeout)
+        case .listening: (.quietPeriod, quietPeriod)
+        case .userSpeaking: (.userSpeakingLimit, userSpeakingLimit)
+        case .processing: (.processingTimeout, processingTimeout)
+        case .fillerSpeaking, .aiSpeaking: (.speakingWatchdog, speakingWatchdog)
+        case .waitingForJarvis: nil  // toolTimeout, armed when the tools started
+        case .error: (.errorHold, errorHold)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Realtime
+
+/// What the engine asks the I/O layer to do, in order. Effects are executed sequentially; in particular
+/// `uplink(.stop)` sends everything captured so far before the next `send` goes out.
+public enum ConversationEffect: Sendable, Equatable {
+    case connectRealtime
+    case disconnectRealtime
+    case send(ClientEvent)
+    case uplink(UplinkCommand)
+    /// Queue a chunk of assistant audio (base64 PCM16 24 kHz) on the voice channel.
+    case enqueueVoice(itemID: String, audio: String)
+    /// Drop all queued voice audio now; the played-samples counter restarts at 0.
+    case flushVoice
+    case callTool(callID: String, name: String, arguments: String)
+    case cancelTool(callID: String)
+    case startTimer(TimerID, deadline: EngineTime)
+    case cancelTimer(TimerID)
+    case duckMedia
+    case unduckMedia
+    case stopMedia
+    case playEarcon(Earcon)
+    case setLED(LEDPattern)
+    case resetJarvisSession
+    case turnCompleted(TurnMetrics)
+    case log(LogLevel, String)
+}
+
+public enum UplinkCommand: Sendable, Equatable {
+    /// Start (or restart) capturing, keeping audio from `since` (pre-roll) buffered locally.
+    case capture(since: EngineTime)
+    /// Send the buffered audio as `input_audio_buffer.append`, then keep streaming live audio.
+    case stream
+    /// Send what has been captured up to now, then stop.
+    case stop
+}
+
+public enum TimerID: String, Sendable, Hashable, CaseIterable {
+    case connectTimeout = "connect_timeout"
+    case quietPeriod = "quiet_period"
+    case userSpeakingLimit = "user_speaking_limit"
+    case processingTimeout = "processing_timeout"
+    case speakingWatchdog = "speaking_watchdog"
+    case toolTimeout = "tool_timeout"
+    case errorHold = "error_hold"
+}
+
+public enum Earcon: String, Sendable, Equatable { case listening, thinking, done, error, offline, reset }
+
+public enum LEDPattern: String, Sendable, Equatable { case off, connecting, listening, thinking, speaking, error }
+
+public enum LogLevel: String, Sendable, Equatable { case debug, info, notice, warning, error }

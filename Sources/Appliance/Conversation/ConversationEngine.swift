@@ -1,0 +1,186 @@
+import Realtime
+
+/// The conversation engine: a pure value-type state machine. I/O code feeds it events with the current
+/// monotonic time and executes the returned effects in order. No sockets, no sound, no clocks inside.
+///
+/// Timer contract: `startTimer(id, deadline)` replaces any timer with the same id; the executor feeds
+/// `timerFired(id)` at or after the deadline. Stale or cancelled timers firing are ignored.
+public struct ConversationEngine: Sendable {
+    public let configuration: ConversationConfiguration
+    public internal(set) var state: ConversationState = .idle
+    public internal(set) var realtimeConnected = false
+    public internal(set) var turnTaking: TurnTaking = .handsFree
+    public internal(set) var mediaPlaying = false
+    /// Armed timers and their deadlines (what the executor should currently have scheduled).
+    public internal(set) var armedTimers: [TimerID: EngineTime] = [:]
+
+    var now = EngineTime.zero
+    var effects: [ConversationEffect] = []
+    /// `session.created` arrived and `session.update` was sent: client events may flow.
+    var sessionReady = false
+    var hold: PushToTalkHold?
+    /// A push-to-talk release that happened while still connecting.
+    var pendingRelease: PendingRelease?
+    var pendingAsks: [String] = []
+    var completedTurns = 0
+    var response = ResponseTracker()
+    var calls = ToolCallTracker()
+    var voice = VoicePlayback()
+    var metrics = TurnMetricsRecorder()
+
+    struct PushToTalkHold: Sendable { var pressedAt: EngineTime }
+    enum PendingRelease: Sendable { case commit, drop }
+
+    public init(configuration: ConversationConfiguration) {
+        self.configuration = configuration
+    }
+
+    public mutating func handle(_ event: ConversationEvent, at now: EngineTime) -> [ConversationEffect] {
+        self.now = now
+        effects = []
+        switch event {
+        case .button(let gesture): handleButton(gesture)
+        case .ask(let text): handleAsk(text)
+        case .realtimeConnected: handleConnected()
+        case .realtimeDisconnected(let reason): handleConnectionLost(reason: "Realtime session closed: \(reason)", fatal: false)
+        case .realtimeFailed(let reason, let fatal): handleConnectionLost(reason: "Realtime session failed: \(reason)", fatal: fatal)
+        case .server(let serverEvent): handleServer(serverEvent)
+        case .toolFinished(let callID, let output): handleToolFinished(callID: callID, output: output)
+        case .timerFired(let id): handleTimer(id)
+        case .voicePlayed(let samples): handleVoicePlayed(samples)
+        case .mediaChanged(let playing): mediaPlaying = playing
+        }
+        let produced = effects
+        effects = []
+        return produced
+    }
+
+    // MARK: - Effect helpers
+
+    mutating func emit(_ effect: ConversationEffect) { effects.append(effect) }
+
+    mutating func send(_ event: ClientEvent) { effects.append(.send(event)) }
+
+    mutating func log(_ level: LogLevel, _ message: String) { effects.append(.log(level, message)) }
+
+    mutating func enter(_ next: ConversationState) {
+        guard next != state else { return }
+        let previous = state
+        if let (id, _) = configuration.stateTimer(for: previous) { cancelTimer(id) }
+        state = next
+        emit(.setLED(next.ledPattern))
+        log(.debug, "state \(previous.rawValue) -> \(next.rawValue)")
+        if let (id, duration) = configuration.stateTimer(for: next) { arm(id, after: duration) }
+        if next == .waitingForJarvis, armedTimers[.toolTimeout] == nil { arm(.toolTimeout, after: configuration.toolTimeout) }
+    }
+
+    mutating func arm(_ id: TimerID, after duration: Duration) {
+        let deadline = now + duration
+        armedTimers[id] = deadline
+        emit(.startTimer(id, deadline: deadline))
+    }
+
+    mutating func cancelTimer(_ id: TimerID) {
+        if armedTimers.removeValue(forKey: id) != nil { emit(.cancelTimer(id)) }
+    }
+
+    mutating func cancelAllTimers() {
+        for id in TimerID.allCases { cancelTimer(id) }
+    }
+
+    /// Re-arms the speaking watchdog on progress (audio arriving or being played).
+    mutating func feedSpeakingWatchdog() {
+        if state.isSpeaking { arm(.speakingWatchdog, after: configuration.speakingWatchdog) }
+    }
+
+    // MARK: - Conversation lifecycle
+
+    mutating func startConversation(_ mode: TurnTaking, audioSince: EngineTime?) {
+        resetConversation()
+        turnTaking = mode
+        log(.info, "conversation started (\(mode.rawValue))")
+        emit(.duckMedia)
+        emit(.playEarcon(mode == .text ? .thinking : .listening))
+        emit(.connectRealtime)
+        if let audioSince { emit(.uplink(.capture(since: audioSince))) }
+        enter(.connecting)
+    }
+
+    /// Ends the conversation: closes the Realtime session (billing), unducks, back to idle.
+    mutating func endConversation(earcon: Earcon?, reason: String) {
+        log(.info, "conversation ended: \(reason)")
+        tearDown()
+        if let earcon { emit(.playEarcon(earcon)) }
+        enter(.idle)
+    }
+
+    /// Something went wrong that ends the conversation: say so, show it, then return to idle.
+    mutating func fail(earcon: Earcon, reason: String) {
+        log(.error, reason)
+        tearDown()
+        emit(.playEarcon(earcon))
+        enter(.error)
+    }
+
+    private mutating func tearDown() {
+        for callID in calls.running.keys.sorted() { emit(.cancelTool(callID: callID)) }
+        if voice.isPlaying { emit(.flushVoice) }
+        emit(.uplink(.stop))
+        finishTurn()
+        emit(.disconnectRealtime)
+        emit(.unduckMedia)
+        cancelAllTimers()
+        resetConversation()
+        realtimeConnected = false
+    }
+
+    private mutating func resetConversation() {
+        sessionReady = false
+        hold = nil
+        pendingRelease = nil
+        pendingAsks = []
+        completedTurns = 0
+        response = ResponseTracker()
+        calls = ToolCallTracker()
+        voice = VoicePlayback()
+        metrics = TurnMetricsRecorder()
+    }
+
+    /// Closes the per-turn metrics, if a turn was open.
+    mutating func finishTurn() {
+        guard let turn = metrics.finish() else { return }
+        completedTurns += 1
+        emit(.turnCompleted(turn))
+        log(.info, turn.description)
+    }
+
+    /// The user's turn is complete (commit, typed request): from here on the assistant owes an answer.
+    mutating func userTurnEnded() {
+        metrics.userTurnEnded(at: now)
+    }
+
+    /// Asks for a response, or defers it until the active one is done (never two at once).
+    mutating func requestResponse(isAnswer: Bool) {
+        if response.active {
+            response.createPending = true
+            response.pendingIsAnswer = response.pendingIsAnswer || isAnswer
+            return
+        }
+        send(.responseCreate(nil))
+        response.active = true
+        response.id = nil
+        response.nextIsAnswer = isAnswer
+    }
+
+    /// Where to go once the assistant stopped speaking: wait for tools, for a requested response, or listen.
+    mutating func afterSpeech() {
+        if !calls.running.isEmpty {
+            enter(.waitingForJarvis)
+        } else if response.active {
+            enter(.processing)
+        } else {
+            finishTurn()
+            enter(.listening)
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Realtime
+
+/// Everything that can happen to the conversation engine. I/O code turns its inputs into these.
+public enum ConversationEvent: Sendable, Equatable {
+    /// A button gesture from the GPIO gesture recogniser, or `ctl tap|press|release|reset`.
+    case button(ButtonGesture)
+    /// `ctl ask TEXT`: a typed request; the answer is spoken.
+    case ask(String)
+    /// The WebSocket is open (the engine waits for `session.created` before using it).
+    case realtimeConnected
+    /// The WebSocket closed (a close the engine did not ask for is an error mid-conversation).
+    case realtimeDisconnected(reason: String)
+    /// Connecting or the session failed. `fatal`: retrying cannot help (bad key, quota, beta shape).
+    case realtimeFailed(reason: String, fatal: Bool)
+    /// A decoded Realtime server event.
+    case server(ServerEvent)
+    /// A tool call finished (Jarvis answered, or failed with a spoken message).
+    case toolFinished(callID: String, output: ToolOutput)
+    /// A timer the engine started has reached its deadline.
+    case timerFired(TimerID)
+    /// Voice samples (24 kHz) actually played since the last `flushVoice`, i.e. written minus device delay.
+    case voicePlayed(samples: Int)
+    /// The media player started or stopped playing.
+    case mediaChanged(playing: Bool)
+}
+
+public enum ButtonGesture: Sendable, Equatable {
+    /// A short press, reported at release. `pressedAt`: when the button went down (pre-roll start).
+    case tap(pressedAt: EngineTime)
+    /// The press became a hold (≥ 400 ms by default): push-to-talk starts, with audio from `pressedAt`.
+    case holdStarted(pressedAt: EngineTime)
+    /// The hold was released.
+    case holdEnded
+    /// The hold passed the long-hold threshold (≥ 3 s): forget the Jarvis session.
+    case longHold
+}

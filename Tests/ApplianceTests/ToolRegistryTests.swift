@@ -1,0 +1,104 @@
+import Testing
+@testable import Appliance
+import Realtime
+import Synchronization
+
+final class FakeJarvis: JarvisAsking {
+    let queries = Mutex<[String]>([])
+    func ask(_ query: String) async -> ToolOutput {
+        queries.withLock { $0.append(query) }
+        return .success("Jarvis says: \(query)")
+    }
+}
+
+struct SetVolumeTool: Tool {
+    let definition = ToolDefinition(
+        name: "set_volume", description: "Set the media volume.",
+        parameters: [
+            .number("level", "0.0 to 1.0", minimum: 0, maximum: 1),
+            .string("curve", "fade shape", allowed: ["linear", "smooth"], required: false),
+        ])
+    func run(_ arguments: ToolArguments) async -> ToolOutput {
+        .success(#"{"volume":\#(arguments.number("level") ?? -1),"curve":"\#(arguments.string("curve") ?? "none")"}"#)
+    }
+}
+
+@Suite struct ToolRegistryTests {
+    @Test func askJarvisDefinitionIsTheSeedsToolVerbatim() throws {
+        let seed = try #require(JSONValue.parse(#"""
+            {
+              "type": "function",
+              "name": "ask_jarvis",
+              "description": "Routes any meaningful user request to the Jarvis AI agent backend running on Sam's homelab. Use this tool for EVERY real question, task, or request. Do not attempt to answer from your own knowledge.",
+              "parameters": {
+                "type": "object",
+                "properties": {
+                  "query": {
+                    "type": "string",
+                    "description": "The user's complete request in natural language, including all relevant context they stated (names, dates, quantities, locations). Do not abbreviate or reframe."
+                  }
+                },
+                "required": ["query"]
+              }
+            }
+            """#))
+        let encoded = try #require(JSONValue.parse(ClientEvent.sessionUpdate(SessionConfiguration(tools: [AskJarvisTool.definition.functionTool])).jsonText()))
+        #expect(encoded["session"]?["tools"] == .array([seed]))
+    }
+
+    @Test func dispatchesValidCalls() async {
+        let jarvis = FakeJarvis()
+        let registry = ToolRegistry([AskJarvisTool(jarvis: jarvis), SetVolumeTool()])
+        #expect(registry.functionTools.map(\.name) == ["ask_jarvis", "set_volume"])
+        let answer = await registry.dispatch(name: "ask_jarvis", arguments: #"{"query":"What's on my calendar?","extra":1}"#)
+        #expect(answer == .success("Jarvis says: What's on my calendar?"))
+        #expect(jarvis.queries.withLock { $0 } == ["What's on my calendar?"])
+        #expect(await registry.dispatch(name: "set_volume", arguments: #"{"level":0.4}"#) == .success(#"{"volume":0.4,"curve":"none"}"#))
+        #expect(await registry.dispatch(name: "set_volume", arguments: #"{"level":1,"curve":"smooth"}"#).succeeded)
+    }
+
+    @Test func unknownToolIsAnErrorOutput() async throws {
+        let registry = ToolRegistry([AskJarvisTool(jarvis: FakeJarvis())])
+        let output = await registry.dispatch(name: "launch_rockets", arguments: "{}")
+        #expect(!output.succeeded)
+        let json = try #require(JSONValue.parse(output.text), "error outputs are JSON strings")
+        #expect(json["error"]?.stringValue?.contains("unknown tool \"launch_rockets\"") == true)
+        #expect(json["error"]?.stringValue?.contains("ask_jarvis") == true)
+    }
+
+    @Test(arguments: [
+        ("not json", "not valid JSON"),
+        ("[1]", "must be a JSON object"),
+        ("{}", "\"query\" is missing"),
+        (#"{"query":null}"#, "\"query\" is missing"),
+        (#"{"query":42}"#, "\"query\" must be a string"),
+        (#"{"query":"   "}"#, "\"query\" is empty"),
+    ])
+    func badArgumentsAreErrorOutputs(arguments: String, message: String) async throws {
+        let jarvis = FakeJarvis()
+        let registry = ToolRegistry([AskJarvisTool(jarvis: jarvis)])
+        let output = await registry.dispatch(name: "ask_jarvis", arguments: arguments)
+        #expect(!output.succeeded)
+        let error = try #require(JSONValue.parse(output.text)?["error"]?.stringValue)
+        #expect(error.contains(message), "\(error)")
+        #expect(jarvis.queries.withLock { $0 }.isEmpty, "Jarvis is not called with bad arguments")
+    }
+
+    @Test func rangeAndEnumValidation() async {
+        let registry = ToolRegistry([SetVolumeTool()])
+        #expect(await registry.dispatch(name: "set_volume", arguments: #"{"level":1.5}"#).text.contains("out of range"))
+        #expect(await registry.dispatch(name: "set_volume", arguments: #"{"level":"loud"}"#).text.contains("must be a number"))
+        #expect(await registry.dispatch(name: "set_volume", arguments: #"{"level":0.2,"curve":"wobbly"}"#).text.contains("must be one of linear, smooth"))
+        let schema = SetVolumeTool().definition.schema
+        #expect(schema["properties"]?["level"] == ["type": "number", "minimum": 0, "maximum": 1, "description": "0.0 to 1.0"])
+        #expect(schema["properties"]?["curve"]?["enum"] == ["linear", "smooth"])
+        #expect(schema["required"] == ["level"])
+    }
+
+    @Test func laterRegistrationReplacesByName() {
+        var registry = ToolRegistry([AskJarvisTool(jarvis: FakeJarvis())])
+        registry.register(SetVolumeTool())
+        registry.register(SetVolumeTool())
+        #expect(registry.definitions.map(\.name) == ["ask_jarvis", "set_volume"])
+    }
+}
