@@ -25,7 +25,7 @@ final class SessionHarness: Sendable {
         let standIn = try await RealtimeStandIn.start(script: script)
         let configuration = RealtimeConnectionConfiguration(
             url: standIn.url, model: "gpt-realtime", apiKey: RealtimeAPIKey(apiKey ?? script.apiKey),
-            connectTimeout: .seconds(2), pingInterval: .seconds(5), pongTimeout: .seconds(5), closeTimeout: .milliseconds(500))
+            connectTimeout: .seconds(2), pingInterval: .seconds(1), pongTimeout: .seconds(5), closeTimeout: .milliseconds(500))
         let session = RealtimeSession(
             configuration: configuration,
             lifecycle: .init(policy: ReconnectPolicy(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200), maximumAttempts: maximumAttempts)),
@@ -61,7 +61,8 @@ final class SessionHarness: Sendable {
             if matches.count >= count { return matches.last }
             try? await Task.sleep(for: .milliseconds(5))
         } while ContinuousClock.now < deadline
-        return nil
+        let matches = events.filter(predicate)
+        return matches.count >= count ? matches.last : nil
     }
 
     @discardableResult
