@@ -41,11 +41,13 @@ import TestSupport
         }
     }
 
-    @Test func speechMakesVADEventsAFunctionCallAndTheAnswerAudioArrivesByteForByte() async throws {
+    @Test(arguments: ["server_vad", "semantic_vad"])
+    func speechMakesVADEventsAFunctionCallAndTheAnswerAudioArrivesByteForByte(_ vad: String) async throws {
         let speech = SpeechFixture.speech("What is on my calendar today?") ?? SpeechFixture.tone(milliseconds: 800)
+        let settings = vad == "server_vad" ? Self.settings : RealtimeSessionSettings(handsFreeDetection: .semantic(eagerness: .high))
         try await SessionHarness.run(script: Self.script()) { harness in
             #expect(await harness.waitConnected())
-            harness.session.send(Self.settings.sessionUpdate(tools: [SessionHarness.askJarvis], turnTaking: .handsFree))
+            harness.session.send(settings.sessionUpdate(tools: [SessionHarness.askJarvis], turnTaking: .handsFree))
             #expect(await harness.waitForServer { if case .sessionUpdated = $0 { true } else { false } } != nil)
 
             let ring = SPSCRing<Int16>(capacity: 24_000 * 10, zero: 0)
@@ -244,6 +246,23 @@ import TestSupport
             #expect(delay != nil)
             #expect(await harness.waitConnected(2))
             #expect(harness.serverEvents.contains { if case .error(let e) = $0 { e.code == "session_expired" } else { false } })
+        }
+    }
+
+    @Test func wssAgainstAPlainSocketFailsTheTLSHandshakeAsTransientThenGivesUp() async throws {
+        try await SessionHarness.run(script: Self.script(), maximumAttempts: 1, urlTransform: { $0.replacingPrefix("ws://", with: "wss://") }) { harness in
+            guard case .stopped(let reason)? = await harness.waitFor({ if case .stopped = $0 { true } else { false } }) else {
+                Issue.record("session did not stop: \(harness.events)")
+                return
+            }
+            #expect(reason.reason == .gaveUp(attempts: 1))
+            let failures = harness.events.compactMap { event -> RealtimeDisconnect? in
+                if case .disconnected(let disconnect, _) = event { return disconnect }
+                return nil
+            }
+            #expect(failures.count == 2)
+            #expect(failures.allSatisfy { $0.kind == .transient })
+            if case .connectFailed(let detail)? = failures.first?.reason { #expect(!detail.isEmpty) } else { Issue.record("not a connect failure") }
         }
     }
 

@@ -20,11 +20,11 @@ final class SessionHarness: Sendable {
 
     static func run(
         script: RealtimeStandInScript = .init(), apiKey: String? = nil, maximumAttempts: Int? = nil,
-        _ body: (SessionHarness) async throws -> Void
+        urlTransform: (String) -> String = { $0 }, _ body: (SessionHarness) async throws -> Void
     ) async throws {
         let standIn = try await RealtimeStandIn.start(script: script)
         let configuration = RealtimeConnectionConfiguration(
-            url: standIn.url, model: "gpt-realtime", apiKey: RealtimeAPIKey(apiKey ?? script.apiKey),
+            url: urlTransform(standIn.url), model: "gpt-realtime", apiKey: RealtimeAPIKey(apiKey ?? script.apiKey),
             connectTimeout: .seconds(2), pingInterval: .seconds(1), pongTimeout: .seconds(5), closeTimeout: .milliseconds(500))
         let session = RealtimeSession(
             configuration: configuration,
@@ -77,5 +77,11 @@ final class SessionHarness: Sendable {
 
     func waitConnected(_ number: Int = 1) async -> Bool {
         await waitFor { if case .connected(let n) = $0 { n == number } else { false } } != nil
+    }
+}
+
+extension String {
+    func replacingPrefix(_ prefix: String, with replacement: String) -> String {
+        hasPrefix(prefix) ? replacement + dropFirst(prefix.count) : self
     }
 }
