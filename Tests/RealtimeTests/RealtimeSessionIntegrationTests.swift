@@ -266,6 +266,26 @@ import TestSupport
         }
     }
 
+    @Test func idleRecycleClosesNormallyAndReconnectsAtOnce() async throws {
+        try await SessionHarness.run(script: Self.script(), recycleAfter: .milliseconds(100)) { harness in
+            #expect(await harness.waitConnected())
+            harness.session.noteIdle()
+            #expect(harness.session.isConnected)
+            try await Task.sleep(for: .milliseconds(150))
+            harness.session.noteIdle()
+            guard case .disconnected(let reason, let delay)? = await harness.waitFor({ if case .disconnected = $0 { true } else { false } }) else {
+                Issue.record("no recycle")
+                return
+            }
+            #expect(reason.kind == .closedByClient)
+            #expect(reason.reason == .recycled)
+            #expect(reason.closeCode == 1000)
+            #expect(delay == .zero)
+            #expect(await harness.waitConnected(2))
+            #expect(harness.standIn.connectionCount == 2)
+        }
+    }
+
     @Test func betaShapedSessionUpdateIsRejectedWithClose4000AndStops() async throws {
         try await SessionHarness.run(script: Self.script()) { harness in
             #expect(await harness.waitConnected())

@@ -20,7 +20,7 @@ final class SessionHarness: Sendable {
 
     static func run(
         script: RealtimeStandInScript = .init(), apiKey: String? = nil, maximumAttempts: Int? = nil,
-        urlTransform: (String) -> String = { $0 }, _ body: (SessionHarness) async throws -> Void
+        urlTransform: (String) -> String = { $0 }, recycleAfter: Duration = .seconds(55 * 60), _ body: (SessionHarness) async throws -> Void
     ) async throws {
         let standIn = try await RealtimeStandIn.start(script: script)
         let configuration = RealtimeConnectionConfiguration(
@@ -28,7 +28,8 @@ final class SessionHarness: Sendable {
             connectTimeout: .seconds(2), pingInterval: .seconds(1), pongTimeout: .seconds(5), closeTimeout: .milliseconds(500))
         let session = RealtimeSession(
             configuration: configuration,
-            lifecycle: .init(policy: ReconnectPolicy(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200), maximumAttempts: maximumAttempts)),
+            lifecycle: .init(policy: ReconnectPolicy(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200), maximumAttempts: maximumAttempts),
+                recycleAfter: recycleAfter),
             logger: Logger(label: "realtime-test", factory: { _ in SwiftLogNoOpLogHandler() }),
             random: { 0.5 })
         let harness = SessionHarness(standIn: standIn, session: session)
