@@ -286,6 +286,25 @@ import TestSupport
         }
     }
 
+    @Test func unansweredPingsMeanADeadConnectionAndAReconnect() async throws {
+        var script = Self.script()
+        script.answerPings = false
+        try await SessionHarness.run(script: script, pingInterval: .milliseconds(100)) { harness in
+            #expect(await harness.waitConnected())
+            guard case .disconnected(let reason, _)? = await harness.waitFor({ if case .disconnected = $0 { true } else { false } }) else {
+                Issue.record("no ping timeout")
+                return
+            }
+            #expect(reason.reason == .pingTimeout)
+            #expect(reason.kind == .transient)
+            #expect(await harness.waitConnected(2))
+            // Connection 2 answers pings: it stays up across several ping periods.
+            try await Task.sleep(for: .milliseconds(450))
+            #expect(harness.session.isConnected)
+            #expect(harness.standIn.connectionCount == 2)
+        }
+    }
+
     @Test func betaShapedSessionUpdateIsRejectedWithClose4000AndStops() async throws {
         try await SessionHarness.run(script: Self.script()) { harness in
             #expect(await harness.waitConnected())
