@@ -12,6 +12,22 @@ func cLibrary(_ name: String, pkgConfig: String, apt: String) -> Target {
     .systemLibrary(name: name, pkgConfig: pkgConfig, providers: [.apt([apt])])
 }
 
+func swiftTarget(_ name: String, _ dependencies: [Target.Dependency] = []) -> Target {
+    .target(name: name, dependencies: dependencies, swiftSettings: swiftSettings)
+}
+
+func testTarget(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+    .testTarget(name: name, dependencies: dependencies, swiftSettings: swiftSettings)
+}
+
+let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
+let serviceLifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
+let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
+let nioHTTP1 = Target.Dependency.product(name: "NIOHTTP1", package: "swift-nio")
+let nioWebSocket = Target.Dependency.product(name: "NIOWebSocket", package: "swift-nio")
+let nioSSL = Target.Dependency.product(name: "NIOSSL", package: "swift-nio-ssl")
+
 let package = Package(
     name: "jarvis-voice",
     products: [
@@ -24,6 +40,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
     ],
     targets: [
         // C layer
@@ -37,72 +54,24 @@ let package = Package(
         .target(name: "JVPacedPCM", dependencies: ["CALSA"], cSettings: [.define("PIC")]),
 
         // pure
-        .target(name: "AudioCore", swiftSettings: swiftSettings),
-
-        // product
-        .target(
-            name: "Configuration",
-            dependencies: [.product(name: "Logging", package: "swift-log")],
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "Systemd",
-            dependencies: [.product(name: "Logging", package: "swift-log")],
-            swiftSettings: swiftSettings
-        ),
+        swiftTarget("AudioCore"),
 
         // wrappers
-        .target(name: "ALSA", dependencies: ["CALSA", "CShims", "AudioCore"], swiftSettings: swiftSettings),
-        .target(name: "SpeexDSP", dependencies: ["CSpeexDSP"], swiftSettings: swiftSettings),
-        .target(name: "HTTP", dependencies: ["CCurl", "CShims"], swiftSettings: swiftSettings),
-
-        // test PCMs (file plugin and the paced plugin) for tests and end-to-end runs
-        .target(name: "ALSATestbed", dependencies: ["ALSA", "CShims"], swiftSettings: swiftSettings),
-        .target(name: "GPIO", dependencies: ["CShims", "Configuration"], swiftSettings: swiftSettings),
+        swiftTarget("ALSA", ["CALSA", "CShims", "AudioCore"]),
+        swiftTarget("SpeexDSP", ["CSpeexDSP"]),
+        swiftTarget("HTTP", ["CCurl", "CShims"]),
+        swiftTarget("GPIO", ["CShims", "Configuration"]),
 
         // engines
-        .target(
-            name: "AudioEngine",
-            dependencies: [
-                "AudioCore", "ALSA", "SpeexDSP", "CShims",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-
-        .target(
-            name: "Jarvis",
-            dependencies: ["HTTP", .product(name: "Logging", package: "swift-log")],
-            swiftSettings: swiftSettings
-        ),
-
-        .target(
-            name: "Control",
-            dependencies: [
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-
-        // test-only library: in-process stand-in servers
-        .target(
-            name: "TestSupport",
-            dependencies: [
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-
-        .target(name: "Realtime", swiftSettings: swiftSettings),
+        swiftTarget("AudioEngine", ["AudioCore", "ALSA", "SpeexDSP", "CShims", logging, serviceLifecycle]),
+        swiftTarget("Realtime", ["AudioCore", nioCore, nioPosix, nioHTTP1, nioWebSocket, nioSSL, logging, serviceLifecycle]),
+        swiftTarget("Jarvis", ["HTTP", logging]),
 
         // product
-        .target(name: "Appliance", dependencies: ["Realtime", "Jarvis"], swiftSettings: swiftSettings),
+        swiftTarget("Configuration", [logging]),
+        swiftTarget("Systemd", [logging]),
+        swiftTarget("Control", [logging, nioCore, nioPosix, serviceLifecycle]),
+        swiftTarget("Appliance", ["Realtime", "Jarvis"]),
 
         // executable
         .executableTarget(
@@ -111,36 +80,28 @@ let package = Package(
                 "AudioCore", "ALSA", "SpeexDSP", "AudioEngine", "Configuration", "Systemd", "GPIO",
                 "Control", "HTTP", "Jarvis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
+                logging,
             ],
             swiftSettings: swiftSettings
         ),
 
-        // test tools
+        // test support: PCMs (file plugin and the paced plugin), in-process stand-in servers, tools
+        swiftTarget("ALSATestbed", ["ALSA", "CShims"]),
+        swiftTarget("TestSupport", ["Realtime", nioCore, nioPosix, nioHTTP1, nioWebSocket]),
         .executableTarget(name: "rtcheck-probe", dependencies: ["AudioCore"], path: "Sources/rtcheck-probe", swiftSettings: swiftSettings),
 
         // tests
-        .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore", "CShims"], swiftSettings: swiftSettings),
-        .testTarget(name: "ALSATests", dependencies: ["ALSA", "ALSATestbed", "AudioCore"], swiftSettings: swiftSettings),
-        .testTarget(name: "GPIOTests", dependencies: ["GPIO", "Configuration"], swiftSettings: swiftSettings),
-        .testTarget(name: "SpeexDSPTests", dependencies: ["SpeexDSP"], swiftSettings: swiftSettings),
-        .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "CShims"], swiftSettings: swiftSettings),
-        .testTarget(name: "SystemdTests", dependencies: ["Systemd", .product(name: "Logging", package: "swift-log")], swiftSettings: swiftSettings),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "JarvisTests", dependencies: ["Jarvis", "HTTP", "TestSupport", .product(name: "Logging", package: "swift-log")], swiftSettings: swiftSettings),
-        .testTarget(
-            name: "ControlTests",
-            dependencies: [
-                "Control", "AudioCore", "TestSupport", "ALSATestbed",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "AudioCore", "ALSA", "ALSATestbed"], swiftSettings: swiftSettings),
-        .testTarget(name: "RealtimeTests", dependencies: ["Realtime"], swiftSettings: swiftSettings),
-        .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "Realtime", "Jarvis"], swiftSettings: swiftSettings),
+        testTarget("AudioCoreTests", ["AudioCore", "CShims"]),
+        testTarget("ALSATests", ["ALSA", "ALSATestbed", "AudioCore"]),
+        testTarget("GPIOTests", ["GPIO", "Configuration"]),
+        testTarget("SpeexDSPTests", ["SpeexDSP"]),
+        testTarget("ConfigurationTests", ["Configuration", "CShims"]),
+        testTarget("SystemdTests", ["Systemd", logging]),
+        testTarget("HTTPTests", ["HTTP", "TestSupport"]),
+        testTarget("JarvisTests", ["Jarvis", "HTTP", "TestSupport", logging]),
+        testTarget("ControlTests", ["Control", "AudioCore", "TestSupport", "ALSATestbed", nioCore, nioPosix, nioHTTP1, serviceLifecycle]),
+        testTarget("AudioEngineTests", ["AudioEngine", "AudioCore", "ALSA", "ALSATestbed"]),
+        testTarget("RealtimeTests", ["Realtime", "TestSupport", "AudioCore", logging]),
+        testTarget("ApplianceTests", ["Appliance", "Realtime", "Jarvis"]),
     ]
 )
