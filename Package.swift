@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // C layer
@@ -30,7 +31,7 @@ let package = Package(
         cLibrary("CMPG123", pkgConfig: "libmpg123", apt: "libmpg123-dev"),
         cLibrary("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
         cLibrary("CGPIOD", pkgConfig: "libgpiod", apt: "libgpiod-dev"),
-        .target(name: "CShims", dependencies: ["CALSA"]),
+        .target(name: "CShims", dependencies: ["CALSA", "CCurl"]),
 
         // pure
         .target(name: "AudioCore", swiftSettings: swiftSettings),
@@ -50,6 +51,7 @@ let package = Package(
         // wrappers
         .target(name: "ALSA", dependencies: ["CALSA", "CShims", "AudioCore"], swiftSettings: swiftSettings),
         .target(name: "SpeexDSP", dependencies: ["CSpeexDSP"], swiftSettings: swiftSettings),
+        .target(name: "HTTP", dependencies: ["CCurl", "CShims"], swiftSettings: swiftSettings),
 
         // engines
         .target(
@@ -58,6 +60,23 @@ let package = Package(
                 "AudioCore", "ALSA", "SpeexDSP", "CShims",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        .target(
+            name: "Jarvis",
+            dependencies: ["HTTP", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+
+        // test-only library: in-process stand-in servers
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -82,6 +101,8 @@ let package = Package(
         .testTarget(name: "SpeexDSPTests", dependencies: ["SpeexDSP"], swiftSettings: swiftSettings),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"], swiftSettings: swiftSettings),
         .testTarget(name: "SystemdTests", dependencies: ["Systemd", .product(name: "Logging", package: "swift-log")], swiftSettings: swiftSettings),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "JarvisTests", dependencies: ["Jarvis", "HTTP", "TestSupport", .product(name: "Logging", package: "swift-log")], swiftSettings: swiftSettings),
         .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "AudioCore", "ALSA"], swiftSettings: swiftSettings),
     ]
 )

@@ -8,3 +8,4 @@
 /// ALSA's error handler type is variadic, so Swift cannot implement it. silence != 0 installs a
 /// handler that drops alsa-lib's "ALSA lib ..." stderr chatter; our wrappers report errors themselves.
 void cshim_alsa_silence_errors(int silence);
+#include "cshim_curl.h"
