@@ -31,7 +31,7 @@ let package = Package(
         cLibrary("CMPG123", pkgConfig: "libmpg123", apt: "libmpg123-dev"),
         cLibrary("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
         cLibrary("CGPIOD", pkgConfig: "libgpiod", apt: "libgpiod-dev"),
-        .target(name: "CShims", dependencies: ["CALSA", "CCurl"]),
+        .target(name: "CShims", dependencies: ["CALSA", "CCurl", "COpus"]),
 
         // pure
         .target(name: "AudioCore", swiftSettings: swiftSettings),
@@ -52,6 +52,7 @@ let package = Package(
         .target(name: "ALSA", dependencies: ["CALSA", "CShims", "AudioCore"], swiftSettings: swiftSettings),
         .target(name: "SpeexDSP", dependencies: ["CSpeexDSP"], swiftSettings: swiftSettings),
         .target(name: "HTTP", dependencies: ["CCurl", "CShims"], swiftSettings: swiftSettings),
+        .target(name: "Codecs", dependencies: ["CMPG123", "COpus", "CShims", "AudioCore"], swiftSettings: swiftSettings),
 
         // engines
         .target(
@@ -67,6 +68,12 @@ let package = Package(
         .target(
             name: "Jarvis",
             dependencies: ["HTTP", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+
+        .target(
+            name: "Media",
+            dependencies: ["AudioCore", "Codecs", "HTTP", "AudioEngine", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
 
@@ -103,6 +110,8 @@ let package = Package(
         .testTarget(name: "SystemdTests", dependencies: ["Systemd", .product(name: "Logging", package: "swift-log")], swiftSettings: swiftSettings),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "JarvisTests", dependencies: ["Jarvis", "HTTP", "TestSupport", .product(name: "Logging", package: "swift-log")], swiftSettings: swiftSettings),
+        .testTarget(name: "CodecsTests", dependencies: ["Codecs", "AudioCore", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "MediaTests", dependencies: ["Media", "Codecs", "HTTP", "AudioCore", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "AudioCore", "ALSA"], swiftSettings: swiftSettings),
     ]
 )

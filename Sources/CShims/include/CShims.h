@@ -9,3 +9,4 @@
 /// handler that drops alsa-lib's "ALSA lib ..." stderr chatter; our wrappers report errors themselves.
 void cshim_alsa_silence_errors(int silence);
 #include "cshim_curl.h"
+#include "cshim_opus.h"
