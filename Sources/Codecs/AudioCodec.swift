@@ -13,12 +13,13 @@ public enum AudioCodec: String, Sendable, Equatable, CaseIterable {
         }
     }
 
-    /// From the first bytes: "OggS" is Ogg; "ID3" or an MPEG frame sync is MP3.
+    /// From the first bytes: "OggS" is Ogg; "ID3" or an MPEG audio frame sync is MP3 (an AAC ADTS
+    /// header has the same sync but layer bits 00, which MPEG audio reserves: not ours).
     public init?(sniffing bytes: some Collection<UInt8>) {
         let head = Array(bytes.prefix(4))
         if head.starts(with: Array("OggS".utf8)) {
             self = .oggOpus
-        } else if head.starts(with: Array("ID3".utf8)) || (head.count >= 2 && head[0] == 0xFF && head[1] & 0xE0 == 0xE0) {
+        } else if head.starts(with: Array("ID3".utf8)) || (head.count >= 2 && head[0] == 0xFF && head[1] & 0xE0 == 0xE0 && head[1] & 0x06 != 0) {
             self = .mp3
         } else {
             return nil

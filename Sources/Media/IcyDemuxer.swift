@@ -9,13 +9,18 @@ public struct IcyDemuxer: Sendable {
     private var metadata: [UInt8] = []
     /// Metadata blocks seen (including empty ones, which are the common case).
     public private(set) var blocks = 0
+    /// Blocks longer than this are skipped unparsed (and counted). The wire format caps them at 4080.
+    public let maxMetadataBytes: Int
+    public private(set) var oversizedBlocks = 0
+    private var discarding = false
     public let maxTitleCharacters: Int
 
-    public init(metaInterval: Int?, maxTitleCharacters: Int = 300) {
+    public init(metaInterval: Int?, maxTitleCharacters: Int = 300, maxMetadataBytes: Int = 4_080) {
         self.metaInterval = metaInterval.flatMap { $0 > 0 ? $0 : nil }
         audioRemaining = self.metaInterval ?? .max
         self.maxTitleCharacters = maxTitleCharacters
-        metadata.reserveCapacity(4_080)
+        self.maxMetadataBytes = maxMetadataBytes
+        metadata.reserveCapacity(min(maxMetadataBytes, 4_080))
     }
 
     /// Feeds body bytes. `audio` gets the audio runs in order (slices of `bytes`); `onMetadata` gets each
@@ -31,7 +36,7 @@ public struct IcyDemuxer: Sendable {
         while offset < bytes.count {
             if metadataRemaining > 0 {
                 let take = min(metadataRemaining, bytes.count - offset)
-                metadata.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + take)]))
+                if !discarding { metadata.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + take)])) }
                 offset += take
                 metadataRemaining -= take
                 if metadataRemaining == 0 { finishBlock(onMetadata) }
@@ -44,6 +49,8 @@ public struct IcyDemuxer: Sendable {
                     audioRemaining = metaInterval
                 } else {
                     metadataRemaining = length
+                    discarding = length > maxMetadataBytes
+                    if discarding { oversizedBlocks += 1 }
                     metadata.removeAll(keepingCapacity: true)
                 }
             } else {
@@ -68,6 +75,10 @@ public struct IcyDemuxer: Sendable {
 
     private mutating func finishBlock(_ onMetadata: (IcyMetadata) -> Void) {
         audioRemaining = metaInterval ?? .max
+        guard !discarding else {
+            discarding = false
+            return
+        }
         let parsed = IcyMetadata(parsing: metadata, maxTitleCharacters: maxTitleCharacters)
         metadata.removeAll(keepingCapacity: true)
         if !parsed.fields.isEmpty { onMetadata(parsed) }

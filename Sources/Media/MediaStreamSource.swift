@@ -88,7 +88,8 @@ public struct MediaStreamSource: Sendable {
         if resumeOffset == 0 || !session.resumable {
             session.startFile(length: icy.metaInterval == nil ? contentLength : nil)
         }
-        var demuxer = IcyDemuxer(metaInterval: icy.metaInterval, maxTitleCharacters: settings.limits.maxTitleCharacters)
+        var demuxer = IcyDemuxer(metaInterval: icy.metaInterval, maxTitleCharacters: settings.limits.maxTitleCharacters,
+                                 maxMetadataBytes: settings.limits.maxMetadataBytes)
         var deliveredAudio = false
         var announced = resumeOffset > 0 && session.decoder != nil
         if announced { session.onEvent(.connected(codec: session.codec ?? .mp3, name: icy.name, resumedAt: resumeOffset)) }

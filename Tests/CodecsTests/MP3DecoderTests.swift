@@ -102,6 +102,7 @@ import TestSupport
         #expect(AudioCodec(sniffing: mp3) == .mp3)
         #expect(AudioCodec(sniffing: Array("OggS".utf8)) == .oggOpus)
         #expect(AudioCodec(sniffing: Array("<html>".utf8)) == nil)
+        #expect(AudioCodec(sniffing: [0xFF, 0xF1, 0x50, 0x80]) == nil, "AAC ADTS is not MP3")
         #expect(AudioCodec(contentType: "audio/mpeg") == .mp3)
         #expect(AudioCodec(contentType: "Audio/Ogg; codecs=opus") == .oggOpus)
         #expect(AudioCodec(contentType: "text/html; charset=utf-8") == nil)

@@ -95,6 +95,17 @@ import Testing
         #expect(meta.streamTitle?.count == 300)
     }
 
+    @Test func skipsMetadataBlocksOverTheLimit() {
+        let long = IcyMetadata(fields: [("StreamTitle", String(repeating: "y", count: 100))])
+        let short = IcyMetadata(fields: [("StreamTitle", "ok")])
+        let (wire, audio) = body(interval: 32, blocks: [long, short], trailingAudio: 5)
+        var demuxer = IcyDemuxer(metaInterval: 32, maxMetadataBytes: 64)
+        let out = demuxer.push(wire)
+        #expect(out.audio == audio)
+        #expect(out.metadata.map(\.streamTitle) == ["ok"])
+        #expect(demuxer.oversizedBlocks == 1)
+    }
+
     @Test func readsIcyHeadersWithinLimits() {
         let headers = ["icy-metaint": "16000", "icy-name": " Groove Salad ", "icy-br": "128, 128", "content-type": "audio/mpeg"]
         let icy = IcyHeaders { headers[$0.lowercased()] }
