@@ -111,6 +111,43 @@ final class SleepLog: Sendable {
         #expect(server.requests.allSatisfy { $0.header("Range") == nil })
     }
 
+    @Test func oggOpusRadioReportsTitlesFromChainedStreams() async throws {
+        let server = try await MediaStandIn.start()
+        defer { Task { await server.stop() } }
+        var audio: [UInt8] = []
+        for (serial, title) in [(UInt32(1), "TITLE=First Song"), (2, "TITLE=Second Song")] {
+            let pcm = try MediaFixtures.sinePCM(seconds: 0.5, frequency: 440, sampleRate: 48_000, channels: 2)
+            let writer = try OggOpusWriter(channels: 2, serial: serial, tags: ["ARTIST=Band", title])
+            audio += try writer.write(pcm) + writer.finish()
+        }
+        var stream = MediaStandIn.LiveStream(audio: audio)
+        stream.contentType = "application/ogg"
+        stream.bytesPerSecond = audio.count * 2
+        stream.burstBytes = audio.count / 4
+        server.route("/opus", .live(stream))
+        let client = try HTTPClient()
+        defer { client.shutdown() }
+        let events = EventLog()
+        let sink = CollectingSink()
+        let playing = try source(server.url("/opus"), client: client, sleeps: SleepLog())
+        let task = Task {
+            await playing.run(into: sink) { events.append($0) }
+            return sink.formats
+        }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !events.all.contains(.title("Band - Second Song")), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        task.cancel()
+        let formats = await task.value
+        let all = events.all
+        #expect(all.first == .connected(codec: .oggOpus, name: "Stand-in Radio", resumedAt: nil))
+        #expect(all.contains(.format(AudioFormat(sampleRate: 48_000, channels: 2))))
+        #expect(all.contains(.title("Band - First Song")))
+        #expect(all.contains(.title("Band - Second Song")))
+        #expect(formats == [AudioFormat(sampleRate: 48_000, channels: 2)])
+    }
+
     @Test func permanentErrorsFailAtOnce() async throws {
         let server = try await MediaStandIn.start()
         defer { Task { await server.stop() } }
