@@ -49,12 +49,15 @@ public enum MediaFixtures {
         return bytes
     }
 
-    /// posix_spawnp, stderr to /dev/null; the exit status (or 128 + signal; 127 if it could not start).
+    /// posix_spawnp, stderr to /dev/null, no inherited descriptors beyond stdio; the exit status (or 128 + signal; 127 if it could not start).
     public static func spawnAndWait(_ argv: [String]) -> Int32 {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // The child must not inherit other tests' sockets: a listening socket kept open in sox makes a
+        // "stopped" stand-in server still accept connections (a client then hangs instead of being refused).
+        for fd in openDescriptors() where fd > 2 { posix_spawn_file_actions_addclose(&actions, fd) }
         var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         defer { for arg in cArgs { free(arg) } }
         var pid: pid_t = 0
@@ -64,6 +67,22 @@ public enum MediaFixtures {
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let signal = status & 0x7f
         return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+    }
+
+    /// The descriptors open in this process (from /proc/self/fd). glibc ignores closing one that has
+    /// been closed in the meantime.
+    static func openDescriptors() -> [Int32] {
+        guard let dir = opendir("/proc/self/fd") else { return [] }
+        defer { closedir(dir) }
+        let own = dirfd(dir)
+        var fds: [Int32] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            if let fd = Int32(name), fd != own { fds.append(fd) }
+        }
+        return fds
     }
 
     public static func readFile(_ path: String) -> [UInt8]? {

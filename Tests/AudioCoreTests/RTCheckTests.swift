@@ -113,6 +113,20 @@ enum RTCheck {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    static func inheritedDescriptors() -> [Int32] {
+        guard let dir = opendir("/proc/self/fd") else { return [] }
+        defer { closedir(dir) }
+        let own = dirfd(dir)
+        var fds: [Int32] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            if let fd = Int32(name), fd != own { fds.append(fd) }
+        }
+        return fds
+    }
+
     /// posix_spawnp with extra environment variables; returns the exit status (or 128 + signal).
     static func spawnAndWait(_ argv: [String], environment: [String], stdoutPath: String? = nil, quiet: Bool = false) -> Int32 {
         var actions = posix_spawn_file_actions_t()
@@ -120,6 +134,8 @@ enum RTCheck {
         defer { posix_spawn_file_actions_destroy(&actions) }
         if let stdoutPath { posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
         if quiet { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
+        // Other tests' sockets must not stay open in the child (see ConfigurationTests/TestFiles.swift).
+        for fd in inheritedDescriptors() where fd > 2 { posix_spawn_file_actions_addclose(&actions, fd) }
         var env: [String] = []
         var e = environ
         while let entry = e.pointee {

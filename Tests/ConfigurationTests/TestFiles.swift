@@ -67,6 +67,21 @@ struct ProcessResult {
     var stderr: String
 }
 
+/// The descriptors open in this process; glibc's spawn ignores closing one closed in the meantime.
+private func openDescriptors() -> [Int32] {
+    guard let dir = opendir("/proc/self/fd") else { return [] }
+    defer { closedir(dir) }
+    let own = dirfd(dir)
+    var fds: [Int32] = []
+    while let entry = readdir(dir) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+            String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+        }
+        if let fd = Int32(name), fd != own { fds.append(fd) }
+    }
+    return fds
+}
+
 /// Runs an executable with pipes for stdout and stderr and waits for it.
 func runProcess(_ executable: String, _ arguments: [String]) -> ProcessResult? {
     var outPipe: [Int32] = [0, 0]
@@ -79,6 +94,9 @@ func runProcess(_ executable: String, _ arguments: [String]) -> ProcessResult? {
     posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
     posix_spawn_file_actions_addclose(&actions, outPipe[0])
     posix_spawn_file_actions_addclose(&actions, errPipe[0])
+    // No other inherited descriptors: a concurrently running test's listening socket held open by the
+    // child keeps a "stopped" stand-in server accepting (Jarvis offline tests then hang, not fail fast).
+    for fd in openDescriptors() where fd > 2 { posix_spawn_file_actions_addclose(&actions, fd) }
     let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid: pid_t = 0
