@@ -50,7 +50,7 @@ let package = Package(
         cLibrary("CMPG123", pkgConfig: "libmpg123", apt: "libmpg123-dev"),
         cLibrary("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
         cLibrary("CGPIOD", pkgConfig: "libgpiod", apt: "libgpiod-dev"),
-        .target(name: "CShims", dependencies: ["CALSA", "CCurl", "CGPIOD"]),
+        .target(name: "CShims", dependencies: ["CALSA", "CCurl", "CGPIOD", "COpus"]),
         .target(name: "JVPacedPCM", dependencies: ["CALSA"], cSettings: [.define("PIC")]),
 
         // pure
@@ -61,11 +61,13 @@ let package = Package(
         swiftTarget("SpeexDSP", ["CSpeexDSP"]),
         swiftTarget("HTTP", ["CCurl", "CShims"]),
         swiftTarget("GPIO", ["CShims", "Configuration"]),
+        swiftTarget("Codecs", ["CMPG123", "COpus", "CShims", "AudioCore"]),
 
         // engines
         swiftTarget("AudioEngine", ["AudioCore", "ALSA", "SpeexDSP", "CShims", logging, serviceLifecycle]),
         swiftTarget("Realtime", ["AudioCore", nioCore, nioPosix, nioHTTP1, nioWebSocket, nioSSL, logging, serviceLifecycle]),
         swiftTarget("Jarvis", ["HTTP", logging]),
+        swiftTarget("Media", ["AudioCore", "Codecs", "HTTP", "AudioEngine", logging]),
 
         // product
         swiftTarget("Configuration", [logging]),
@@ -88,6 +90,7 @@ let package = Package(
         // test support: PCMs (file plugin and the paced plugin), in-process stand-in servers, tools
         swiftTarget("ALSATestbed", ["ALSA", "CShims"]),
         swiftTarget("TestSupport", ["Realtime", nioCore, nioPosix, nioHTTP1, nioWebSocket]),
+        .executableTarget(name: "media-bench", dependencies: ["Codecs", "AudioEngine", "AudioCore"], path: "Sources/media-bench", swiftSettings: swiftSettings),
         .executableTarget(name: "rtcheck-probe", dependencies: ["AudioCore"], path: "Sources/rtcheck-probe", swiftSettings: swiftSettings),
 
         // tests
@@ -102,6 +105,8 @@ let package = Package(
         testTarget("ControlTests", ["Control", "AudioCore", "TestSupport", "ALSATestbed", nioCore, nioPosix, nioHTTP1, serviceLifecycle]),
         testTarget("AudioEngineTests", ["AudioEngine", "AudioCore", "ALSA", "ALSATestbed"]),
         testTarget("RealtimeTests", ["Realtime", "TestSupport", "AudioCore", logging]),
+        testTarget("CodecsTests", ["Codecs", "AudioCore", "TestSupport"]),
+        testTarget("MediaTests", ["Media", "Codecs", "HTTP", "AudioCore", "TestSupport"]),
         testTarget("ApplianceTests", ["Appliance", "Realtime", "Jarvis"]),
     ]
 )

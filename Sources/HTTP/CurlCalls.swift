@@ -174,6 +174,8 @@ final class CurlTransfer {
 
     private let followsRedirects: Bool
     private var headerList: UnsafeMutablePointer<curl_slist>?
+    /// Status lines curl treats as "HTTP/1.0 200": old Shoutcast servers answer `ICY 200 OK`.
+    private var statusAliases: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer: UnsafeMutablePointer<CChar>
     private var status = 0
     private var headerLines: [HTTPHeader] = []
@@ -198,6 +200,7 @@ final class CurlTransfer {
     deinit {
         curl_easy_cleanup(easy)
         curl_slist_free_all(headerList)
+        curl_slist_free_all(statusAliases)
         errorBuffer.deallocate()
     }
 
@@ -218,6 +221,8 @@ final class CurlTransfer {
         try check(cshim_curl_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1)), "CURLOPT_HTTP_VERSION")
         try check(cshim_curl_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https"), "CURLOPT_PROTOCOLS_STR")
         try check(cshim_curl_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"), "CURLOPT_REDIR_PROTOCOLS_STR")
+        statusAliases = curl_slist_append(nil, "ICY 200")
+        if let statusAliases { try check(cshim_curl_setopt_slist(easy, CURLOPT_HTTP200ALIASES, statusAliases), "CURLOPT_HTTP200ALIASES") }
 
         let method = request.method.uppercased()
         switch method {

@@ -18,3 +18,4 @@ int cshim_thread_set_name(const char *name);
 int cshim_spawn_actions_close_from(void *actions, int from);
 
 #include "cshim_curl.h"
+#include "cshim_opus.h"

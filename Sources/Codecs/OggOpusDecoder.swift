@@ -1,0 +1,103 @@
+import AudioCore
+
+/// Ogg Opus (RFC 7845) over our `OggDemuxer` and libopus: 48 kHz interleaved Int16 out with the
+/// stream's channel count. Honours pre-skip, output gain and end trimming by granule position.
+/// Chained streams (Icecast sends a new logical stream per track) start a fresh decoder; their
+/// OpusTags update `tags`. Logical streams that are not Opus (multiplexed video, ...) are ignored.
+public final class OggOpusDecoder: StreamDecoder {
+    public static let maxFramesPerPacket = 5_760  // 120 ms at 48 kHz
+
+    private var demuxer = OggDemuxer()
+    private var decoder: OpusMultistreamDecoderHandle?
+    private var output: UnsafeMutableBufferPointer<Int16> = .init(start: nil, count: 0)
+    private var serial: UInt32?
+    private var expectingTags = false
+    private var preSkipRemaining = 0
+    private var decodedInStream: Int64 = 0
+    public private(set) var format: AudioFormat?
+    public private(set) var head: OpusHead?
+    /// The latest OpusTags (changes with each chained stream).
+    public private(set) var tags: OpusTags?
+    /// Logical streams started (1 for a plain file; more for a chained radio stream).
+    public private(set) var streamsStarted = 0
+    /// Packets libopus rejected (counted and skipped: one bad packet must not end a stream).
+    public private(set) var corruptPackets = 0
+
+    public init() {}
+
+    deinit {
+        output.deallocate()
+    }
+
+    public func decode(_ bytes: UnsafeRawBufferPointer, into sink: (PCMBlock) -> Void) throws(CodecError) {
+        demuxer.push(bytes)
+        while let packet = demuxer.nextPacket() {
+            try handle(packet, sink)
+        }
+    }
+
+    public func reset() throws(CodecError) {
+        demuxer.reset()
+        decoder = nil
+        serial = nil
+        expectingTags = false
+        format = nil
+    }
+
+    private func handle(_ packet: OggPacket, _ sink: (PCMBlock) -> Void) throws(CodecError) {
+        if packet.isBeginning, packet.data.starts(with: Array("OpusHead".utf8)) {
+            try startStream(packet)
+            return
+        }
+        guard packet.serial == serial, let decoder, let format else { return }
+        if expectingTags {
+            expectingTags = false
+            if packet.data.starts(with: Array("OpusTags".utf8)) {
+                tags = try? OpusTags(parsing: packet.data)
+                return
+            }
+        }
+        guard !packet.data.isEmpty else { return }
+        var frames: Int
+        do {
+            frames = try packet.data.withUnsafeBytes { raw in try decoder.decode(raw, into: output) }
+        } catch {
+            corruptPackets += 1
+            return
+        }
+        let decodedBefore = decodedInStream
+        decodedInStream += Int64(frames)
+        if packet.isEnd, packet.granule >= 0 {
+            frames = Int(max(0, min(Int64(frames), packet.granule - decodedBefore)))
+        }
+        var first = 0
+        if preSkipRemaining > 0 {
+            first = min(preSkipRemaining, frames)
+            preSkipRemaining -= first
+        }
+        guard frames > first else { return }
+        let channels = format.channels
+        let samples = UnsafeBufferPointer(rebasing: output[(first * channels)..<(frames * channels)])
+        sink(PCMBlock(format: format, samples: samples))
+    }
+
+    private func startStream(_ packet: OggPacket) throws(CodecError) {
+        let head = try OpusHead(parsing: packet.data)
+        decoder = try OpusMultistreamDecoderHandle(channels: head.channels, streams: head.streamCount,
+                                                   coupledStreams: head.coupledCount, mapping: head.mapping)
+        if head.outputGain != 0 { try decoder?.setGain(q8: head.outputGain) }
+        let needed = Self.maxFramesPerPacket * head.channels
+        if output.count < needed {
+            output.deallocate()
+            output = .allocate(capacity: needed)
+            output.initialize(repeating: 0)
+        }
+        self.head = head
+        serial = packet.serial
+        format = AudioFormat(sampleRate: 48_000, channels: head.channels)
+        expectingTags = true
+        preSkipRemaining = head.preSkip
+        decodedInStream = 0
+        streamsStarted += 1
+    }
+}

@@ -1,0 +1,47 @@
+import AudioCore
+
+/// Decoded audio handed to a sink: interleaved Int16 frames in `format`. The buffer belongs to the
+/// decoder and is only valid during the sink call (copy what you keep).
+public struct PCMBlock {
+    public let format: AudioFormat
+    public let samples: UnsafeBufferPointer<Int16>
+
+    init(format: AudioFormat, samples: UnsafeBufferPointer<Int16>) {
+        self.format = format
+        self.samples = samples
+    }
+
+    public var frameCount: Int { samples.count / format.channels }
+}
+
+/// A streaming decoder: feed it compressed bytes as they arrive (any chunking), get PCM blocks out.
+/// Runs on the media thread (it may allocate on format changes, never per block in steady state).
+public protocol StreamDecoder: AnyObject {
+    /// The current output format, once the stream has told us (nil before the first header).
+    var format: AudioFormat? { get }
+    /// Feeds `bytes`; calls `sink` for each decoded block, in order.
+    func decode(_ bytes: UnsafeRawBufferPointer, into sink: (PCMBlock) -> Void) throws(CodecError)
+    /// Forgets the stream (e.g. after a reconnect): the next bytes start a new one.
+    func reset() throws(CodecError)
+}
+
+extension StreamDecoder {
+    /// Convenience for tests and whole-file use: decodes `bytes` and returns all samples with the last format.
+    public func decodeAll(_ bytes: [UInt8]) throws(CodecError) -> (format: AudioFormat?, samples: [Int16]) {
+        var samples: [Int16] = []
+        var format: AudioFormat?
+        var failure: CodecError?
+        bytes.withUnsafeBytes { raw in
+            do throws(CodecError) {
+                try decode(raw) { block in
+                    format = block.format
+                    samples.append(contentsOf: block.samples)
+                }
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+        return (format ?? self.format, samples)
+    }
+}

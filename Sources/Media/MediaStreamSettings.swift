@@ -1,0 +1,49 @@
+import AudioCore
+import Codecs
+
+/// How a stream source connects, buffers and retries. Documented defaults.
+public struct MediaStreamSettings: Sendable {
+    /// Decoded audio held before playback starts (and after each reconnect), to ride out jitter. Default 500 ms.
+    public var prebuffer: Duration = .milliseconds(500)
+    /// Default 10 s.
+    public var connectTimeout: Duration = .seconds(10)
+    /// A stream silent this long is dropped and reconnected. Default 10 s.
+    public var inactivityTimeout: Duration = .seconds(10)
+    /// Compressed bytes buffered in the HTTP client before the transfer pauses. Default 256 KiB.
+    public var maxBufferedBytes = 256 * 1_024
+    /// First reconnect delay; doubles per consecutive failure up to `reconnectMaxDelay`, ±25% jitter.
+    public var reconnectBaseDelay: Duration = .milliseconds(500)
+    public var reconnectMaxDelay: Duration = .seconds(30)
+    /// Consecutive failed attempts before giving up. A connection that delivered audio resets the count.
+    public var maxConsecutiveFailures = 8
+    /// How often a full sink is retried. Default 20 ms.
+    public var backPressurePoll: Duration = .milliseconds(20)
+    public var limits = MediaLimits()
+    public var userAgent = "jarvis-voice/1"
+
+    public init() {}
+
+    /// The delay before reconnect attempt `attempt` (1-based), with `jitter` in 0.75...1.25.
+    public func reconnectDelay(attempt: Int, jitter: Double) -> Duration {
+        let base = Double(reconnectBaseDelay.components.seconds) + Double(reconnectBaseDelay.components.attoseconds) * 1e-18
+        let cap = Double(reconnectMaxDelay.components.seconds) + Double(reconnectMaxDelay.components.attoseconds) * 1e-18
+        let exponential = min(cap, base * Double(1 << min(max(attempt - 1, 0), 20)))
+        return .milliseconds(Int64((exponential * jitter * 1_000).rounded()))
+    }
+}
+
+/// What a stream source reports to the player, in order.
+public enum MediaStreamEvent: Sendable, Equatable {
+    /// Connected; `resumedAt` is the byte offset of a Range resume.
+    case connected(codec: AudioCodec, name: String?, resumedAt: Int?)
+    case format(AudioFormat)
+    /// A new now-playing title (ICY StreamTitle or Opus tags).
+    case title(String)
+    /// The prebuffer is full; audio flows to the sink.
+    case playing
+    case reconnecting(attempt: Int, after: Duration, reason: String)
+    /// A finite file (podcast) played to its end.
+    case ended
+    /// Gave up: a permanent error (404, not audio) or too many consecutive failures.
+    case failed(String)
+}

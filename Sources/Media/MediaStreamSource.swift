@@ -1,0 +1,250 @@
+import AudioCore
+import Codecs
+import HTTP
+
+/// Plays one http(s) stream into a `PCMSink`: HTTP (libcurl) → ICY split → MP3/Opus decoder → sink,
+/// with a prebuffer, back-pressure, now-playing titles, and recovery:
+/// - a live stream that drops or ends is reconnected with jittered exponential backoff;
+/// - a finite file (podcast) that drops is resumed with `Range: bytes=N-` where it stopped;
+/// - permanent errors (4xx, not audio) fail at once; the player is told about every retry so it can
+///   say so after repeated failures (never silence without a word).
+/// Run it in the task that owns the playback; cancelling that task stops it.
+public struct MediaStreamSource: Sendable {
+    public let url: MediaURL
+    public let client: HTTPClient
+    public var settings: MediaStreamSettings
+    /// Backoff sleep (tests inject a recorder); default `Task.sleep`.
+    public var sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+    /// Jitter factor for backoff, 0.75...1.25 by default.
+    public var jitter: @Sendable () -> Double = { Double.random(in: 0.75...1.25) }
+
+    public init(url: MediaURL, client: HTTPClient, settings: MediaStreamSettings = MediaStreamSettings()) {
+        self.url = url
+        self.client = client
+        self.settings = settings
+    }
+
+    private enum Outcome {
+        case finished
+        case retry(String, deliveredAudio: Bool)
+        case fatal(String)
+    }
+
+    /// Streams until the file ends, a permanent error, too many failures, or task cancellation.
+    public func run(into sink: any PCMSink, onEvent: @escaping (MediaStreamEvent) -> Void) async {
+        var session = Session(sink: sink, settings: settings, onEvent: onEvent)
+        var failures = 0
+        while !Task.isCancelled {
+            let outcome = await connectOnce(&session)
+            switch outcome {
+            case .finished:
+                await session.drainAll()
+                if Task.isCancelled { return }
+                sink.finish()
+                onEvent(.ended)
+                return
+            case .fatal(let reason):
+                onEvent(.failed(reason))
+                return
+            case .retry(let reason, let deliveredAudio):
+                if Task.isCancelled { return }
+                failures = deliveredAudio ? 1 : failures + 1
+                guard failures <= settings.maxConsecutiveFailures else {
+                    onEvent(.failed("\(url) failed \(failures - 1) times in a row; last error: \(reason)"))
+                    return
+                }
+                let delay = settings.reconnectDelay(attempt: failures, jitter: jitter())
+                onEvent(.reconnecting(attempt: failures, after: delay, reason: reason))
+                do { try await sleep(delay) } catch { return }
+            }
+        }
+    }
+
+    private func connectOnce(_ session: inout Session) async -> Outcome {
+        var headers = [HTTPHeader("User-Agent", settings.userAgent), HTTPHeader("Icy-MetaData", "1")]
+        let resumeOffset = session.resumable ? session.fileOffset : 0
+        if resumeOffset > 0 { headers.append(HTTPHeader("Range", "bytes=\(resumeOffset)-")) }
+        let request = HTTPRequest(url: url.absoluteString, headers: headers, connectTimeout: settings.connectTimeout,
+                                  inactivityTimeout: settings.inactivityTimeout, maxRedirects: settings.limits.maxRedirects,
+                                  maxBufferedBytes: settings.maxBufferedBytes)
+        let response: HTTPResponse
+        do {
+            response = try await client.execute(request)
+        } catch {
+            return .retry(describe(error), deliveredAudio: false)
+        }
+        defer { response.cancel() }
+        let status = response.status
+        guard status == 200 || status == 206 else {
+            let permanent = (400..<500).contains(status) && status != 408 && status != 429
+            return permanent ? .fatal("\(url) answered HTTP \(status)") : .retry("HTTP \(status)", deliveredAudio: false)
+        }
+        let icy = IcyHeaders(header: { response.head.value(for: $0) }, limits: settings.limits)
+        let contentLength = response.head.value(for: "content-length").flatMap { Int($0) }
+        var skip = 0
+        if resumeOffset > 0, status == 200 {
+            skip = resumeOffset  // the server ignored Range: throw away what we already played
+        }
+        if resumeOffset == 0 || !session.resumable {
+            session.startFile(length: icy.metaInterval == nil ? contentLength : nil)
+        }
+        var demuxer = IcyDemuxer(metaInterval: icy.metaInterval, maxTitleCharacters: settings.limits.maxTitleCharacters,
+                                 maxMetadataBytes: settings.limits.maxMetadataBytes)
+        var deliveredAudio = false
+        var announced = resumeOffset > 0 && session.decoder != nil
+        if announced { session.onEvent(.connected(codec: session.codec ?? .mp3, name: icy.name, resumedAt: resumeOffset)) }
+        do {
+            for try await chunk in response.body {
+                var bytes = chunk[...]
+                if skip > 0 {
+                    let dropped = min(skip, bytes.count)
+                    bytes = bytes.dropFirst(dropped)
+                    skip -= dropped
+                    if bytes.isEmpty { continue }
+                }
+                if !announced {
+                    announced = true
+                    let declared: AudioCodec? = icy.contentType.flatMap { AudioCodec(contentType: $0) }
+                    guard let codec = declared ?? AudioCodec(sniffing: firstAudio(bytes, demuxer: demuxer)) else {
+                        let type = icy.contentType ?? "none"
+                        return .fatal("\(url) did not return audio (Content-Type \(type))")
+                    }
+                    do throws(CodecError) { try session.begin(codec: codec) } catch { return .fatal(error.description) }
+                    session.onEvent(.connected(codec: codec, name: icy.name, resumedAt: nil))
+                }
+                session.fileOffset += bytes.count
+                let failure: CodecError? = bytes.withUnsafeBytes { raw in
+                    var failure: CodecError?
+                    demuxer.push(raw, audio: { audio in
+                        guard failure == nil else { return }
+                        do throws(CodecError) { try session.decode(audio) } catch { failure = error }
+                    }, onMetadata: { meta in
+                        if let title = meta.streamTitle { session.announce(title: title) }
+                    })
+                    return failure
+                }
+                if let failure { return .retry(failure.description, deliveredAudio: deliveredAudio) }
+                if session.hasPending { deliveredAudio = true }
+                await session.drain()
+                if Task.isCancelled { return .finished }
+            }
+        } catch {
+            return .retry(describe(error), deliveredAudio: deliveredAudio)
+        }
+        if let length = session.fileLength {
+            return session.fileOffset >= length ? .finished
+                : .retry("connection closed at byte \(session.fileOffset) of \(length)", deliveredAudio: deliveredAudio)
+        }
+        return .retry("the stream ended", deliveredAudio: deliveredAudio)
+    }
+
+    private func firstAudio(_ bytes: ArraySlice<UInt8>, demuxer: IcyDemuxer) -> [UInt8] {
+        var copy = demuxer
+        var audio: [UInt8] = []
+        bytes.withUnsafeBytes { raw in copy.push(raw, audio: { audio.append(contentsOf: $0) }, onMetadata: { _ in }) }
+        return audio
+    }
+
+    private func describe(_ error: any Error) -> String {
+        (error as? HTTPError)?.description ?? "\(error)"
+    }
+}
+
+/// Per-run state: decoder, pending PCM, prebuffer, file position for Range resume.
+private struct Session {
+    let sink: any PCMSink
+    let settings: MediaStreamSettings
+    let onEvent: (MediaStreamEvent) -> Void
+    var decoder: (any StreamDecoder)?
+    var codec: AudioCodec?
+    var format: AudioFormat?
+    var pending: [Int16] = []
+    var pendingFormat: AudioFormat?
+    /// Blocks of another format wait here until `pending` has been played.
+    var queued: [(AudioFormat, [Int16])] = []
+    var playing = false
+    var lastTitle: String?
+    var fileLength: Int?
+    var fileOffset = 0
+
+    init(sink: any PCMSink, settings: MediaStreamSettings, onEvent: @escaping (MediaStreamEvent) -> Void) {
+        self.sink = sink
+        self.settings = settings
+        self.onEvent = onEvent
+    }
+
+    var resumable: Bool { fileLength != nil && decoder != nil }
+    var hasPending: Bool { !pending.isEmpty || !queued.isEmpty }
+
+    mutating func startFile(length: Int?) {
+        fileLength = length
+        fileOffset = 0
+    }
+
+    /// A new stream (or a live reconnect): fresh decoder, rebuffer.
+    mutating func begin(codec: AudioCodec) throws(CodecError) {
+        self.codec = codec
+        decoder = try codec.makeDecoder()
+        playing = false
+    }
+
+    mutating func decode(_ audio: UnsafeRawBufferPointer) throws(CodecError) {
+        guard let decoder else { return }
+        try decoder.decode(audio) { block in
+            if block.format != self.format {
+                self.format = block.format
+                self.onEvent(.format(block.format))
+            }
+            if self.pendingFormat == nil || (self.pendingFormat == block.format && self.queued.isEmpty) {
+                self.pendingFormat = block.format
+                self.pending.append(contentsOf: block.samples)
+            } else if let last = self.queued.indices.last, self.queued[last].0 == block.format {
+                self.queued[last].1.append(contentsOf: block.samples)
+            } else {
+                self.queued.append((block.format, Array(block.samples)))
+            }
+        }
+        if let opus = decoder as? OggOpusDecoder, let title = opus.tags?.streamTitle { announce(title: title) }
+    }
+
+    mutating func announce(title: String) {
+        guard title != lastTitle else { return }
+        lastTitle = title
+        onEvent(.title(title))
+    }
+
+    private var pendingMilliseconds: Int {
+        guard let format = pendingFormat else { return 0 }
+        let frames = pending.count / format.channels + queued.reduce(0) { $0 + $1.1.count / $1.0.channels }
+        return format.milliseconds(frames: frames)
+    }
+
+    /// Writes pending audio, waiting while the sink is full, once the prebuffer has filled.
+    mutating func drain() async {
+        if !playing {
+            let prebufferMS = Int(settings.prebuffer.components.seconds * 1_000 + settings.prebuffer.components.attoseconds / 1_000_000_000_000_000)
+            guard pendingMilliseconds >= prebufferMS else { return }
+            playing = true
+            onEvent(.playing)
+        }
+        await drainAll()
+    }
+
+    mutating func drainAll() async {
+        while let format = pendingFormat, !Task.isCancelled {
+            if pending.isEmpty {
+                guard !queued.isEmpty else { return }
+                let (nextFormat, samples) = queued.removeFirst()
+                pendingFormat = nextFormat
+                pending = samples
+                continue
+            }
+            let accepted = pending.withUnsafeBufferPointer { sink.write($0, format: format) }
+            let used = accepted * format.channels
+            if used > 0 { pending.removeFirst(min(used, pending.count)) }
+            if !pending.isEmpty, accepted == 0 {
+                try? await Task.sleep(for: settings.backPressurePoll)
+            }
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import AudioCore
+import AudioEngine
+import SpeexDSP
+
+/// Where a stream source puts decoded audio. `write` takes what fits and returns the frames
+/// accepted; the source keeps the rest and offers it again later (back-pressure).
+public protocol PCMSink: AnyObject {
+    func write(_ samples: UnsafeBufferPointer<Int16>, format: AudioFormat) -> Int
+    /// The stream ended: push out anything held back (the resampler's tail).
+    func finish()
+}
+
+/// The mixer's media channel behind a `PlaybackChannelWriter` (resampled once to the device rate);
+/// a new writer is made when the stream's format changes.
+public final class MixerMediaSink: PCMSink {
+    public let mixer: Mixer
+    public let channel: MixerChannel
+    public let quality: Int
+    private var writer: PlaybackChannelWriter?
+
+    public init(mixer: Mixer, channel: MixerChannel = .media, quality: Int = 5) {
+        self.mixer = mixer
+        self.channel = channel
+        self.quality = quality
+    }
+
+    public func write(_ samples: UnsafeBufferPointer<Int16>, format: AudioFormat) -> Int {
+        if writer?.sourceFormat != format {
+            writer?.finish()
+            // Resampler creation only fails for invalid rates, which AudioFormat and mpg123/opus exclude.
+            writer = try? PlaybackChannelWriter(mixer: mixer, channel: channel, sourceFormat: format, quality: quality)
+        }
+        guard let writer else { return samples.count / format.channels }
+        return writer.write(samples)
+    }
+
+    public func finish() {
+        writer?.finish()
+    }
+}

@@ -1,0 +1,152 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+
+/// An in-process media server on 127.0.0.1 (ephemeral port) for the player's tests: an Icecast-style
+/// live stream paced in real time with ICY metadata, playlists, feeds, files with HTTP Range, and
+/// failure modes (status codes, wrong content type, a stream that stops, a slow first byte).
+/// Responses are written as raw bytes, so the legacy `ICY 200 OK` status line is possible.
+public final class MediaStandIn: Sendable {
+    /// A live stream: `audio` looped, sent at `bytesPerSecond` after an initial burst.
+    public struct LiveStream: Sendable {
+        public var audio: [UInt8]
+        public var contentType = "audio/mpeg"
+        public var bytesPerSecond = 16_000
+        /// Sent at once on connect, as Icecast does to fill the client's buffer.
+        public var burstBytes = 16_000
+        /// Audio bytes between metadata blocks, when the client asked with `Icy-MetaData: 1`.
+        public var metaInterval = 8_192
+        /// Titles in turn; the title changes every `blocksPerTitle` metadata blocks. Sent when it changes.
+        public var titles: [String] = []
+        public var blocksPerTitle = 4
+        /// Answer with `ICY 200 OK` instead of `HTTP/1.0 200 OK` (old Shoutcast servers).
+        public var legacyStatusLine = false
+        public var name = "Stand-in Radio"
+
+        public init(audio: [UInt8]) {
+            self.audio = audio
+        }
+    }
+
+    public enum Content: Sendable {
+        case live(LiveStream)
+        /// A file; honours `Range: bytes=a-b` with 206 (and 416 beyond the end).
+        case file([UInt8], contentType: String)
+        case status(Int)
+        case redirect(to: String)
+    }
+
+    /// A route: what a path serves, and how it misbehaves.
+    public struct Route: Sendable {
+        public var content: Content
+        /// Wait before the status line (a slow start).
+        public var firstByteDelay: Duration?
+        /// Close the connection after this many body bytes (a dropped stream / truncated download).
+        public var stopAfterBytes: Int?
+
+        public init(_ content: Content, firstByteDelay: Duration? = nil, stopAfterBytes: Int? = nil) {
+            self.content = content
+            self.firstByteDelay = firstByteDelay
+            self.stopAfterBytes = stopAfterBytes
+        }
+    }
+
+    public struct RecordedRequest: Sendable {
+        public var path: String
+        public var headers: [(name: String, value: String)]
+
+        public func header(_ name: String) -> String? {
+            headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        }
+    }
+
+    struct State {
+        var routes: [String: Route] = [:]
+        var requests: [RecordedRequest] = []
+        var openConnections = 0
+    }
+
+    let state = Mutex(State())
+    public let port: Int
+    private let serverChannel: any Channel
+    private let acceptTask: Mutex<Task<Void, Never>?>
+
+    public static func start() async throws -> MediaStandIn {
+        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .bind(host: "127.0.0.1", port: 0) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(HTTPRequestDecoder()))
+                    return try NIOAsyncChannel<HTTPServerRequestPart, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
+            }
+        let standIn = MediaStandIn(server: server)
+        let task = Task {
+            await withDiscardingTaskGroup { group in
+                try? await server.executeThenClose { connections in
+                    for try await connection in connections {
+                        group.addTask { await MediaConnection(standIn: standIn, connection: connection).serve() }
+                    }
+                }
+                group.cancelAll()
+            }
+        }
+        standIn.acceptTask.withLock { $0 = task }
+        return standIn
+    }
+
+    private init(server: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, ByteBuffer>, Never>) {
+        serverChannel = server.channel
+        port = server.channel.localAddress?.port ?? 0
+        acceptTask = Mutex(nil)
+    }
+
+    public func stop() async {
+        let task = acceptTask.withLock { task -> Task<Void, Never>? in
+            defer { task = nil }
+            return task
+        }
+        try? await serverChannel.close()
+        task?.cancel()
+        await task?.value
+    }
+
+    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+    public func route(_ path: String, _ route: Route) {
+        state.withLock { $0.routes[path] = route }
+    }
+
+    public func route(_ path: String, _ content: Content) {
+        route(path, Route(content))
+    }
+
+    public var requests: [RecordedRequest] { state.withLock { $0.requests } }
+    public var openConnections: Int { state.withLock { $0.openConnections } }
+
+    /// A PLS body listing `urls`.
+    public static func pls(_ urls: [String], title: String = "Stand-in") -> [UInt8] {
+        var text = "[playlist]\nnumberofentries=\(urls.count)\n"
+        for (index, url) in urls.enumerated() { text += "File\(index + 1)=\(url)\nTitle\(index + 1)=\(title) (#\(index + 1))\nLength\(index + 1)=-1\n" }
+        return Array((text + "Version=2\n").utf8)
+    }
+
+    /// An RSS 2.0 feed with iTunes tags; episodes are (title, enclosure URL, length, pubDate).
+    public static func rss(title: String, episodes: [(title: String, url: String, length: Int, pubDate: String)]) -> [UInt8] {
+        var xml = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel><title>\(title)</title>
+
+        """
+        for (index, episode) in episodes.enumerated() {
+            xml += """
+            <item><title><![CDATA[\(episode.title)]]></title><pubDate>\(episode.pubDate)</pubDate>
+            <enclosure url="\(episode.url)" length="\(episode.length)" type="audio/mpeg"/>
+            <itunes:episode>\(index + 1)</itunes:episode><itunes:duration>0:02</itunes:duration></item>
+
+            """
+        }
+        return Array((xml + "</channel></rss>\n").utf8)
+    }
+}

@@ -1,0 +1,221 @@
+import AudioCore
+import Codecs
+import HTTP
+import Media
+import Synchronization
+import Testing
+import TestSupport
+
+/// Collects what the source writes; accepts at most `framesPerCall` per write (back-pressure).
+final class CollectingSink: PCMSink {
+    var samples: [Int16] = []
+    var formats: [AudioFormat] = []
+    var finished = false
+    var refusals = 0
+    let framesPerCall: Int
+
+    init(framesPerCall: Int = .max) {
+        self.framesPerCall = framesPerCall
+    }
+
+    func write(_ input: UnsafeBufferPointer<Int16>, format: AudioFormat) -> Int {
+        if formats.last != format { formats.append(format) }
+        let frames = min(input.count / format.channels, framesPerCall)
+        samples.append(contentsOf: input.prefix(frames * format.channels))
+        if frames < input.count / format.channels { refusals += 1 }
+        return frames
+    }
+
+    func finish() { finished = true }
+}
+
+final class EventLog: Sendable {
+    private let events = Mutex<[MediaStreamEvent]>([])
+    func append(_ event: MediaStreamEvent) { events.withLock { $0.append(event) } }
+    var all: [MediaStreamEvent] { events.withLock { $0 } }
+}
+
+final class SleepLog: Sendable {
+    private let delays = Mutex<[Duration]>([])
+    func record(_ delay: Duration) { delays.withLock { $0.append(delay) } }
+    var all: [Duration] { delays.withLock { $0 } }
+}
+
+@Suite struct MediaStreamSourceTests {
+    private func source(_ url: String, client: HTTPClient, sleeps: SleepLog) throws -> MediaStreamSource {
+        var settings = MediaStreamSettings()
+        settings.prebuffer = .milliseconds(200)
+        settings.maxConsecutiveFailures = 3
+        settings.backPressurePoll = .milliseconds(1)
+        var source = MediaStreamSource(url: try MediaURL(parsing: url), client: client, settings: settings)
+        source.sleep = { sleeps.record($0) }
+        source.jitter = { 1.0 }
+        return source
+    }
+
+    @Test func podcastDropsAreResumedWithRangeAndPlayExactlyOnce() async throws {
+        let server = try await MediaStandIn.start()
+        defer { Task { await server.stop() } }
+        let mp3 = try MediaFixtures.sineMP3(seconds: 2, frequency: 440)
+        server.route("/ep.mp3", MediaStandIn.Route(.file(mp3, contentType: "audio/mpeg"), stopAfterBytes: 9_000))
+        let client = try HTTPClient()
+        defer { client.shutdown() }
+        let sleeps = SleepLog()
+        let events = EventLog()
+        let sink = CollectingSink(framesPerCall: 700)
+        try await source(server.url("/ep.mp3"), client: client, sleeps: sleeps).run(into: sink) { events.append($0) }
+        let expected = try MP3Decoder().decodeAll(mp3).samples
+        #expect(sink.samples == expected)
+        #expect(sink.finished)
+        #expect(sink.refusals > 0)
+        #expect(events.all.last == .ended)
+        let ranges = server.requests.compactMap { $0.header("Range") }
+        #expect(ranges.count == (mp3.count - 1) / 9_000)
+        #expect(ranges.first == "bytes=9000-")
+        #expect(events.all.contains(.connected(codec: .mp3, name: nil, resumedAt: 9_000)))
+        // Each drop delivered audio, so every retry is "attempt 1" with the base delay.
+        #expect(Set(sleeps.all) == [.milliseconds(500)])
+    }
+
+    @Test func liveStreamReconnectsAfterADropAndReportsTitles() async throws {
+        let server = try await MediaStandIn.start()
+        defer { Task { await server.stop() } }
+        var stream = MediaStandIn.LiveStream(audio: try MediaFixtures.sineMP3(seconds: 1, frequency: 440))
+        stream.bytesPerSecond = 160_000
+        stream.burstBytes = 20_000
+        stream.metaInterval = 4_000
+        stream.titles = ["Now - Playing"]
+        server.route("/live", MediaStandIn.Route(.live(stream), stopAfterBytes: 24_000))
+        let client = try HTTPClient()
+        defer { client.shutdown() }
+        let sleeps = SleepLog()
+        let events = EventLog()
+        let sink = CollectingSink()
+        let playing = try source(server.url("/live"), client: client, sleeps: sleeps)
+        let task = Task {
+            await playing.run(into: sink) { events.append($0) }
+            return sink.samples.count
+        }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while server.requests.count < 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        task.cancel()
+        let played = await task.value
+        #expect(server.requests.count >= 3)
+        #expect(played > 44_100)
+        let all = events.all
+        #expect(all.first == .connected(codec: .mp3, name: "Stand-in Radio", resumedAt: nil))
+        #expect(all.contains(.title("Now - Playing")))
+        #expect(all.contains(.format(AudioFormat(sampleRate: 44_100, channels: 2))))
+        #expect(all.contains { if case .reconnecting(attempt: 1, _, let reason) = $0 { reason == "the stream ended" } else { false } })
+        #expect(all.filter { $0 == .title("Now - Playing") }.count == 1, "the same title is announced once")
+        #expect(server.requests.allSatisfy { $0.header("Range") == nil })
+    }
+
+    @Test func oggOpusRadioReportsTitlesFromChainedStreams() async throws {
+        let server = try await MediaStandIn.start()
+        defer { Task { await server.stop() } }
+        var audio: [UInt8] = []
+        for (serial, title) in [(UInt32(1), "TITLE=First Song"), (2, "TITLE=Second Song")] {
+            let pcm = try MediaFixtures.sinePCM(seconds: 0.5, frequency: 440, sampleRate: 48_000, channels: 2)
+            let writer = try OggOpusWriter(channels: 2, serial: serial, tags: ["ARTIST=Band", title])
+            audio += try writer.write(pcm) + writer.finish()
+        }
+        var stream = MediaStandIn.LiveStream(audio: audio)
+        stream.contentType = "application/ogg"
+        stream.bytesPerSecond = audio.count * 2
+        stream.burstBytes = audio.count / 4
+        server.route("/opus", .live(stream))
+        let client = try HTTPClient()
+        defer { client.shutdown() }
+        let events = EventLog()
+        let sink = CollectingSink()
+        let playing = try source(server.url("/opus"), client: client, sleeps: SleepLog())
+        let task = Task {
+            await playing.run(into: sink) { events.append($0) }
+            return sink.formats
+        }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !events.all.contains(.title("Band - Second Song")), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        task.cancel()
+        let formats = await task.value
+        let all = events.all
+        #expect(all.first == .connected(codec: .oggOpus, name: "Stand-in Radio", resumedAt: nil))
+        #expect(all.contains(.format(AudioFormat(sampleRate: 48_000, channels: 2))))
+        #expect(all.contains(.title("Band - First Song")))
+        #expect(all.contains(.title("Band - Second Song")))
+        #expect(formats == [AudioFormat(sampleRate: 48_000, channels: 2)])
+    }
+
+    @Test func permanentErrorsFailAtOnce() async throws {
+        let server = try await MediaStandIn.start()
+        defer { Task { await server.stop() } }
+        server.route("/page", .file(Array("<html><body>Not a stream</body></html>".utf8), contentType: "text/html"))
+        let client = try HTTPClient()
+        defer { client.shutdown() }
+        for (path, words) in [("/missing", "HTTP 404"), ("/page", "did not return audio")] {
+            let events = EventLog()
+            let sleeps = SleepLog()
+            try await source(server.url(path), client: client, sleeps: sleeps).run(into: CollectingSink()) { events.append($0) }
+            guard case .failed(let reason)? = events.all.last else {
+                Issue.record("\(path): \(events.all)")
+                continue
+            }
+            #expect(reason.contains(words), "\(reason)")
+            #expect(sleeps.all.isEmpty)
+        }
+    }
+
+    @Test func unreachableServerBacksOffExponentiallyThenGivesUp() async throws {
+        let server = try await MediaStandIn.start()
+        let url = server.url("/live")
+        await server.stop()
+        let client = try HTTPClient()
+        defer { client.shutdown() }
+        let events = EventLog()
+        let sleeps = SleepLog()
+        try await source(url, client: client, sleeps: sleeps).run(into: CollectingSink()) { events.append($0) }
+        #expect(sleeps.all == [.milliseconds(500), .milliseconds(1_000), .milliseconds(2_000)])
+        guard case .failed(let reason)? = events.all.last else {
+            Issue.record("\(events.all)")
+            return
+        }
+        #expect(reason.contains("failed 3 times in a row"))
+    }
+
+    @Test func slowStartStillPlays() async throws {
+        let server = try await MediaStandIn.start()
+        defer { Task { await server.stop() } }
+        let mp3 = try MediaFixtures.sineMP3(seconds: 1, frequency: 440)
+        server.route("/slow.mp3", MediaStandIn.Route(.file(mp3, contentType: "audio/mpeg"), firstByteDelay: .milliseconds(400)))
+        let client = try HTTPClient()
+        defer { client.shutdown() }
+        let events = EventLog()
+        let sink = CollectingSink()
+        try await source(server.url("/slow.mp3"), client: client, sleeps: SleepLog()).run(into: sink) { events.append($0) }
+        #expect(events.all.last == .ended)
+        #expect(sink.samples == (try MP3Decoder().decodeAll(mp3).samples))
+    }
+
+    @Test func reconnectDelaysDoubleUpToTheCap() {
+        let settings = MediaStreamSettings()
+        #expect(settings.reconnectDelay(attempt: 1, jitter: 1) == .milliseconds(500))
+        #expect(settings.reconnectDelay(attempt: 4, jitter: 1) == .milliseconds(4_000))
+        #expect(settings.reconnectDelay(attempt: 30, jitter: 1) == .seconds(30))
+        #expect(settings.reconnectDelay(attempt: 2, jitter: 0.75) == .milliseconds(750))
+    }
+}
+
+@Suite struct MixerMediaSinkTests {
+    @Test func resamplesIntoTheMixersMediaChannel() throws {
+        let mixer = Mixer(configuration: Mixer.Configuration(format: AudioFormat(sampleRate: 48_000, channels: 2)))
+        let sink = MixerMediaSink(mixer: mixer)
+        let input = [Int16](repeating: 1_000, count: 4_410 * 2)
+        let accepted = input.withUnsafeBufferPointer { sink.write($0, format: AudioFormat(sampleRate: 44_100, channels: 2)) }
+        #expect(accepted == 4_410)
+        sink.finish()
+        let queued = mixer.framesQueued(.media)
+        #expect(abs(queued - 4_800) < 64, "\(queued) frames at 48 kHz for 100 ms")
+    }
+}
