@@ -5,6 +5,6 @@ struct JarvisVoice: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "jarvis-voice",
         abstract: "A headless voice appliance: talk button, echo-cancelled mic, Realtime API, Jarvis.",
-        subcommands: []
+        subcommands: [DSPCommand.self]
     )
 }
