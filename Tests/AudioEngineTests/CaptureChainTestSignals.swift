@@ -33,8 +33,8 @@ enum CaptureChainTestSignals {
     /// echo(t) = (h * far)(t * (1 + ppm)) delayed by `echoDelay` samples relative to the reference.
     static func scene(seconds: Double, echoDelay: Int, ppm: Double, nearEnd: Bool) -> (mic: [Int16], reference: [Int16]) {
         let n = Int(seconds * 16000)
-        let far = farEnd(n + 2 * echoDelay + 100, seed: 5)
-        let h = room(1024)
+        let far = farEnd(n + 2 * abs(echoDelay) + 100, seed: 5)
+        let h = room(400)
         var played = [Float](repeating: 0, count: n)
         for i in 0..<n {
             let pos = Double(i) * (1 + ppm * 1e-6)
