@@ -15,9 +15,8 @@ for s in 5 20; do
     sox -D "$mic" "$work/mic$s.wav" trim 0 $s
     sox -D "$ref" "$work/ref$s.wav" trim 0 $s
 done
-count() { # prints total Ir of a command
-    valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$@" >/dev/null 2>&1
-    callgrind_annotate "$work/cg.out" 2>/dev/null | awk '/PROGRAM TOTALS/ {gsub(",","",$1); print $1; exit}'
+count() { # prints the total instruction count (Ir) of a command
+    valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$@" 2>&1 >/dev/null | awk '/refs:/ {gsub(",", "", $NF); print $NF}'
 }
 c5=$(count "$work/speex_chain" "$work/mic5.wav" "$work/ref5.wav" "$work/out.raw")
 c20=$(count "$work/speex_chain" "$work/mic20.wav" "$work/ref20.wav" "$work/out.raw")
