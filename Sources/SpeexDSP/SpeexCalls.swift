@@ -137,7 +137,15 @@ final class ResamplerHandle {
     }
 
     func setRateFraction(numerator: UInt32, denominator: UInt32, inputRate: UInt32, outputRate: UInt32) throws(SpeexDSPError) {
-        let err = speex_resampler_set_rate_frac(state, numerator, denominator, inputRate, outputRate)
+        var err = speex_resampler_set_rate_frac(state, numerator, denominator, inputRate, outputRate)
+        if err == Int32(RESAMPLER_ERR_OVERFLOW) {
+            // speexdsp 1.2.1 rescales the filter phase with a 32-bit multiply that overflows between
+            // large denominators (above ~65536), and then returns having changed num/den but not the
+            // filter advance: an inconsistent state. Going through 1/1 (phase rounds to a whole
+            // sample, at most one sample of jump) and then to the target always succeeds.
+            _ = speex_resampler_set_rate_frac(state, 1, 1, inputRate, outputRate)
+            err = speex_resampler_set_rate_frac(state, numerator, denominator, inputRate, outputRate)
+        }
         guard err == 0 else {
             throw SpeexDSPError(function: "speex_resampler_set_rate_frac", message: Self.message(err))
         }

@@ -104,3 +104,23 @@ private func energy(_ x: ArraySlice<Int16>) -> Double { x.reduce(0) { $0 + Doubl
     #expect(throws: SpeexDSPError.self) { try rs.setRatio(numerator: 0, denominator: 1) }
     #expect(throws: SpeexDSPError.self) { try Resampler(inputRate: 16000, outputRate: 24000, quality: 11) }
 }
+
+@Test func resamplerDriftRatioProducesExpectedCountOverTime() throws {
+    // As the drift compensator uses it: created fractional, set to 1, then 45 ppm.
+    let rs = try Resampler(ratioNumerator: 10_000_001, ratioDenominator: 10_000_000, inputRate: 16000, outputRate: 16000, quality: 5)
+    try rs.setRatio(numerator: 10_000_000, denominator: 10_000_000)
+    try rs.setRatio(numerator: 10_000_453, denominator: 10_000_000)
+    let loud = noise(256, seed: 9)
+    let silent = [Int16](repeating: 0, count: 256)
+    var out = [Int16](repeating: 0, count: 600)
+    for input in [loud, silent] {
+        var produced = 0
+        for _ in 0..<1250 { // 20 s
+            let r = input.withUnsafeBufferPointer { i in out.withUnsafeMutableBufferPointer { rs.process(input: i, output: $0) } }
+            #expect(r.consumed == 256)
+            produced += r.produced
+        }
+        let expected = 320_000 / 1.0000453
+        #expect(abs(Double(produced) - expected) < 2, "produced \(produced), expected \(expected)")
+    }
+}

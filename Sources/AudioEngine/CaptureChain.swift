@@ -1,0 +1,265 @@
+import Glibc
+import SpeexDSP
+
+/// The service's capture DSP chain at 16 kHz mono, one frame at a time:
+///
+///     mic ─► mic delay line ─────────────────────┐
+///                                                ├─► echo canceller ─► preprocessor (NS, AGC, RES, speech prob.) ─► out (16 kHz)
+///     ref ─► drift resampler ─► reference FIFO ──┘                                                                └► uplink resampler ─► 24 kHz
+///
+/// The reference is only "nominally aligned". A `DelayEstimator` (GCC-PHAT) measures the residual
+/// lag between what the echo canceller is given; when two consecutive estimates agree and the echo
+/// sits outside the comfortable part of the filter, the chain moves the FIFO read position (or, for
+/// an echo earlier than the reference, delays the mic) with a one-frame crossfade and resets the
+/// echo canceller. A `DriftCompensator` tracks the canceller's impulse-response peak and adjusts
+/// the reference resampler's ratio; the FIFO fill absorbs the difference and is re-centred when needed.
+///
+/// Realtime-safe: `process` allocates nothing, takes no locks and does bounded work. Not
+/// thread-safe: one thread at a time (`@unchecked Sendable` only so an owner can hand it to the
+/// realtime capture thread).
+public final class CaptureChain: @unchecked Sendable {
+    public let configuration: CaptureChainConfiguration
+    public let frameSize: Int
+    public let uplinkFrameSize: Int
+
+    let echo: EchoCanceller
+    let preprocessor: Preprocessor
+    let uplinkResampler: Resampler
+    let drift: DriftCompensator
+    let estimator: DelayEstimator
+
+    /// The echo's direct path is kept this many samples into the filter (causality margin).
+    let margin: Int
+    /// Minimum reference FIFO fill after a read (absorbs drift between re-centrings).
+    let slack: Int
+    /// Re-align when the echo sits later than this in the filter.
+    let lateTolerance: Int
+    let maxDelay: Int
+
+    private let micRing: UnsafeMutablePointer<Int16>
+    private let refRing: UnsafeMutablePointer<Int16>
+    private let ringMask: Int
+    private var micWrite = 0
+    private var micDelay: Int
+    private var refWrite = 0
+    private var refRead: Int
+    private var fadeFromMicDelay = -1
+    private var fadeFromRefRead = 0
+    private var fadePending = false
+
+    private let alignedMic: UnsafeMutableBufferPointer<Int16>
+    private let alignedRef: UnsafeMutableBufferPointer<Int16>
+    private let processed: UnsafeMutableBufferPointer<Int16>
+    private let resampled: UnsafeMutableBufferPointer<Int16>
+
+    private var candidateLag: Double?
+    private var micPower: Float = 0
+    private var residualPower: Float = 0
+    private var framesSinceReset = 0
+    private var referenceActive = false
+
+    /// Echo lag relative to the reference as given (ms), from the last confident estimate.
+    public private(set) var estimatedLagMilliseconds: Double = 0
+    /// Current reference resampling correction (ppm; positive: the echo path runs fast).
+    public var estimatedDriftPPM: Double { drift.correctionPPM }
+    /// Speech probability (0...1) of the last frame, from the preprocessor.
+    public private(set) var speechProbability: Float = 0
+    /// Smoothed echo return loss enhancement of the linear canceller (dB), updated while the reference is active.
+    public private(set) var echoReturnLossEnhancementDB: Float = 0
+    /// How often the reference was re-aligned (delay jumps) since start.
+    public private(set) var realignmentCount = 0
+    /// Delay from mic input to 16 kHz output, in samples (mic delay line + the preprocessor's frame).
+    public var latencySamples: Int { micDelay + frameSize }
+    /// Current mic delay line length in samples (the part of `latencySamples` that re-alignment changes).
+    public var micDelaySamples: Int { micDelay }
+    /// Current reference FIFO fill after the last read, in samples (diagnostics).
+    public var referenceFillSamples: Int { refWrite - refRead }
+
+    public init(configuration: CaptureChainConfiguration = .init()) throws(CaptureChainError) {
+        let problems = configuration.problems
+        guard problems.isEmpty else { throw .invalidConfiguration(problems) }
+        self.configuration = configuration
+        let rate = CaptureChainConfiguration.sampleRate
+        frameSize = configuration.frameSize
+        uplinkFrameSize = configuration.uplinkFrameSize
+        do {
+            echo = try EchoCanceller(frameSize: frameSize, filterLength: configuration.filterLength, sampleRate: rate)
+            preprocessor = try Preprocessor(frameSize: frameSize, sampleRate: rate)
+            try preprocessor.setDenoise(true)
+            try preprocessor.setNoiseSuppress(dB: configuration.noiseSuppressDB)
+            try preprocessor.setAGC(configuration.agc)
+            try preprocessor.setAGCLevel(Float(configuration.agcLevel))
+            try preprocessor.linkEchoCanceller(echo)
+            try preprocessor.setEchoSuppress(dB: configuration.echoSuppressDB)
+            try preprocessor.setEchoSuppressActive(dB: configuration.echoSuppressActiveDB)
+            uplinkResampler = try Resampler(inputRate: rate, outputRate: CaptureChainConfiguration.uplinkSampleRate, quality: 5)
+            drift = try DriftCompensator(frameSize: frameSize, filterLength: configuration.filterLength, sampleRate: rate,
+                                         enabled: configuration.driftCompensation)
+        } catch {
+            throw .speex(error)
+        }
+        let maxLag = rate * configuration.maxReferenceLagMilliseconds / 1000
+        estimator = DelayEstimator(sampleRate: rate, maxLagSamples: maxLag)
+        margin = rate * 4 / 1000
+        slack = 32
+        lateTolerance = max(margin + rate * 16 / 1000, configuration.filterLength / 8)
+        maxDelay = maxLag + margin + slack + drift.latency + 4 * frameSize
+        var capacity = 1024
+        while capacity < maxDelay + 4 * frameSize { capacity <<= 1 }
+        ringMask = capacity - 1
+        micRing = .allocate(capacity: capacity); micRing.initialize(repeating: 0, count: capacity)
+        refRing = .allocate(capacity: capacity); refRing.initialize(repeating: 0, count: capacity)
+        // Nominal alignment: the echo's direct path lands `margin` samples into the filter.
+        micDelay = margin + slack + drift.latency
+        refRead = -slack
+        alignedMic = .allocate(capacity: frameSize); alignedMic.initialize(repeating: 0)
+        alignedRef = .allocate(capacity: frameSize); alignedRef.initialize(repeating: 0)
+        processed = .allocate(capacity: frameSize); processed.initialize(repeating: 0)
+        resampled = .allocate(capacity: 2 * frameSize + 64); resampled.initialize(repeating: 0)
+    }
+
+    deinit {
+        micRing.deallocate(); refRing.deallocate()
+        alignedMic.deallocate(); alignedRef.deallocate(); processed.deallocate(); resampled.deallocate()
+    }
+
+    /// Processes one frame: `mic` and `reference` hold `frameSize` samples at 16 kHz, `output`
+    /// receives `frameSize` echo-cancelled, preprocessed samples (delayed by `latencySamples`).
+    public func process(mic: UnsafeBufferPointer<Int16>, reference: UnsafeBufferPointer<Int16>, output: UnsafeMutableBufferPointer<Int16>) {
+        precondition(mic.count == frameSize && reference.count == frameSize && output.count >= frameSize,
+                     "CaptureChain.process takes frames of frameSize samples")
+        writeInputs(mic: mic, reference: reference)
+        readAligned()
+
+        echo.process(mic: UnsafeBufferPointer(alignedMic), reference: UnsafeBufferPointer(alignedRef), output: processed)
+        updateLevels()
+        preprocessor.process(processed)
+        speechProbability = preprocessor.speechProbability
+        for i in 0..<frameSize { output[i] = processed[i] }
+
+        if let estimate = estimator.process(mic: UnsafeBufferPointer(alignedMic), reference: UnsafeBufferPointer(alignedRef)) {
+            consider(estimate)
+        }
+        drift.observe(echo, converged: referenceActive && echoReturnLossEnhancementDB > 6
+                      && 2 * framesSinceReset * frameSize > 3 * CaptureChainConfiguration.sampleRate)
+        keepFIFOCentred()
+        framesSinceReset += 1
+    }
+
+    /// Like `process(mic:reference:output:)`, and also resamples the output to 24 kHz into
+    /// `uplink` (capacity >= `uplinkFrameSize`). Returns the number of uplink samples written.
+    public func process(mic: UnsafeBufferPointer<Int16>, reference: UnsafeBufferPointer<Int16>,
+                        output: UnsafeMutableBufferPointer<Int16>, uplink: UnsafeMutableBufferPointer<Int16>) -> Int {
+        process(mic: mic, reference: reference, output: output)
+        return uplinkResampler.process(input: UnsafeBufferPointer(rebasing: output[0..<frameSize]), output: uplink).produced
+    }
+
+    // MARK: - Steps
+
+    private func writeInputs(mic: UnsafeBufferPointer<Int16>, reference: UnsafeBufferPointer<Int16>) {
+        for i in 0..<frameSize { micRing[(micWrite + i) & ringMask] = mic[i] }
+        micWrite += frameSize
+        let produced = drift.resample(reference, into: resampled)
+        for i in 0..<produced { refRing[(refWrite + i) & ringMask] = resampled[i] }
+        refWrite += produced
+    }
+
+    private func readAligned() {
+        let micStart = micWrite - frameSize - micDelay
+        if fadePending {
+            let oldMicStart = micWrite - frameSize - fadeFromMicDelay
+            let step = 1 / Float(frameSize)
+            for i in 0..<frameSize {
+                let w = Float(i) * step
+                let newMic = Float(micRing[(micStart + i) & ringMask]), oldMic = Float(micRing[(oldMicStart + i) & ringMask])
+                let newRef = Float(refRing[(refRead + i) & ringMask]), oldRef = Float(refRing[(fadeFromRefRead + i) & ringMask])
+                alignedMic[i] = Int16(w * newMic + (1 - w) * oldMic)
+                alignedRef[i] = Int16(w * newRef + (1 - w) * oldRef)
+            }
+            fadePending = false
+        } else {
+            for i in 0..<frameSize {
+                alignedMic[i] = micRing[(micStart + i) & ringMask]
+                alignedRef[i] = refRing[(refRead + i) & ringMask]
+            }
+        }
+        refRead += frameSize
+    }
+
+    private func updateLevels() {
+        var refEnergy: Float = 0, micEnergy: Float = 0, outEnergy: Float = 0
+        for i in 0..<frameSize {
+            let r = Float(alignedRef[i]), m = Float(alignedMic[i]), o = Float(processed[i])
+            refEnergy += r * r; micEnergy += m * m; outEnergy += o * o
+        }
+        let n = Float(frameSize)
+        // Only while the far end plays (reference above about -50 dBFS RMS).
+        referenceActive = refEnergy / n > 10_000
+        guard referenceActive else { return }
+        micPower = 0.95 * micPower + 0.05 * micEnergy / n
+        residualPower = 0.95 * residualPower + 0.05 * outEnergy / n
+        echoReturnLossEnhancementDB = 10 * log10f((micPower + 1) / (residualPower + 1))
+    }
+
+    /// Acts on a delay estimate of the echo relative to the reference given to the canceller.
+    private func consider(_ estimate: DelayEstimator.Estimate) {
+        guard estimate.confidence >= 2 else { candidateLag = nil; return }
+        let lag = estimate.lagSamples
+        defer { candidateLag = lag }
+        guard let previous = candidateLag, abs(previous - lag) <= 8 else { return }
+        let fill = refWrite - refRead
+        estimatedLagMilliseconds = (lag - Double(micDelay) + Double(drift.latency + fill)) * 1000 / Double(CaptureChainConfiguration.sampleRate)
+        let shift = Int(lag.rounded()) - margin
+        guard shift < -margin / 2 || shift > lateTolerance else { return }
+        move(by: shift)
+        estimator.reset()
+        candidateLag = nil
+        realignmentCount += 1
+        restartCanceller()
+    }
+
+    private func restartCanceller() {
+        echo.reset()
+        drift.clearHistory()
+        micPower = 0
+        residualPower = 0
+        echoReturnLossEnhancementDB = 0
+        framesSinceReset = 0
+    }
+
+    /// Moves the echo `shift` samples earlier in the filter: the reference read delay grows by
+    /// `shift` (or the mic delay shrinks), keeping the mic delay as small as the FIFO allows.
+    private func move(by shift: Int) {
+        let fill = refWrite - refRead
+        var newMicDelay = max(0, micDelay + slack - fill - shift)
+        newMicDelay = min(newMicDelay, maxDelay)
+        var newFill = fill + shift + newMicDelay - micDelay
+        newFill = max(slack, min(newFill, maxDelay))
+        startFade()
+        micDelay = newMicDelay
+        refRead = refWrite - newFill
+    }
+
+    /// Drift slowly changes the FIFO fill; shift mic and reference together (the echo stays put).
+    private func keepFIFOCentred() {
+        let fill = refWrite - refRead
+        if fill < slack / 2 {
+            let d = slack - fill
+            guard micDelay + d <= maxDelay else { return }
+            startFade()
+            micDelay += d
+            refRead -= d
+        } else if micDelay > 0 && fill > 3 * slack {
+            let d = min(micDelay, fill - slack)
+            startFade()
+            micDelay -= d
+            refRead += d
+        }
+    }
+
+    private func startFade() {
+        fadeFromMicDelay = micDelay
+        fadeFromRefRead = refRead
+        fadePending = true
+    }
+}

@@ -1,0 +1,57 @@
+/// Settings of the capture DSP chain (`[dsp]` in the config file). Every field maps one to one to
+/// the TOML key named in its comment; the defaults are the values measured in `Benchmarks/aec`.
+public struct CaptureChainConfiguration: Sendable, Equatable {
+    /// The processing rate of the chain (AEC + preprocess). Not configurable.
+    public static let sampleRate = 16_000
+    /// The uplink rate (the Realtime API's PCM16 rate). Not configurable.
+    public static let uplinkSampleRate = 24_000
+
+    /// `frame_ms`: AEC/preprocess frame length in ms (16 ms = 256 samples at 16 kHz). Default 16.
+    public var frameMilliseconds: Int = 16
+    /// `echo_tail_ms`: echo canceller filter length in ms. Default 192 (3072 taps).
+    public var echoTailMilliseconds: Int = 192
+    /// `max_reference_lag_ms`: search range (each direction) of the reference delay estimator. Default 500.
+    public var maxReferenceLagMilliseconds: Int = 500
+    /// `drift_compensation`: track capture/playback clock drift and resample the reference. Default true.
+    public var driftCompensation: Bool = true
+    /// `noise_suppress_db`: maximum noise attenuation (dB, negative). Default -15.
+    public var noiseSuppressDB: Int = -15
+    /// `echo_suppress_db`: maximum residual echo attenuation with no near-end speech (dB, negative). Default -40.
+    public var echoSuppressDB: Int = -40
+    /// `echo_suppress_active_db`: maximum residual echo attenuation during near-end speech (dB, negative). Default -15.
+    public var echoSuppressActiveDB: Int = -15
+    /// `agc`: automatic gain control. Default false.
+    public var agc: Bool = false
+    /// `agc_level`: AGC target level (RMS of the 16-bit signal). Default 8000.
+    public var agcLevel: Int = 8000
+
+    public init() {}
+
+    /// Samples per frame at the processing rate.
+    public var frameSize: Int { Self.sampleRate * frameMilliseconds / 1000 }
+    /// Echo canceller taps.
+    public var filterLength: Int { Self.sampleRate * echoTailMilliseconds / 1000 }
+    /// Uplink samples per frame at 24 kHz.
+    public var uplinkFrameSize: Int { Self.uplinkSampleRate * frameMilliseconds / 1000 }
+
+    /// Problems, each naming the TOML key; empty when valid.
+    public var problems: [String] {
+        var p: [String] = []
+        if !(4...64).contains(frameMilliseconds) || frameMilliseconds % 2 != 0 {
+            p.append("dsp.frame_ms must be an even number of milliseconds in 4...64 (got \(frameMilliseconds))")
+        }
+        if !(frameMilliseconds...1000).contains(echoTailMilliseconds) {
+            p.append("dsp.echo_tail_ms must be between frame_ms and 1000 (got \(echoTailMilliseconds))")
+        }
+        if !(0...2000).contains(maxReferenceLagMilliseconds) {
+            p.append("dsp.max_reference_lag_ms must be in 0...2000 (got \(maxReferenceLagMilliseconds))")
+        }
+        if !(-60...0).contains(noiseSuppressDB) { p.append("dsp.noise_suppress_db must be in -60...0 (got \(noiseSuppressDB))") }
+        if !(-90...0).contains(echoSuppressDB) { p.append("dsp.echo_suppress_db must be in -90...0 (got \(echoSuppressDB))") }
+        if !(-90...0).contains(echoSuppressActiveDB) {
+            p.append("dsp.echo_suppress_active_db must be in -90...0 (got \(echoSuppressActiveDB))")
+        }
+        if !(1...32767).contains(agcLevel) { p.append("dsp.agc_level must be in 1...32767 (got \(agcLevel))") }
+        return p
+    }
+}
