@@ -1,6 +1,7 @@
 import ArgumentParser
 import AudioCore
 import AudioEngine
+import Configuration
 import Glibc
 
 /// `jarvis-voice dsp`: the service's capture chain, offline, on WAV files.
@@ -34,20 +35,26 @@ struct DSPCommand: ParsableCommand {
         do {
             try execute()
         } catch let failure as DSPFailure {
-            FileHandleStderr.print("jarvis-voice dsp: \(failure.message)")
+            // Configuration problems keep the `PATH:LINE: message` form of check-config.
+            FileHandleStderr.print(failure.code == 78 ? failure.message : "jarvis-voice dsp: \(failure.message)")
             throw ExitCode(failure.code)
         }
     }
 
     private func execute() throws {
+        var chainConfiguration = CaptureChainConfiguration()
         if let config {
-            throw DSPFailure(code: 78, message: "\(config): config files are not yet supported by `dsp`; run without --config to use the defaults")
+            do {
+                chainConfiguration = CaptureChainConfiguration(try ConfigLoader.load(path: config).dsp)
+            } catch {
+                throw DSPFailure(code: 78, message: error.lines.joined(separator: "\n"))
+            }
         }
         let micWAV = try Self.load(mic, role: "mic")
         let refWAV = try Self.load(reference, role: "reference")
         let output: [Int16]
         do {
-            output = try Self.run(mic: micWAV.samples, reference: refWAV.samples, configuration: CaptureChainConfiguration(), verbose: verbose)
+            output = try Self.run(mic: micWAV.samples, reference: refWAV.samples, configuration: chainConfiguration, verbose: verbose)
         } catch {
             throw DSPFailure(code: 70, message: "\(error)")
         }

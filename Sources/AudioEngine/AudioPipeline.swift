@@ -1,0 +1,145 @@
+import ALSA
+import AudioCore
+import Logging
+import ServiceLifecycle
+import SpeexDSP
+
+/// The appliance's audio: `rt:playback` renders the mixer into the speaker and feeds the echo
+/// reference; `rt:capture` reads the mic, runs the capture chain (echo cancellation, preprocessing,
+/// 24 kHz conversion) and fills `uplink`. As a `Service` it starts both loops, writes their events and
+/// the chain's statistics to the log off the realtime threads, and stops them on shutdown.
+public final class AudioPipeline: Service, Sendable {
+    public let configuration: AudioPipelineConfiguration
+    /// Voice, media and earcon inputs, at `configuration.playbackFormat`.
+    public let mixer: Mixer
+    /// Processed mic audio at 24 kHz mono, for the Realtime uplink (one consumer).
+    public let uplink: SPSCRing<Int16>
+    public let captureLoop: CaptureLoop
+    public let playbackLoop: PlaybackLoop
+    public var captureStatistics: CaptureStatistics { processor.stats }
+    private let processor: CaptureChainDriver
+    private let logger: Logger
+
+    public init(configuration: AudioPipelineConfiguration, logger: Logger) throws(AudioPipelineError) {
+        self.configuration = configuration
+        self.logger = logger
+        let chain: CaptureChain
+        do { chain = try CaptureChain(configuration: configuration.chain) } catch { throw .chain(error) }
+        mixer = Mixer(configuration: Mixer.Configuration(format: configuration.playbackFormat))
+        uplink = SPSCRing(capacity: CaptureChainConfiguration.uplinkSampleRate * configuration.uplinkMilliseconds / 1000, zero: 0)
+        let periodMicroseconds = configuration.periodMilliseconds * 1000
+        let maxCapturePeriod = configuration.captureRate * configuration.periodMilliseconds / 1000 * 4
+        do {
+            processor = try CaptureChainDriver(
+                chain: chain, uplink: uplink, captureRate: configuration.captureRate, maxPeriodFrames: maxCapturePeriod)
+        } catch { throw .resampler(error) }
+
+        let tap: ReferenceTap?
+        if configuration.referenceChannel == nil {
+            do {
+                tap = try ReferenceTap(
+                    sampleRate: configuration.captureRate, playbackRate: configuration.playbackFormat.sampleRate,
+                    maxPlaybackPeriodFrames: configuration.playbackFormat.sampleRate * configuration.periodMilliseconds / 1000 * 4)
+            } catch { throw .resampler(error) }
+        } else {
+            tap = nil
+        }
+        let processor = processor
+        captureLoop = CaptureLoop(
+            configuration: CaptureLoopConfiguration(
+                device: configuration.captureDevice,
+                pcm: PCMConfiguration(
+                    sampleRate: configuration.captureRate, channels: configuration.captureChannels,
+                    periodMicroseconds: periodMicroseconds, periods: configuration.bufferPeriods),
+                micChannel: configuration.micChannel, referenceChannel: configuration.referenceChannel,
+                referenceTap: tap, fifoPriority: configuration.fifoPriority, backoff: configuration.backoff),
+            processor: { period in processor.process(mic: period.mic, reference: period.reference) })
+        let mixer = mixer
+        playbackLoop = PlaybackLoop(
+            configuration: PlaybackLoopConfiguration(
+                device: configuration.playbackDevice,
+                pcm: PCMConfiguration(
+                    sampleRate: configuration.playbackFormat.sampleRate, channels: configuration.playbackFormat.channels,
+                    periodMicroseconds: periodMicroseconds, periods: configuration.bufferPeriods),
+                referenceTap: tap, fifoPriority: configuration.fifoPriority, backoff: configuration.backoff),
+            renderer: { period in mixer.render(into: period.buffer) })
+    }
+
+    /// Starts both realtime threads. Returns scheduling notices worth a log line.
+    public func start() throws(AudioPipelineError) -> [String] {
+        var notices: [String] = []
+        do {
+            if let notice = try playbackLoop.start() { notices.append("rt:playback: \(notice)") }
+            if let notice = try captureLoop.start() { notices.append("rt:capture: \(notice)") }
+        } catch {
+            playbackLoop.stop()
+            throw .thread(error)
+        }
+        return notices
+    }
+
+    /// Stops and joins both threads (closing the devices).
+    public func stop() {
+        captureLoop.stop()
+        playbackLoop.stop()
+    }
+
+    /// True while both loops have completed a period within `nanoseconds` of `now`: the watchdog's
+    /// test that audio is really flowing.
+    public func isAlive(now: Int64 = monotonicNanoseconds(), within nanoseconds: Int64) -> Bool {
+        now - captureLoop.status.lastPeriodNanoseconds < nanoseconds
+            && now - playbackLoop.status.lastPeriodNanoseconds < nanoseconds
+    }
+
+    /// Writes pending loop events to the log. Call from one non-realtime task.
+    public func drainEvents() {
+        while let event = captureLoop.nextEvent() {
+            log(event.message(device: configuration.captureDevice, stream: .capture), kind: event.kind)
+        }
+        while let event = playbackLoop.nextEvent() {
+            log(event.message(device: configuration.playbackDevice, stream: .playback), kind: event.kind)
+        }
+    }
+
+    private func log(_ message: String, kind: AudioLoopEvent.Kind) {
+        switch kind {
+        case .opened: logger.notice("\(message)")
+        case .xrun: logger.warning("\(message)")
+        default: logger.error("\(message)")
+        }
+    }
+
+    /// The service: start, report events every 100 ms and the chain's state every minute, stop on
+    /// graceful shutdown.
+    public func run() async throws {
+        for notice in try start() { logger.notice("\(notice)") }
+        defer { stop() }
+        var ticks = 0
+        while !Task.isCancelled && !Task.isShuttingDownGracefully {
+            drainEvents()
+            ticks += 1
+            if ticks % 600 == 0 { logStatistics() }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        drainEvents()
+    }
+
+    public func logStatistics() {
+        let s = captureStatistics
+        logger.info("audio: echo reduction \(s.echoReductionDB) dB, reference lag \(s.lagMilliseconds) ms, drift \(s.driftPPM) ppm, xruns capture \(captureLoop.status.xruns) playback \(playbackLoop.status.xruns)")
+    }
+}
+
+public enum AudioPipelineError: Error, CustomStringConvertible {
+    case chain(CaptureChainError)
+    case resampler(SpeexDSPError)
+    case thread(RealtimeThreadError)
+
+    public var description: String {
+        switch self {
+        case .chain(let e): "capture chain: \(e)"
+        case .resampler(let e): "resampler: \(e)"
+        case .thread(let e): "audio thread: \(e)"
+        }
+    }
+}

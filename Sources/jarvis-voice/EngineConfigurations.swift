@@ -1,0 +1,37 @@
+import ALSA
+import AudioCore
+import AudioEngine
+import Configuration
+
+// The one place where the file's sections become the engines' configurations, so `run` and
+// `dsp` can never disagree about what a key means.
+
+extension CaptureChainConfiguration {
+    init(_ dsp: DSPConfig) {
+        self.init()
+        frameMilliseconds = dsp.frameMs
+        echoTailMilliseconds = dsp.echoTailMs
+        maxReferenceLagMilliseconds = dsp.maxReferenceLagMs
+        driftCompensation = dsp.driftCompensation
+        noiseSuppressDB = dsp.noiseSuppressDB
+        echoSuppressDB = dsp.echoSuppressDB
+        echoSuppressActiveDB = dsp.echoSuppressActiveDB
+        agc = dsp.agc
+        agcLevel = dsp.agcLevel
+    }
+}
+
+extension AudioPipelineConfiguration {
+    init(_ config: JarvisVoiceConfig) {
+        let audio = config.audio
+        self.init(
+            captureDevice: PCMDevice(name: audio.captureDevice), captureRate: audio.captureRate,
+            captureChannels: audio.captureChannels, micChannel: audio.micChannel,
+            referenceChannel: audio.referenceChannel,
+            playbackDevice: PCMDevice(name: audio.playbackDevice),
+            playbackFormat: AudioFormat(sampleRate: audio.playbackRate, channels: audio.playbackChannels),
+            periodMilliseconds: audio.periodMs, bufferPeriods: audio.bufferPeriods,
+            fifoPriority: audio.realtimePriority > 0 ? Int32(audio.realtimePriority) : nil,
+            chain: CaptureChainConfiguration(config.dsp))
+    }
+}

@@ -1,0 +1,59 @@
+import ALSA
+import ALSATestbed
+import AudioCore
+import AudioEngine
+import Logging
+import Testing
+
+/// The whole audio path with the paced test devices: 48 kHz stereo playback through the mixer,
+/// an acoustic link that feeds it back into the 16 kHz mic 20 ms later, the reference taken from
+/// what rt:playback wrote, and the capture chain cancelling the echo before the 24 kHz uplink.
+@Suite(.serialized) struct AudioPipelineTests {
+    let dir = TemporaryDirectory()
+
+    @Test func echoOfWhatIsPlayedIsCancelledInTheUplink() async throws {
+        let config = dir.file("asound.conf")
+        try TestPCMConfig.write([
+            .paced(name: "spk", PacedPCMOptions(link: "room")),
+            .paced(name: "mic", PacedPCMOptions(link: "room", echoGain: 0.5, echoDelayMilliseconds: 20)),
+        ], to: config)
+        let pipeline = try AudioPipeline(
+            configuration: AudioPipelineConfiguration(
+                captureDevice: PCMDevice(name: "mic", configFile: config),
+                playbackDevice: PCMDevice(name: "spk", configFile: config),
+                bufferPeriods: 6, fifoPriority: nil),
+            logger: Logger(label: "test"))
+        // 4 s of far-end noise at 16 kHz (the test device's acoustic link decimates without an
+        // anti-alias filter, so the far end must not carry content above 8 kHz), fed like the
+        // assistant's voice: resampled once into the mixer's voice channel.
+        let far = testNoise(count: 16_000 * 4, seed: 7, amplitude: 8_000)
+        let writer = try PlaybackChannelWriter(mixer: pipeline.mixer, channel: .voice, sourceFormat: .processing)
+        var queued = 0
+        var uplink: [Int16] = []
+        var scratch = [Int16](repeating: 0, count: 4_800)
+        _ = try pipeline.start()
+        defer { pipeline.stop() }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while pipeline.captureLoop.status.frames < 16_000 * 4 - 1_600, ContinuousClock.now < deadline {
+            if queued < far.count {
+                queued += far.withUnsafeBufferPointer { writer.write(UnsafeBufferPointer(rebasing: $0[queued...])) }
+            }
+            let n = scratch.withUnsafeMutableBufferPointer { pipeline.uplink.read(into: $0) }
+            uplink += scratch[0..<n]
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        pipeline.drainEvents()
+        let xruns = pipeline.captureLoop.status.xruns + pipeline.playbackLoop.status.xruns
+        try #require(uplink.count > 24_000 * 3, "uplink carried \(uplink.count) samples")
+        // The echo at the mic: half the far end's level (mono of identical channels).
+        let echoDBFS = far.withUnsafeBufferPointer { LevelMeter.rmsDBFS($0) } - 6.02
+        let tail = Array(uplink[(uplink.count - 24_000)...])  // the last second, after convergence
+        let residualDBFS = tail.withUnsafeBufferPointer { LevelMeter.rmsDBFS($0) }
+        let reduction = echoDBFS - residualDBFS
+        let stats = pipeline.captureStatistics
+        #expect(reduction >= 30, """
+            echo \(echoDBFS) dBFS at the mic, \(residualDBFS) dBFS left in the uplink: \(reduction) dB \
+            (chain: \(stats.echoReductionDB) dB, lag \(stats.lagMilliseconds) ms, xruns \(xruns))
+            """)
+    }
+}
