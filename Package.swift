@@ -57,7 +57,7 @@ let package = Package(
         .target(name: "HTTP", dependencies: ["CCurl", "CShims"], swiftSettings: swiftSettings),
 
         // test PCMs (file plugin and the paced plugin) for tests and end-to-end runs
-        .target(name: "ALSATestbed", dependencies: ["ALSA", "CShims"], swiftSettings: swiftSettings),
+        .target(name: "ALSATestbed", dependencies: ["ALSA", "TestProcess"], swiftSettings: swiftSettings),
         .target(name: "GPIO", dependencies: ["CShims", "Configuration"], swiftSettings: swiftSettings),
 
         // engines
@@ -99,6 +99,9 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // test-only library: spawning children (closes inherited descriptors, async wait, timeout)
+        .target(name: "TestProcess", dependencies: ["CShims"], swiftSettings: swiftSettings),
+
         .target(name: "Realtime", swiftSettings: swiftSettings),
 
         // product
@@ -120,18 +123,18 @@ let package = Package(
         .executableTarget(name: "rtcheck-probe", dependencies: ["AudioCore"], path: "Sources/rtcheck-probe", swiftSettings: swiftSettings),
 
         // tests
-        .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore", "CShims"], swiftSettings: swiftSettings),
-        .testTarget(name: "ALSATests", dependencies: ["ALSA", "ALSATestbed", "AudioCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore", "TestProcess"], swiftSettings: swiftSettings),
+        .testTarget(name: "ALSATests", dependencies: ["ALSA", "ALSATestbed", "AudioCore", "TestProcess"], swiftSettings: swiftSettings),
         .testTarget(name: "GPIOTests", dependencies: ["GPIO", "Configuration"], swiftSettings: swiftSettings),
         .testTarget(name: "SpeexDSPTests", dependencies: ["SpeexDSP"], swiftSettings: swiftSettings),
-        .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "CShims"], swiftSettings: swiftSettings),
+        .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "TestProcess"], swiftSettings: swiftSettings),
         .testTarget(name: "SystemdTests", dependencies: ["Systemd", .product(name: "Logging", package: "swift-log")], swiftSettings: swiftSettings),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "JarvisTests", dependencies: ["Jarvis", "HTTP", "TestSupport", .product(name: "Logging", package: "swift-log")], swiftSettings: swiftSettings),
         .testTarget(
             name: "ControlTests",
             dependencies: [
-                "Control", "AudioCore", "TestSupport", "ALSATestbed",
+                "Control", "AudioCore", "TestSupport", "ALSATestbed", "TestProcess",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -140,6 +143,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "AudioCore", "ALSA", "ALSATestbed"], swiftSettings: swiftSettings),
+        .testTarget(name: "TestProcessTests", dependencies: ["TestProcess"], swiftSettings: swiftSettings),
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime"], swiftSettings: swiftSettings),
         .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "Realtime", "Jarvis"], swiftSettings: swiftSettings),
     ]
