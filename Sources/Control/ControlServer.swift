@@ -75,8 +75,12 @@ public final class ControlServer: Service, Sendable {
         do {
             listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .serverChannelOption(.backlog, value: 64)
+                .serverChannelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture { try closeOnExec(channel) }
+                }
                 .bind(unixDomainSocketPath: path) { channel in
                     channel.eventLoop.makeCompletedFuture {
+                        try closeOnExec(channel)
                         try channel.pipeline.syncOperations.addHandler(
                             ByteToMessageHandler(ControlLineDecoder(maxLength: maxLineBytes)))
                         return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
@@ -206,4 +210,12 @@ public final class ControlServer: Service, Sendable {
         }
         return response
     }
+}
+
+/// Marks a channel's socket close-on-exec (NIO does not); call on the channel's event loop.
+private func closeOnExec(_ channel: any Channel) throws {
+    let code = try channel.pipeline.syncOperations.withUnsafeTransportIfAvailable(of: NIOBSDSocket.Handle.self) {
+        ControlSocketCalls.setCloseOnExec($0)
+    } ?? 0
+    if code != 0 { throw IOError(errnoCode: code, reason: "fcntl(F_SETFD, FD_CLOEXEC)") }
 }
