@@ -28,11 +28,13 @@ import TestSupport
         return result
     }
 
-    /// Polls until at least `count` matching sockets exist (the accepted one appears asynchronously).
+    /// Polls until at least `count` matching sockets exist and all are close-on-exec, or 10 s pass.
+    /// NIO accepts a connection before the child channel initializer marks it, so an accepted socket
+    /// is briefly inheritable (ChildProcess closes descriptors >= 3 in its children for that reason).
     static func waitForSockets(_ count: Int, matching matches: (sockaddr_storage) -> Bool) async throws -> [Bool] {
         let deadline = ContinuousClock.now.advanced(by: .seconds(10))
         var found = sockets(matching: matches)
-        while found.count < count && ContinuousClock.now < deadline {
+        while (found.count < count || !found.allSatisfy({ $0 })) && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(5))
             found = sockets(matching: matches)
         }
