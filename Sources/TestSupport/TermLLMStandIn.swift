@@ -87,8 +87,10 @@ public final class TermLLMStandIn: Sendable {
             defer { task = nil }
             return task
         }
+        // Closing ends the accept loop, which then cancels the connections. Not task.cancel(): a
+        // cancelled NIO inbound stream drops accepted connections it has not handed out, and NIO traps
+        // when such a connection is deinited unfinished.
         try? await serverChannel.close()
-        task?.cancel()
         await task?.value
     }
 
