@@ -88,25 +88,27 @@ let package = Package(
         ),
 
         // test support: PCMs (file plugin and the paced plugin), in-process stand-in servers, tools
-        swiftTarget("ALSATestbed", ["ALSA", "CShims"]),
+        swiftTarget("ALSATestbed", ["ALSA", "TestProcess"]),
+        swiftTarget("TestProcess", ["CShims"]),
         swiftTarget("TestSupport", ["Realtime", nioCore, nioPosix, nioHTTP1, nioWebSocket]),
         .executableTarget(name: "media-bench", dependencies: ["Codecs", "AudioEngine", "AudioCore"], path: "Sources/media-bench", swiftSettings: swiftSettings),
         .executableTarget(name: "rtcheck-probe", dependencies: ["AudioCore"], path: "Sources/rtcheck-probe", swiftSettings: swiftSettings),
 
         // tests
-        testTarget("AudioCoreTests", ["AudioCore", "CShims"]),
-        testTarget("ALSATests", ["ALSA", "ALSATestbed", "AudioCore"]),
+        testTarget("AudioCoreTests", ["AudioCore", "TestProcess"]),
+        testTarget("ALSATests", ["ALSA", "ALSATestbed", "AudioCore", "TestProcess"]),
         testTarget("GPIOTests", ["GPIO", "Configuration"]),
         testTarget("SpeexDSPTests", ["SpeexDSP"]),
-        testTarget("ConfigurationTests", ["Configuration", "CShims"]),
+        testTarget("ConfigurationTests", ["Configuration", "TestProcess"]),
         testTarget("SystemdTests", ["Systemd", logging]),
         testTarget("HTTPTests", ["HTTP", "TestSupport"]),
         testTarget("JarvisTests", ["Jarvis", "HTTP", "TestSupport", logging]),
-        testTarget("ControlTests", ["Control", "AudioCore", "TestSupport", "ALSATestbed", nioCore, nioPosix, nioHTTP1, serviceLifecycle]),
+        testTarget("ControlTests", ["Control", "AudioCore", "TestSupport", "ALSATestbed", "TestProcess", nioCore, nioPosix, nioHTTP1, serviceLifecycle]),
         testTarget("AudioEngineTests", ["AudioEngine", "AudioCore", "ALSA", "ALSATestbed"]),
         testTarget("RealtimeTests", ["Realtime", "TestSupport", "AudioCore", logging]),
         testTarget("CodecsTests", ["Codecs", "AudioCore", "TestSupport"]),
         testTarget("MediaTests", ["Media", "Codecs", "HTTP", "AudioCore", "TestSupport"]),
+        testTarget("TestProcessTests", ["TestProcess"]),
         testTarget("ApplianceTests", ["Appliance", "Realtime", "Jarvis"]),
     ]
 )

@@ -41,6 +41,7 @@ public final class ControlServer: Service, Sendable {
     private let listener: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>
     private let identity: ControlSocketCalls.PathState
     private let activeConnections = Atomic<Int>(0)
+    private let cancelled = Atomic<Bool>(false)
 
     private init(path: String, handler: any ControlHandler, logger: Logger, limits: Limits,
                  listener: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>, identity: ControlSocketCalls.PathState) {
@@ -75,8 +76,12 @@ public final class ControlServer: Service, Sendable {
         do {
             listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .serverChannelOption(.backlog, value: 64)
+                .serverChannelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture { try closeOnExec(channel) }
+                }
                 .bind(unixDomainSocketPath: path) { channel in
                     channel.eventLoop.makeCompletedFuture {
+                        try closeOnExec(channel)
                         try channel.pipeline.syncOperations.addHandler(
                             ByteToMessageHandler(ControlLineDecoder(maxLength: maxLineBytes)))
                         return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
@@ -103,24 +108,41 @@ public final class ControlServer: Service, Sendable {
     public func run() async throws {
         let channel = listener.channel
         defer { ControlSocketCalls.removeIfSame(path, as: identity) }
+        // The accept loop runs in its own task so that cancellation never reaches its iterator: a
+        // cancelled NIO inbound stream drops the connections it accepted but has not handed out yet,
+        // and NIO traps (preconditionFailure, release builds too) when such a connection is deinited
+        // unfinished. Cancellation closes the listener instead, which ends the stream in order.
+        let acceptLoop = Task { try await self.acceptConnections() }
         try await withGracefulShutdownHandler {
             try await withTaskCancellationHandler {
-                try await listener.executeThenClose { connections in
-                    await withDiscardingTaskGroup { group in
-                        do {
-                            for try await connection in connections {
-                                group.addTask { await self.serve(connection) }
-                            }
-                        } catch {
-                            logger.debug("control socket accept loop ended: \(error)")
-                        }
-                    }
-                }
+                try await acceptLoop.value
             } onCancel: {
+                self.cancelled.store(true, ordering: .sequentiallyConsistent)
                 channel.close(promise: nil)
             }
         } onGracefulShutdown: {
             channel.close(promise: nil)
+        }
+    }
+
+    private func acceptConnections() async throws {
+        try await listener.executeThenClose { connections in
+            await withDiscardingTaskGroup { group in
+                do {
+                    for try await connection in connections {
+                        if cancelled.load(ordering: .sequentiallyConsistent) {
+                            // Accepted just before the listener closed: hang up properly.
+                            group.addTask { try? await connection.executeThenClose { _, _ in } }
+                        } else {
+                            group.addTask { await self.serve(connection) }
+                        }
+                    }
+                } catch {
+                    logger.debug("control socket accept loop ended: \(error)")
+                }
+                // run() was cancelled: so are the connections in flight (graceful shutdown lets them finish).
+                if cancelled.load(ordering: .sequentiallyConsistent) { group.cancelAll() }
+            }
         }
     }
 
@@ -206,4 +228,12 @@ public final class ControlServer: Service, Sendable {
         }
         return response
     }
+}
+
+/// Marks a channel's socket close-on-exec (NIO does not); call on the channel's event loop.
+private func closeOnExec(_ channel: any Channel) throws {
+    let code = try channel.pipeline.syncOperations.withUnsafeTransportIfAvailable(of: NIOBSDSocket.Handle.self) {
+        ControlSocketCalls.setCloseOnExec($0)
+    } ?? 0
+    if code != 0 { throw IOError(errnoCode: code, reason: "fcntl(F_SETFD, FD_CLOEXEC)") }
 }

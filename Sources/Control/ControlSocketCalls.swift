@@ -67,6 +67,17 @@ enum ControlSocketCalls {
         if let current = try? pathState(path), current == identity { unlink(path) }
     }
 
+    // MARK: server
+
+    /// NIO creates listening and accepted sockets without SOCK_CLOEXEC; the daemon's control socket
+    /// must not leak into children it runs (a child holding the listener would keep accepting on it).
+    /// Returns 0 or the errno of fcntl.
+    static func setCloseOnExec(_ fd: Int32) -> Int32 {
+        let flags = fcntl(fd, F_GETFD)
+        guard flags >= 0, fcntl(fd, F_SETFD, flags | FD_CLOEXEC) == 0 else { return errno }
+        return 0
+    }
+
     // MARK: client
 
     private static func openSocket(path: String) throws(ControlServerError) -> Int32 {

@@ -49,8 +49,12 @@ public final class TermLLMStandIn: Sendable {
     public static func start(options: Options = Options()) async throws -> TermLLMStandIn {
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try CloseOnExec.mark(channel) }
+            }
             .bind(host: "127.0.0.1", port: 0) { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    try CloseOnExec.mark(channel)
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
                     return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(wrappingChannelSynchronously: channel)
                 }
@@ -83,8 +87,10 @@ public final class TermLLMStandIn: Sendable {
             defer { task = nil }
             return task
         }
+        // Closing ends the accept loop, which then cancels the connections. Not task.cancel(): a
+        // cancelled NIO inbound stream drops accepted connections it has not handed out, and NIO traps
+        // when such a connection is deinited unfinished.
         try? await serverChannel.close()
-        task?.cancel()
         await task?.value
     }
 

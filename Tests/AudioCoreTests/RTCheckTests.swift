@@ -1,12 +1,13 @@
-import CShims
 import Glibc
+import Synchronization
 import Testing
+import TestProcess
 
 /// scripts/rtcheck (the LD_PRELOAD realtime-discipline checker) against `rtcheck-probe`, whose
 /// "rt:test" thread renders a real `Mixer` while the main thread feeds, ducks and flushes it.
 @Suite(.serialized) struct RTCheckTests {
-    @Test func cleanRealtimeLoopHasNoViolations() throws {
-        let report = try RTCheck.run(mode: "clean")
+    @Test func cleanRealtimeLoopHasNoViolations() async throws {
+        let report = try await RTCheck.run(mode: "clean")
         #expect(report["rt_named"] == 1)
         // Optimized builds may make no interposed call at all, so the thread need not be listed.
         #expect((report["thread.rt:test"] ?? 0) == 0)
@@ -14,8 +15,8 @@ import Testing
         #expect(report["periods"].map { $0 > 50 } == true)
     }
 
-    @Test func allocationOnTheRealtimeThreadIsCounted() throws {
-        let report = try RTCheck.run(mode: "allocate")
+    @Test func allocationOnTheRealtimeThreadIsCounted() async throws {
+        let report = try await RTCheck.run(mode: "allocate")
         #expect(report["rt_threads"] == 1)
         #expect(report["thread.rt:test"] == report["total"])
         #expect(report["malloc"].map { $0 > 10 } == true)
@@ -23,21 +24,21 @@ import Testing
         #expect(report["pthread_mutex_lock"] == 0)
     }
 
-    @Test func lockOnTheRealtimeThreadIsCounted() throws {
-        let report = try RTCheck.run(mode: "lock")
+    @Test func lockOnTheRealtimeThreadIsCounted() async throws {
+        let report = try await RTCheck.run(mode: "lock")
         #expect(report["pthread_mutex_lock"].map { $0 > 10 } == true)
         #expect(report["malloc"] == 0)
     }
 
-    @Test func writingToStderrOnTheRealtimeThreadIsCounted() throws {
-        let report = try RTCheck.run(mode: "log")
+    @Test func writingToStderrOnTheRealtimeThreadIsCounted() async throws {
+        let report = try await RTCheck.run(mode: "log")
         #expect(report["write_stdio"].map { $0 > 10 } == true)
         #expect(report["malloc"] == 0)
     }
 
-    @Test func violationsDuringWarmUpAreNotCounted() throws {
+    @Test func violationsDuringWarmUpAreNotCounted() async throws {
         // The whole run is inside the warm-up.
-        let report = try RTCheck.run(mode: "allocate", warmupMilliseconds: 10_000)
+        let report = try await RTCheck.run(mode: "allocate", warmupMilliseconds: 10_000)
         #expect(report["rt_threads"] == 1)
         #expect(report["total"] == 0)
     }
@@ -54,44 +55,39 @@ enum RTCheck {
         return path
     }()
 
-    /// Compiles the checker once per test process into a private directory.
-    static let library: Result<String, RTCheckFailure> = {
+    private static let compiled = Mutex<Result<String, RTCheckFailure>?>(nil)
+
+    /// Compiles the checker once per test process into a private directory (the suite is serialized).
+    static func library() async throws -> String {
+        if let done = compiled.withLock({ $0 }) { return try done.get() }
         var template = Array("/tmp/rtcheck-test-XXXXXX".utf8CString)
         guard let dir = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            return .failure(RTCheckFailure(description: "mkdtemp failed"))
+            throw RTCheckFailure(description: "mkdtemp failed")
         }
         let output = String(cString: dir) + "/rtcheck.so"
-        let status = spawnAndWait(["cc", "-shared", "-fPIC", "-O2", "-Wall", "-Werror", "-o", output,
-                                   repository + "/scripts/rtcheck/rtcheck.c", "-ldl", "-lpthread"], environment: [])
-        return status == 0 ? .success(output) : .failure(RTCheckFailure(description: "cc exited with \(status)"))
-    }()
-
-    /// The probe executable sits next to the test binary in the build directory.
-    static var probe: String {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        let exe = n > 0 ? String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
-        var dir = String(exe[..<(exe.lastIndex(of: "/") ?? exe.startIndex)])
-        // On Linux the test binary is `<build>/debug/<package>PackageTests.xctest`; tolerate a bundle layout too.
-        while !dir.isEmpty, access(dir + "/rtcheck-probe", X_OK) != 0 {
-            dir = String(dir[..<(dir.lastIndex(of: "/") ?? dir.startIndex)])
-        }
-        return dir + "/rtcheck-probe"
+        let cc = try await ChildProcess.run(["cc", "-shared", "-fPIC", "-O2", "-Wall", "-Werror", "-o", output,
+                                             repository + "/scripts/rtcheck/rtcheck.c", "-ldl", "-lpthread"])
+        let result: Result<String, RTCheckFailure> = cc.status == 0
+            ? .success(output) : .failure(RTCheckFailure(description: "cc exited with \(cc.status): \(cc.stderr)"))
+        compiled.withLock { $0 = result }
+        return try result.get()
     }
 
+    /// The probe executable sits next to the test binary in the build directory.
+    static var probe: String { ChildProcess.builtExecutable("rtcheck-probe") ?? "rtcheck-probe (not built)" }
+
     /// Runs the probe under the checker and returns the report's numbers plus the probe's `periods`.
-    static func run(mode: String, warmupMilliseconds: Int = 100) throws -> [String: Int] {
-        let library = try library.get()
+    static func run(mode: String, warmupMilliseconds: Int = 100) async throws -> [String: Int] {
+        let library = try await library()
         let reportPath = String(library.dropLast("rtcheck.so".count)) + "report-\(mode)-\(warmupMilliseconds).txt"
-        let stdoutPath = reportPath + ".out"
-        let status = spawnAndWait(
+        let probeRun = try await ChildProcess.run(
             [probe, mode, "400"],
-            environment: ["LD_PRELOAD=\(library)", "RTCHECK_REPORT=\(reportPath)",
-                          "RTCHECK_WARMUP_MS=\(warmupMilliseconds)"],
-            stdoutPath: stdoutPath, quiet: true)
-        guard status == 0 else { throw RTCheckFailure(description: "\(probe) \(mode) exited with \(status)") }
+            environment: ["LD_PRELOAD": library, "RTCHECK_REPORT": reportPath,
+                          "RTCHECK_WARMUP_MS": "\(warmupMilliseconds)"],
+            stderr: .discard)
+        guard probeRun.status == 0 else { throw RTCheckFailure(description: "\(probe) \(mode) exited with \(probeRun.status)") }
         var values: [String: Int] = [:]
-        let lines = readText(reportPath).split(separator: "\n") + readText(stdoutPath).split(whereSeparator: { $0 == " " || $0 == "\n" })
+        let lines = readText(reportPath).split(separator: "\n") + probeRun.stdout.split(whereSeparator: { $0 == " " || $0 == "\n" })
         for line in lines {
             guard !line.hasPrefix("#"), let eq = line.lastIndex(of: "="), let v = Int(line[line.index(after: eq)...]) else { continue }
             values[String(line[..<eq])] = v
@@ -112,35 +108,5 @@ enum RTCheck {
             bytes += chunk[0..<n]
         }
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// posix_spawnp with extra environment variables; returns the exit status (or 128 + signal).
-    static func spawnAndWait(_ argv: [String], environment: [String], stdoutPath: String? = nil, quiet: Bool = false) -> Int32 {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        if let stdoutPath { posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
-        if quiet { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
-        // Children must not inherit this process's descriptors: NIO's sockets are not close-on-exec,
-        // and a child holding a test server's listening socket keeps it accepting after the server
-        // stopped (connections then reset instead of being refused) while suites run in parallel.
-        cshim_spawn_actions_close_from(&actions, 3)
-        var env: [String] = []
-        var e = environ
-        while let entry = e.pointee {
-            env.append(String(cString: entry))
-            e += 1
-        }
-        env += environment
-        let cArgs = argv.map { strdup($0) } + [nil]
-        let cEnv = env.map { strdup($0) } + [nil]
-        defer { (cArgs + cEnv).forEach { free($0) } }
-        var pid: pid_t = 0
-        let rc = posix_spawnp(&pid, argv[0], &actions, nil, cArgs, cEnv)
-        guard rc == 0 else { return 127 }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let signal = status & 0x7f
-        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
     }
 }

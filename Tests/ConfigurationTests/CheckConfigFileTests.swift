@@ -1,4 +1,5 @@
 import Testing
+import TestProcess
 @testable import Configuration
 
 /// Broken files on disk -> the exact `PATH:LINE: message` lines `check-config` prints.
@@ -58,11 +59,11 @@ import Testing
     }
 
     /// The real binary: stdout lines, empty stderr, exit 78; and "PATH: OK" with exit 0.
-    @Test func checkConfigBinary() throws {
-        let binary = try #require(builtExecutable("jarvis-voice"), "jarvis-voice is not built next to the tests")
+    @Test func checkConfigBinary() async throws {
+        let binary = try #require(ChildProcess.builtExecutable("jarvis-voice"), "jarvis-voice is not built next to the tests")
         let directory = TemporaryDirectory()
         let bad = directory.write("bad.toml", "[audio]\nperiod_ms = 500\n[realtime]\nvad = \"loud\"\n[nope]\n")
-        let result = try #require(runProcess(binary, ["check-config", "--config", bad]))
+        let result = try await ChildProcess.run([binary, "check-config", "--config", bad])
         #expect(result.status == 78)
         #expect(result.stdout == """
             \(bad):2: [audio] period_ms must be between 1 and 100, got 500
@@ -73,11 +74,11 @@ import Testing
         #expect(result.stderr == "")
 
         let good = directory.write("good.toml", "[button]\nenabled = false\n")
-        let ok = try #require(runProcess(binary, ["check-config", "--config", good]))
+        let ok = try await ChildProcess.run([binary, "check-config", "--config", good])
         #expect(ok.status == 0)
         #expect(ok.stdout == "\(good): OK\n")
 
-        let missing = try #require(runProcess(binary, ["check-config", "--config", directory.path + "/none.toml"]))
+        let missing = try await ChildProcess.run([binary, "check-config", "--config", directory.path + "/none.toml"])
         #expect(missing.status == 78)
         #expect(missing.stdout == "\(directory.path)/none.toml:1: cannot read file: No such file or directory\n")
     }

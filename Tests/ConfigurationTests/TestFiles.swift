@@ -1,5 +1,4 @@
 #if canImport(Glibc)
-import CShims
 import Glibc
 #endif
 
@@ -60,71 +59,4 @@ func readTextFile(_ path: String) -> String? {
         bytes += buffer[0..<count]
     }
     return String(decoding: bytes, as: UTF8.self)
-}
-
-struct ProcessResult {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-}
-
-/// Runs an executable with pipes for stdout and stderr and waits for it.
-func runProcess(_ executable: String, _ arguments: [String]) -> ProcessResult? {
-    var outPipe: [Int32] = [0, 0]
-    var errPipe: [Int32] = [0, 0]
-    guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { return nil }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-    posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
-    posix_spawn_file_actions_addclose(&actions, outPipe[0])
-    posix_spawn_file_actions_addclose(&actions, errPipe[0])
-    // Nothing else may leak into the child: suites run in parallel, and an inherited pipe end or
-    // test-server socket would outlive its owner's close.
-    cshim_spawn_actions_close_from(&actions, 3)
-    let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
-    close(outPipe[1])
-    close(errPipe[1])
-    defer {
-        close(outPipe[0])
-        close(errPipe[0])
-    }
-    guard spawned == 0 else { return nil }
-    func drain(_ fd: Int32) -> String {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = read(fd, &buffer, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
-            bytes += buffer[0..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-    let stdout = drain(outPipe[0])
-    let stderr = drain(errPipe[0])
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    // WIFEXITED/WEXITSTATUS are macros; decode by hand.
-    let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-    return ProcessResult(status: exitStatus, stdout: stdout, stderr: stderr)
-}
-
-/// The `jarvis-voice` binary built next to the test bundle.
-func builtExecutable(_ name: String) -> String? {
-    var buffer = [CChar](repeating: 0, count: 4096)
-    let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    guard count > 0 else { return nil }
-    var directory = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    // The test runner may be <dir>/X.xctest or inside a bundle directory; walk up looking for it.
-    for _ in 0..<4 {
-        directory = String(directory[..<(directory.lastIndex(of: "/") ?? directory.startIndex)])
-        let candidate = directory + "/" + name
-        if access(candidate, X_OK) == 0 { return candidate }
-    }
-    return nil
 }

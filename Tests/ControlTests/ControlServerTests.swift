@@ -123,20 +123,34 @@ import Testing
         }
     }
 
-    /// The handler ignores cancellation and takes 2 s; the client hears about the timeout at 0.2 s.
+    /// The handler ignores cancellation and does not return until the client has its reply (or 30 s
+    /// pass); the client hears about the timeout at 0.2 s. The handler is released by the test rather
+    /// than after a fixed 2 s: under load the server's tasks can be starved for seconds, and a fixed
+    /// deadline then measured the machine, not whether the reply waits for the handler.
     @Test func handlerTimeoutIsReported() async throws {
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
+        let release = loop.makePromise(of: Void.self)
+        let fallback = loop.scheduleTask(in: .seconds(30)) { release.succeed(()) }
+        final class Flag: Sendable { let value = Atomic<Bool>(false) }
+        let handlerReturned = Flag()
         let handler = RecordingHandler { _ in
             // A wait that cancellation cannot shorten (like awaiting a busy actor).
-            await withCheckedContinuation { continuation in
-                MultiThreadedEventLoopGroup.singleton.next().scheduleTask(in: .seconds(2)) { continuation.resume() }
-            }
+            try? await release.futureResult.get()
+            handlerReturned.value.store(true, ordering: .sequentiallyConsistent)
             return .done("late")
         }
         try await withServer(handler: handler, limits: ControlServer.Limits(handlerTimeout: .milliseconds(200))) { server in
             let path = server.path
             let start = ContinuousClock.now
             let reply = try await blocking { try ControlClient.send(.tap, to: path) }
-            #expect(ContinuousClock.now - start < .milliseconds(1800))
+            let elapsed = ContinuousClock.now - start
+            let returned = handlerReturned.value.load(ordering: .sequentiallyConsistent)
+            #expect(!returned, "the reply waited for the handler (\(elapsed))")
+            #expect(elapsed >= .milliseconds(200))
+            loop.execute {
+                fallback.cancel()
+                release.succeed(())
+            }
             guard case .failed(let message) = reply else { Issue.record("expected a failure, got \(reply)"); return }
             #expect(message.hasPrefix("tap: the service did not answer within"))
         }

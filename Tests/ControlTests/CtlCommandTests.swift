@@ -1,5 +1,6 @@
 import Control
 import Testing
+import TestProcess
 
 /// `jarvis-voice ctl` as a subprocess against an in-test server with a fake handler.
 @Suite struct CtlCommandTests {
@@ -9,9 +10,9 @@ import Testing
         dir.write("config.toml", "[control]\nsocket = \"\(socket)\"\n[audio]\nperiod_ms = 500  # invalid, but ctl reads only [control]\n")
     }
 
-    func ctl(_ arguments: [String], config: String) async throws -> ProcessResult {
-        let binary = try #require(builtExecutable(), "jarvis-voice is not built next to the tests")
-        return try #require(await runProcess(binary, ["ctl", "--config", config] + arguments, in: dir))
+    func ctl(_ arguments: [String], config: String) async throws -> ChildProcess.Result {
+        let binary = try #require(ChildProcess.builtExecutable(), "jarvis-voice is not built next to the tests")
+        return try await ChildProcess.run([binary, "ctl", "--config", config] + arguments)
     }
 
     func withServer(handler: RecordingHandler, _ body: (String) async throws -> Void) async throws {

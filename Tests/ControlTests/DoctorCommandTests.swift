@@ -1,6 +1,7 @@
 import ALSATestbed
 import Control
 import Testing
+import TestProcess
 import TestSupport
 
 /// `jarvis-voice doctor` as a subprocess: test PCMs from a private ALSA configuration, the term-llm
@@ -9,16 +10,16 @@ import TestSupport
     let dir = TemporaryDirectory()
     static let apiKey = "sk-test-doctor-0123456789"
 
-    func doctor(config: String, alsaConfig: String? = nil) async throws -> ProcessResult {
-        let binary = try #require(builtExecutable(), "jarvis-voice is not built next to the tests")
+    func doctor(config: String, alsaConfig: String? = nil) async throws -> ChildProcess.Result {
+        let binary = try #require(ChildProcess.builtExecutable(), "jarvis-voice is not built next to the tests")
         var environment = ["OPENAI_API_KEY": "", "CREDENTIALS_DIRECTORY": ""]
         if let alsaConfig { environment["ALSA_CONFIG_PATH"] = "/usr/share/alsa/alsa.conf:\(alsaConfig)" }
-        return try #require(await runProcess(binary, ["doctor", "--config", config], environment: environment, in: dir))
+        return try await ChildProcess.run([binary, "doctor", "--config", config], environment: environment)
     }
 
-    func lines(_ result: ProcessResult) -> [String] { result.stdout.split(separator: "\n").map(String.init) }
+    func lines(_ result: ChildProcess.Result) -> [String] { result.stdout.split(separator: "\n").map(String.init) }
 
-    func line(_ result: ProcessResult, _ prefix: String) -> String? { lines(result).first { $0.hasPrefix(prefix) } }
+    func line(_ result: ChildProcess.Result, _ prefix: String) -> String? { lines(result).first { $0.hasPrefix(prefix) } }
 
     @Test func allChecksPass() async throws {
         let jarvis = try await TermLLMStandIn.start()

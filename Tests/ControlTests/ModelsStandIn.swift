@@ -1,6 +1,7 @@
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import TestSupport
 
 /// A loopback stand-in for the OpenAI REST endpoint the doctor probes: `GET /v1/models` answers
 /// 200 for `Authorization: Bearer <key>`, 401 (OpenAI's invalid_api_key body) otherwise.
@@ -11,8 +12,12 @@ final class ModelsStandIn: Sendable {
     static func start(key: String) async throws -> ModelsStandIn {
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try CloseOnExec.mark(channel) }
+            }
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    try CloseOnExec.mark(channel)
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
                     try channel.pipeline.syncOperations.addHandler(Handler(key: key))
                 }

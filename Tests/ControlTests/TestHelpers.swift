@@ -64,65 +64,6 @@ func fileMode(_ path: String) -> mode_t? {
     return info.st_mode
 }
 
-struct ProcessResult {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-}
-
-/// The `jarvis-voice` binary built next to the test bundle.
-func builtExecutable(_ name: String = "jarvis-voice") -> String? {
-    var buffer = [CChar](repeating: 0, count: 4096)
-    let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    guard count > 0 else { return nil }
-    var directory = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    for _ in 0..<4 {
-        directory = String(directory[..<(directory.lastIndex(of: "/") ?? directory.startIndex)])
-        let candidate = directory + "/" + name
-        if access(candidate, X_OK) == 0 { return candidate }
-    }
-    return nil
-}
-
-/// Runs an executable with stdout/stderr captured to files and waits for it without blocking a
-/// cooperative thread (the in-test server it talks to needs them).
-func runProcess(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                in directory: TemporaryDirectory) async -> ProcessResult? {
-    let outPath = directory.file("stdout-\(UInt32.random(in: 0...UInt32.max))")
-    let errPath = directory.file("stderr-\(UInt32.random(in: 0...UInt32.max))")
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    var env: [String: String] = [:]
-    var index = 0
-    while let entry = environ[index] {
-        let text = String(cString: entry)
-        if let eq = text.firstIndex(of: "=") { env[String(text[..<eq])] = String(text[text.index(after: eq)...]) }
-        index += 1
-    }
-    for (key, value) in environment { env[key] = value }
-    let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-    let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-        argv.forEach { free($0) }
-        envp.forEach { free($0) }
-    }
-    var pid: pid_t = 0
-    guard posix_spawn(&pid, executable, &actions, nil, argv, envp) == 0 else { return nil }
-    var status: Int32 = 0
-    while true {
-        let result = waitpid(pid, &status, WNOHANG)
-        if result == pid { break }
-        if result < 0 && errno != EINTR { return nil }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-    return ProcessResult(status: exitStatus, stdout: readText(outPath), stderr: readText(errPath))
-}
-
 /// A handler that records what it got and answers from a closure.
 final class RecordingHandler: ControlHandler {
     private let received = Mutex<[ControlCommand]>([])
