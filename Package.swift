@@ -84,7 +84,15 @@ let package = Package(
         .target(name: "Realtime", swiftSettings: swiftSettings),
 
         // product
-        .target(name: "Appliance", dependencies: ["Realtime", "Jarvis"], swiftSettings: swiftSettings),
+        .target(
+            name: "Appliance",
+            dependencies: [
+                "Realtime", "Jarvis", "AudioCore", "AudioEngine",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
 
         // executable
         .executableTarget(
@@ -110,6 +118,14 @@ let package = Package(
         .testTarget(name: "JarvisTests", dependencies: ["Jarvis", "HTTP", "TestSupport", .product(name: "Logging", package: "swift-log")], swiftSettings: swiftSettings),
         .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "AudioCore", "ALSA"], swiftSettings: swiftSettings),
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime"], swiftSettings: swiftSettings),
-        .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "Realtime", "Jarvis"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ApplianceTests",
+            dependencies: [
+                "Appliance", "Realtime", "Jarvis", "HTTP", "AudioCore", "AudioEngine", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
     ]
 )
