@@ -157,6 +157,7 @@ func waitUntil(timeout: Duration = .seconds(5), _ condition: () async -> Bool) a
 actor ScriptedJarvis: JarvisAsking {
     var questions: [String] = []
     var resets = 0
+    var cancelled = 0
     var sessionID: String? = "20261122-053000-0123456789abcdef"
     var delay: Duration = .zero
     var answer = "It is sunny."
@@ -169,6 +170,7 @@ actor ScriptedJarvis: JarvisAsking {
             do {
                 try await Task.sleep(for: delay)
             } catch {
+                cancelled += 1
                 return JarvisAnswer(spokenText: "", failure: .cancelled, rawText: "")
             }
         }
