@@ -1,0 +1,129 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+import NIOWebSocket
+
+/// The only place that opens sockets: TCP (+ TLS for wss) + HTTP/1.1 upgrade to WebSocket, with the
+/// frame limit raised and fragmented frames reassembled. Returns the upgraded channel or a classified failure.
+struct WebSocketDialer: Sendable {
+    let endpoint: RealtimeEndpoint
+    let configuration: RealtimeConnectionConfiguration
+    let group: any EventLoopGroup
+    let tls: NIOSSLContext?
+
+    enum UpgradeResult: Sendable {
+        case websocket(NIOAsyncChannel<WebSocketFrame, WebSocketFrame>)
+        case notUpgraded(EventLoopFuture<HTTPResponseHead>)
+    }
+
+    init(endpoint: RealtimeEndpoint, configuration: RealtimeConnectionConfiguration, group: any EventLoopGroup) throws(RealtimeDisconnect) {
+        self.endpoint = endpoint
+        self.configuration = configuration
+        self.group = group
+        if endpoint.useTLS {
+            do {
+                tls = try NIOSSLContext(configuration: .makeClientConfiguration())
+            } catch {
+                throw RealtimeDisconnect(kind: .fatal, reason: .connectFailed("TLS setup failed: \(error)"))
+            }
+        } else {
+            tls = nil
+        }
+    }
+
+    func dial() async throws(RealtimeDisconnect) -> NIOAsyncChannel<WebSocketFrame, WebSocketFrame> {
+        let endpoint = endpoint
+        let maxFrameSize = configuration.maxFrameSize
+        let timeout = TimeAmount.nanoseconds(Int64(ReconnectPolicy.seconds(configuration.connectTimeout) * 1e9))
+        let tls = tls
+        var headers = HTTPHeaders()
+        headers.add(name: "Host", value: endpoint.port == (endpoint.useTLS ? 443 : 80) ? endpoint.host : "\(endpoint.host):\(endpoint.port)")
+        headers.add(name: "Authorization", value: "Bearer \(configuration.apiKey.value)")
+        headers.add(name: "User-Agent", value: "jarvis-voice")
+        let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: endpoint.requestURI, headers: headers)
+
+        let upgradeFuture: EventLoopFuture<UpgradeResult>
+        do {
+            upgradeFuture = try await ClientBootstrap(group: group)
+                .connectTimeout(timeout)
+                .channelOption(.socketOption(.tcp_nodelay), value: 1)
+                .connect(host: endpoint.host, port: endpoint.port) { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        if let tls {
+                            let handler = try NIOSSLClientHandler(context: tls, serverHostname: endpoint.host)
+                            try channel.pipeline.syncOperations.addHandler(handler)
+                        }
+                        let upgrader = NIOTypedWebSocketClientUpgrader<UpgradeResult>(
+                            maxFrameSize: maxFrameSize,
+                            upgradePipelineHandler: { channel, _ in
+                                channel.eventLoop.makeCompletedFuture {
+                                    try channel.pipeline.syncOperations.addHandler(
+                                        NIOWebSocketFrameAggregator(
+                                            minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1 << 16,
+                                            maxAccumulatedFrameSize: maxFrameSize))
+                                    return .websocket(try NIOAsyncChannel(wrappingChannelSynchronously: channel))
+                                }
+                            })
+                        let configuration = NIOTypedHTTPClientUpgradeConfiguration<UpgradeResult>(
+                            upgradeRequestHead: head, upgraders: [upgrader],
+                            notUpgradingCompletionHandler: { channel in
+                                channel.eventLoop.makeCompletedFuture {
+                                    let promise = channel.eventLoop.makePromise(of: HTTPResponseHead.self)
+                                    try channel.pipeline.syncOperations.addHandler(ResponseHeadCatcher(promise: promise))
+                                    return .notUpgraded(promise.futureResult)
+                                }
+                            })
+                        let result = try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
+                            configuration: .init(upgradeConfiguration: configuration))
+                        let deadline = channel.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+                        result.whenComplete { _ in deadline.cancel() }
+                        return result
+                    }
+                }
+        } catch {
+            throw RealtimeDisconnect(kind: .transient, reason: .connectFailed(Self.describe(error)))
+        }
+        let result: UpgradeResult
+        do {
+            result = try await upgradeFuture.get()
+        } catch {
+            throw RealtimeDisconnect(kind: .transient, reason: .connectFailed("WebSocket upgrade failed: \(Self.describe(error))"))
+        }
+        switch result {
+        case .websocket(let channel):
+            return channel
+        case .notUpgraded(let responseHead):
+            let status = (try? await responseHead.get())?.status.code ?? 0
+            throw RealtimeDisconnect.classify(upgradeStatus: Int(status))
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        if let error = error as? IOError { return error.description }
+        if error is ChannelError { return "\(error)" }
+        return String(describing: error)
+    }
+}
+
+/// Captures the response head of an upgrade the server refused (401, 429, 5xx, ...).
+private final class ResponseHeadCatcher: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPClientResponsePart
+    let promise: EventLoopPromise<HTTPResponseHead>
+
+    init(promise: EventLoopPromise<HTTPResponseHead>) { self.promise = promise }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .head(let head) = unwrapInboundIn(data) {
+            promise.succeed(head)
+            context.close(promise: nil)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        promise.fail(ChannelError.eof)
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) { promise.fail(ChannelError.eof) }
+}

@@ -1,0 +1,189 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOWebSocket
+import Realtime
+import Synchronization
+
+/// An in-process stand-in for the OpenAI Realtime GA WebSocket API on 127.0.0.1 (ephemeral port): checks the
+/// `Authorization` header and every client event's shape, runs an energy VAD over appended audio, plays a
+/// scripted `ask_jarvis` turn with real PCM, and misbehaves on request. Records every client event.
+public final class RealtimeStandIn: Sendable {
+    public let script: RealtimeStandInScript
+    public let port: Int
+    private let serverChannel: NIOAsyncChannel<EventLoopFuture<UpgradeResult>, Never>
+    private let acceptor: Mutex<Task<Void, Never>?> = Mutex(nil)
+    let shared: Mutex<Shared> = Mutex(Shared())
+
+    struct Shared {
+        var events: [RecordedClientEvent] = []
+        var rejections: [String] = []
+        var connections: [StandInConnection] = []
+        var upgradeAttempts = 0
+        var authorizationFailures = 0
+        var sentAudioDeltas = 0
+    }
+
+    enum UpgradeResult: Sendable {
+        case websocket(NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, HTTPRequestHead)
+        case notUpgraded(NIOAsyncChannel<HTTPServerRequestPart, HTTPPart<HTTPResponseHead, ByteBuffer>>)
+    }
+
+    /// `ws://127.0.0.1:PORT/v1/realtime` (the client appends `?model=`).
+    public var url: String { "ws://127.0.0.1:\(port)/v1/realtime" }
+
+    private init(script: RealtimeStandInScript, channel: NIOAsyncChannel<EventLoopFuture<UpgradeResult>, Never>) {
+        self.script = script
+        self.serverChannel = channel
+        self.port = channel.channel.localAddress?.port ?? 0
+    }
+
+    public static func start(script: RealtimeStandInScript = .init()) async throws -> RealtimeStandIn {
+        let apiKey = script.apiKey
+        let rejectWith401 = script.authFailure == .http401
+        let channel: NIOAsyncChannel<EventLoopFuture<UpgradeResult>, Never> = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .bind(host: "127.0.0.1", port: 0) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let upgrader = NIOTypedWebSocketServerUpgrader<UpgradeResult>(
+                        maxFrameSize: 32 << 20,
+                        shouldUpgrade: { channel, head in
+                            let authorized = head.headers["Authorization"].first == "Bearer \(apiKey)"
+                            return channel.eventLoop.makeSucceededFuture(!authorized && rejectWith401 ? nil : HTTPHeaders())
+                        },
+                        upgradePipelineHandler: { channel, head in
+                            channel.eventLoop.makeCompletedFuture {
+                                try channel.pipeline.syncOperations.addHandler(
+                                    NIOWebSocketFrameAggregator(minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1 << 16, maxAccumulatedFrameSize: 32 << 20))
+                                return .websocket(try NIOAsyncChannel(wrappingChannelSynchronously: channel), head)
+                            }
+                        })
+                    let configuration = NIOTypedHTTPServerUpgradeConfiguration<UpgradeResult>(
+                        upgraders: [upgrader],
+                        notUpgradingCompletionHandler: { channel in
+                            channel.eventLoop.makeCompletedFuture {
+                                try channel.pipeline.syncOperations.addHandler(HTTPByteBufferResponsePartHandler())
+                                return .notUpgraded(try NIOAsyncChannel(wrappingChannelSynchronously: channel))
+                            }
+                        })
+                    return try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(
+                        configuration: .init(upgradeConfiguration: configuration))
+                }
+            }
+        let standIn = RealtimeStandIn(script: script, channel: channel)
+        standIn.acceptor.withLock { $0 = Task { await standIn.accept() } }
+        return standIn
+    }
+
+    private func accept() async {
+        try? await withThrowingDiscardingTaskGroup { group in
+            try await serverChannel.executeThenClose { inbound in
+                for try await upgrade in inbound {
+                    group.addTask {
+                        guard let result = try? await upgrade.get() else { return }
+                        await self.handle(result)
+                    }
+                }
+            }
+        }
+    }
+
+    private func handle(_ result: UpgradeResult) async {
+        shared.withLock { $0.upgradeAttempts += 1 }
+        switch result {
+        case .notUpgraded(let http):
+            shared.withLock { $0.authorizationFailures += 1 }
+            try? await http.executeThenClose { inbound, outbound in
+                for try await part in inbound {
+                    guard case .head = part else { continue }
+                    let body = ByteBuffer(
+                        string: #"{"error":{"message":"Incorrect API key provided.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}"#)
+                    var headers = HTTPHeaders()
+                    headers.add(name: "Content-Type", value: "application/json")
+                    headers.add(name: "Content-Length", value: "\(body.readableBytes)")
+                    headers.add(name: "Connection", value: "close")
+                    try await outbound.write(.head(HTTPResponseHead(version: .http1_1, status: .unauthorized, headers: headers)))
+                    try await outbound.write(.body(body))
+                    try await outbound.write(.end(nil))
+                    return
+                }
+            }
+        case .websocket(let channel, let head):
+            let authorized = head.headers["Authorization"].first == "Bearer \(script.apiKey)"
+            if !authorized { shared.withLock { $0.authorizationFailures += 1 } }
+            let connection = shared.withLock { shared in
+                let connection = StandInConnection(number: shared.connections.count + 1, standIn: self, channel: channel)
+                shared.connections.append(connection)
+                return connection
+            }
+            await connection.run(
+                authorized: authorized, betaHeader: !head.headers["OpenAI-Beta"].isEmpty,
+                model: Self.model(in: head.uri))
+        }
+    }
+
+    static func model(in uri: String) -> String? {
+        guard let query = uri.split(separator: "?", maxSplits: 1).dropFirst().first else { return nil }
+        for pair in query.split(separator: "&") where pair.hasPrefix("model=") { return String(pair.dropFirst(6)) }
+        return nil
+    }
+
+    func record(_ event: RecordedClientEvent) { shared.withLock { $0.events.append(event) } }
+    func reject(_ why: String) { shared.withLock { $0.rejections.append(why) } }
+    func countDelta() { shared.withLock { $0.sentAudioDeltas += 1 } }
+
+    // MARK: - For tests
+
+    /// Every client event received, in order, across connections.
+    public var clientEvents: [RecordedClientEvent] { shared.withLock { $0.events } }
+    /// Shape problems the stand-in answered with an error (or a 4000 close).
+    public var rejections: [String] { shared.withLock { $0.rejections } }
+    public var connectionCount: Int { shared.withLock { $0.connections.count } }
+    public var upgradeAttempts: Int { shared.withLock { $0.upgradeAttempts } }
+    public var authorizationFailures: Int { shared.withLock { $0.authorizationFailures } }
+    public var sentAudioDeltas: Int { shared.withLock { $0.sentAudioDeltas } }
+
+    public func clientEvents(ofType type: String) -> [RecordedClientEvent] { clientEvents.filter { $0.type == type } }
+
+    /// Waits (polling every 5 ms) until `count` events of `type` arrived; false on timeout.
+    public func waitForClientEvent(_ type: String, count: Int = 1, timeout: Duration = .seconds(5)) async -> Bool {
+        await waitUntil(timeout: timeout) { self.clientEvents(ofType: type).count >= count }
+    }
+
+    public func waitUntil(timeout: Duration = .seconds(5), _ condition: @Sendable () -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while ContinuousClock.now < deadline {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return condition()
+    }
+
+    /// Misbehaves now on the newest connection.
+    public func perform(_ action: RealtimeStandInAction) async {
+        guard let connection = shared.withLock({ $0.connections.last }) else { return }
+        await connection.perform(action)
+    }
+
+    public func shutdown() async {
+        let connections = shared.withLock { $0.connections }
+        for connection in connections { connection.abort() }
+        try? await serverChannel.channel.close()
+        await acceptor.withLock { $0 }?.value
+    }
+}
+
+/// Writes HTTP response parts whose body is a ByteBuffer (what `NIOAsyncChannel` hands us) as `IOData`.
+final class HTTPByteBufferResponsePartHandler: ChannelOutboundHandler, Sendable {
+    typealias OutboundIn = HTTPPart<HTTPResponseHead, ByteBuffer>
+    typealias OutboundOut = HTTPServerResponsePart
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        let part = unwrapOutboundIn(data)
+        switch part {
+        case .head(let head): context.write(wrapOutboundOut(.head(head)), promise: promise)
+        case .body(let buffer): context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: promise)
+        case .end(let trailers): context.write(wrapOutboundOut(.end(trailers)), promise: promise)
+        }
+    }
+}
