@@ -80,7 +80,8 @@ public final class RealtimeStandIn: Sendable {
             try await serverChannel.executeThenClose { inbound in
                 for try await upgrade in inbound {
                     group.addTask {
-                        guard let result = try? await upgrade.get() else { return }
+                        let result: UpgradeResult
+                        do { result = try await upgrade.get() } catch { return }
                         await self.handle(result)
                     }
                 }
@@ -93,9 +94,9 @@ public final class RealtimeStandIn: Sendable {
         switch result {
         case .notUpgraded(let http):
             shared.withLock { $0.authorizationFailures += 1 }
+            // The upgrade handler keeps the request head to itself; the first part we see may be `.end`.
             try? await http.executeThenClose { inbound, outbound in
-                for try await part in inbound {
-                    guard case .head = part else { continue }
+                for try await _ in inbound {
                     let body = ByteBuffer(
                         string: #"{"error":{"message":"Incorrect API key provided.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}"#)
                     var headers = HTTPHeaders()

@@ -29,6 +29,8 @@ public struct RealtimeStandInScript: Sendable {
     public var dropConnectionAfterDeltas: Int?
     /// Pause between answer deltas so cancels can land mid-answer (the real server is faster than real time too).
     public var deltaPause: Duration = .milliseconds(1)
+    /// Answer WebSocket pings with pongs on connection 1 (false: a silently dead peer).
+    public var answerPings = true
 
     public init() {}
 }

@@ -103,6 +103,7 @@ final class StandInConnection: Sendable {
                     case .text:
                         handle(text: String(buffer: frame.unmaskedData))
                     case .ping:
+                        guard standIn.script.answerPings || number > 1 else { continue }
                         outgoing.yield(.frame(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)))
                     case .connectionClose:
                         if !state.withLock({ $0.closing }) {

@@ -74,8 +74,11 @@ struct WebSocketDialer: Sendable {
                                     return .notUpgraded(promise.futureResult)
                                 }
                             })
-                        let result = try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
-                            configuration: .init(upgradeConfiguration: configuration))
+                        var pipeline = NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: configuration)
+                        // The server's first frame (session.created) often shares a TCP read with the 101 response;
+                        // NIO's client default drops such bytes.
+                        pipeline.leftOverBytesStrategy = .forwardBytes
+                        let result = try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: pipeline)
                         let deadline = channel.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
                         result.whenComplete { _ in deadline.cancel() }
                         return result
