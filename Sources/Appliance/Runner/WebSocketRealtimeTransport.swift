@@ -1,0 +1,108 @@
+import Logging
+import Realtime
+
+/// `RealtimeTransport` over the Realtime module's WebSocket `RealtimeSession`: one session per connect,
+/// with its own reconnecting switched off (the runner and the engine decide when to reconnect).
+public struct WebSocketRealtimeTransport: RealtimeTransport {
+    public let configuration: RealtimeConnectionConfiguration
+    private let logger: Logger
+
+    public init(configuration: RealtimeConnectionConfiguration, logger: Logger = Logger(label: "realtime")) {
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    public func connect() async throws(RealtimeConnectError) -> any RealtimeLink {
+        let session = RealtimeSession(
+            configuration: configuration, lifecycle: .init(policy: ReconnectPolicy(maximumAttempts: 0)), logger: logger)
+        let link = WebSocketRealtimeLink(session: session)
+        let opened = await withTaskCancellationHandler {
+            await link.opened()
+        } onCancel: {
+            session.shutdown()
+        }
+        switch opened {
+        case .success:
+            return link
+        case .failure(let error):
+            await link.close()
+            throw error
+        }
+    }
+}
+
+/// One open `RealtimeSession`, its events mapped to `RealtimeLinkEvent`.
+final class WebSocketRealtimeLink: RealtimeLink {
+    let events: AsyncStream<RealtimeLinkEvent>
+    private let session: RealtimeSession
+    private let outcome: AsyncStream<Result<Void, RealtimeConnectError>>
+    private let runTask: Task<Void, Never>
+    private let forwardTask: Task<Void, Never>
+
+    init(session: RealtimeSession) {
+        self.session = session
+        let (events, continuation) = AsyncStream.makeStream(of: RealtimeLinkEvent.self)
+        let (outcome, opened) = AsyncStream.makeStream(of: Result<Void, RealtimeConnectError>.self)
+        self.events = events
+        self.outcome = outcome
+        runTask = Task { try? await session.run() }
+        forwardTask = Task {
+            var isOpen = false
+            var closed = false
+            for await event in session.events {
+                switch event {
+                case .connected:
+                    if !isOpen {
+                        isOpen = true
+                        opened.yield(.success(()))
+                        opened.finish()
+                    }
+                case .server(let serverEvent):
+                    continuation.yield(.server(serverEvent))
+                case .undecodable(let problem):
+                    continuation.yield(.undecodable("\(problem)"))
+                case .disconnected(let disconnect, _), .stopped(let disconnect):
+                    let reason = Self.reason(disconnect)
+                    if !isOpen {
+                        isOpen = true
+                        opened.yield(.failure(RealtimeConnectError(reason: reason, fatal: disconnect.isFatal)))
+                        opened.finish()
+                    } else if !closed, disconnect.kind != .closedByClient {
+                        // The first report counts: with retries off, a transient drop is followed by "gave up".
+                        closed = true
+                        continuation.yield(.closed(reason: reason, fatal: disconnect.isFatal))
+                    }
+                }
+            }
+            if !isOpen {
+                opened.yield(.failure(RealtimeConnectError(reason: "the connection attempt was abandoned", fatal: false)))
+                opened.finish()
+            }
+            continuation.finish()
+        }
+    }
+
+    /// The reason without the session's own retry advice (the engine decides about retries).
+    private static func reason(_ disconnect: RealtimeDisconnect) -> String {
+        var text = disconnect.description
+        for suffix in ["; will reconnect", "; not retrying"] where text.hasSuffix(suffix) {
+            text.removeLast(suffix.count)
+        }
+        return text
+    }
+
+    func opened() async -> Result<Void, RealtimeConnectError> {
+        for await result in outcome { return result }
+        return .failure(RealtimeConnectError(reason: "the connection attempt was abandoned", fatal: false))
+    }
+
+    func send(_ text: String) async throws(RealtimeSendError) {
+        guard session.send(text: text) else { throw RealtimeSendError(reason: "the socket is closed") }
+    }
+
+    func close() async {
+        session.shutdown()
+        await runTask.value
+        await forwardTask.value
+    }
+}
