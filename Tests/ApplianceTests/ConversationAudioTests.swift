@@ -97,3 +97,36 @@ import Testing
         #expect(mixer.requestedGain(.media) == 0.5)
     }
 }
+
+@Suite struct ConversationRunnerPlumbingTests {
+    @Test func reconnectDelaysDoubleWithJitterUpToTheCap() {
+        let configuration = ConversationRunnerConfiguration(
+            reconnectInitialDelay: .milliseconds(200), reconnectMaximumDelay: .seconds(1))
+        #expect(configuration.reconnectDelay(attempt: 1, unit: 0.5) == .milliseconds(200))
+        #expect(configuration.reconnectDelay(attempt: 2, unit: 0.5) == .milliseconds(400))
+        #expect(configuration.reconnectDelay(attempt: 3, unit: 0) == .milliseconds(600))
+        #expect(configuration.reconnectDelay(attempt: 9, unit: 0.999) <= .milliseconds(1_250))
+        #expect(configuration.reconnectDelay(attempt: 9, unit: 0) == .milliseconds(750))
+    }
+
+    @Test func anIdleRunnerKeepsDrainingTheCaptureRingAndPlaysEarconsFromATable() async throws {
+        let transport = FakeRealtimeTransport()
+        let jarvis = ScriptedJarvis()
+        let h = try RunnerHarness(transport: transport, tools: ToolRegistry([AskJarvisTool(jarvis: jarvis)]), jarvis: jarvis)
+        h.start()
+        h.speak(tone(milliseconds: 3_000, frequency: 200))
+        #expect(await waitUntil { h.captureRing.availableToRead == 0 }, "the capture side never finds the ring full")
+        h.runner.reset()  // long hold in idle: the reset earcon
+        #expect(await waitUntil { await jarvis.resets == 1 })
+        #expect(await waitUntil { h.mixer.framesQueued(.earcon) > 0 })
+        try await h.stop()
+
+        let mixer = Mixer()
+        let audio = try MixerConversationAudio(
+            mixer: mixer, captureRing: SPSCRing(capacity: 16, zero: 0), earconTable: [.listening: [Int16](repeating: 500, count: 240)])
+        audio.playEarcon(.reset)
+        #expect(mixer.framesQueued(.earcon) == 0)
+        audio.playEarcon(.listening)
+        #expect(mixer.framesQueued(.earcon) > 0)
+    }
+}

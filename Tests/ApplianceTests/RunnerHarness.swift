@@ -51,7 +51,7 @@ final class RunnerHarness: Sendable {
             turnCompleted: { metrics in turns.withLock { $0.append(metrics) } })
         let configuration = ConversationRunnerConfiguration(
             engine: engine, tickInterval: tickInterval, reconnectInitialDelay: .milliseconds(20),
-            reconnectMaximumDelay: .milliseconds(100), closeTimeout: .milliseconds(200))
+            reconnectMaximumDelay: .milliseconds(100))
         runner = ConversationRunner(
             configuration: configuration, transport: transport, audio: audio, tools: tools, jarvis: jarvis, hooks: hooks,
             clock: clock, logger: logs.logger())

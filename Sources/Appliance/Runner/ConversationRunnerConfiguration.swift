@@ -10,21 +10,18 @@ public struct ConversationRunnerConfiguration: Sendable {
     public var reconnectInitialDelay: Duration
     /// Default 2 s.
     public var reconnectMaximumDelay: Duration
-    /// Longest wait for a clean WebSocket close before giving up on it. Default 1 s.
-    public var closeTimeout: Duration
     /// Log what the user said and what the assistant said (privacy: off by default).
     public var logTranscripts: Bool
 
     public init(
         engine: ConversationConfiguration = ConversationConfiguration(), tickInterval: Duration = .milliseconds(20),
         reconnectInitialDelay: Duration = .milliseconds(250), reconnectMaximumDelay: Duration = .seconds(2),
-        closeTimeout: Duration = .seconds(1), logTranscripts: Bool = false
+        logTranscripts: Bool = false
     ) {
         self.engine = engine
         self.tickInterval = tickInterval
         self.reconnectInitialDelay = reconnectInitialDelay
         self.reconnectMaximumDelay = reconnectMaximumDelay
-        self.closeTimeout = closeTimeout
         self.logTranscripts = logTranscripts
     }
 

@@ -61,6 +61,13 @@ public final class MixerConversationAudio: ConversationAudio, @unchecked Sendabl
         ducker = Ducker(configuration: configuration.ducker)
     }
 
+    /// With a fixed earcon table (PCM in `configuration.earconFormat`).
+    public convenience init(mixer: Mixer, captureRing: SPSCRing<Int16>, configuration: Configuration = Configuration(),
+                            earconTable: [Earcon: [Int16]], deviceDelayFrames: @escaping @Sendable () -> Int = { 0 }) throws {
+        try self.init(mixer: mixer, captureRing: captureRing, configuration: configuration,
+                      earcons: { earconTable[$0] }, deviceDelayFrames: deviceDelayFrames)
+    }
+
     // MARK: speech and earcons
 
     public func enqueueVoice(_ samples: UnsafeBufferPointer<Int16>) { voice.enqueue(samples) }
