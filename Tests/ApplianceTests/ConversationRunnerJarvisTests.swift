@@ -38,7 +38,7 @@ import TestSupport
         link.serverSends(ServerFrames.speechStopped("U\(number)"))
         await s.h.waitForState(.processing)
         base.fillerAndCall(link, response: "R\(number)a", callID: "call_\(number)", query: query)
-        #expect(await waitUntil(timeout: .seconds(5)) { link.sent(ofType: "conversation.item.create").count > outputsBefore })
+        #expect(await waitUntil { link.sent(ofType: "conversation.item.create").count > outputsBefore })
         let output = try #require(link.sent(ofType: "conversation.item.create").last)
         #expect(output["item"]?["call_id"]?.stringValue == "call_\(number)")
         #expect(await waitUntil { link.sentControlTypes.last == "response.create" })
@@ -71,7 +71,7 @@ import TestSupport
         let started = ContinuousClock.now
         let output = try await turn(s, link, number: 1, query: "what's the weather")
         #expect(output.contains(fragment), "\(output)")
-        #expect(ContinuousClock.now - started < .seconds(4))
+        #expect(ContinuousClock.now - started < .seconds(6), "inactivity timeout 0.4 s, total cap 3 s")
         #expect(s.h.runner.state == .listening)
         #expect(s.h.logs.contains("tool ask_jarvis failed"))
         try await s.h.stop()

@@ -66,7 +66,7 @@ import TestSupport
         await h.waitForState(.listening)
         #expect(h.mixer.requestedGain(.media) < 0.2)
         h.speak(try utterance())
-        #expect(await s.realtime.waitForClientEvent("conversation.item.create"))
+        #expect(await s.realtime.waitForClientEvent("conversation.item.create", timeout: .seconds(10)))
         await h.waitForState(.aiSpeaking)
         await h.waitForState(.listening)
 
@@ -100,7 +100,7 @@ import TestSupport
             #expect(await waitUntil { s.realtime.clientEvents(ofType: "input_audio_buffer.append").count >= appendsBefore + 20 })
             try await Task.sleep(for: .milliseconds(150))  // a hold, not a tap
             h.runner.release()
-            #expect(await s.realtime.waitForClientEvent("input_audio_buffer.commit", count: turn))
+            #expect(await s.realtime.waitForClientEvent("input_audio_buffer.commit", count: turn, timeout: .seconds(10)))
             await h.waitForState(.aiSpeaking)
             await h.waitForState(.listening)
         }
@@ -130,7 +130,7 @@ import TestSupport
         #expect(await waitUntil { h.mixer.framesQueued(.voice) >= 48_000 }, "a second of the answer is queued")
         for _ in 0..<40 { h.render(milliseconds: 10) }  // 400 ms heard
         h.speak(try utterance())  // the user talks over the answer
-        #expect(await s.realtime.waitForClientEvent("conversation.item.truncate"))
+        #expect(await s.realtime.waitForClientEvent("conversation.item.truncate", timeout: .seconds(10)))
         let truncate = try #require(s.realtime.clientEvents(ofType: "conversation.item.truncate").first?.json)
         #expect(truncate["audio_end_ms"]?.numberValue == 400)
         #expect(s.realtime.rejections.isEmpty, "\(s.realtime.rejections)")

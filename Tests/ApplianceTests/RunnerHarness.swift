@@ -35,7 +35,7 @@ final class RunnerHarness: Sendable {
 
     init(transport: any RealtimeTransport, tools: ToolRegistry, jarvis: (any JarvisAsking)?,
          engine: ConversationConfiguration = RunnerHarness.fastEngine(), clock: RunnerClock = .continuous,
-         tickInterval: Duration = .milliseconds(5),
+         tickInterval: Duration = .milliseconds(10),
          earcons: @escaping @Sendable (Earcon) -> [Int16]? = RunnerHarness.testEarcons) throws {
         mixer = Mixer(configuration: Mixer.Configuration(format: Self.deviceFormat))
         captureRing = SPSCRing(capacity: 24_000 * 4, zero: 0)
@@ -84,15 +84,15 @@ final class RunnerHarness: Sendable {
         rendered.withLock { $0.append(contentsOf: buffer) }
     }
 
-    /// Renders continuously: 10 ms periods, `speed` times faster than real time.
+    /// Renders continuously in 10 ms periods, `speed` of them every 10 ms (faster than real time).
     func startPlayback(speed: Int = 4) {
         let harness = self
         player.withLock {
             $0?.cancel()
             $0 = Task {
                 while !Task.isCancelled {
-                    harness.render(milliseconds: 10)
-                    try? await Task.sleep(for: .milliseconds(10 / max(1, speed)))
+                    for _ in 0..<max(1, speed) { harness.render(milliseconds: 10) }
+                    try? await Task.sleep(for: .milliseconds(10))
                 }
             }
         }
@@ -129,7 +129,7 @@ final class RunnerHarness: Sendable {
     var ledPatterns: [LEDPattern] { leds.withLock { $0 } }
     var completedTurns: [TurnMetrics] { turns.withLock { $0 } }
 
-    func waitForState(_ state: ConversationState, timeout: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation) async {
+    func waitForState(_ state: ConversationState, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation) async {
         let reached = await waitUntil(timeout: timeout) { self.runner.state == state }
         #expect(reached, "state \(runner.state.rawValue), wanted \(state.rawValue)", sourceLocation: sourceLocation)
     }
@@ -143,11 +143,11 @@ final class Locked<Value: Sendable>: Sendable {
 }
 
 /// Polls `condition` every few milliseconds until it holds or `timeout` passes.
-func waitUntil(timeout: Duration = .seconds(5), _ condition: () async -> Bool) async -> Bool {
+func waitUntil(timeout: Duration = .seconds(10), _ condition: () async -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(3))
+        try? await Task.sleep(for: .milliseconds(5))
     }
     return await condition()
 }

@@ -9,8 +9,17 @@ enum SpeechFixture {
     }
 
     private static let counter = Atomic(0)
+    /// Generated once per text and process (spawning espeak-ng blocks a thread of the shared pool).
+    private static let cache = Mutex<[String: [Int16]]>([:])
 
     static func speech(_ text: String) throws -> [Int16] {
+        if let cached = cache.withLock({ $0[text] }) { return cached }
+        let samples = try generate(text)
+        cache.withLock { $0[text] = samples }
+        return samples
+    }
+
+    private static func generate(_ text: String) throws -> [Int16] {
         precondition(text.allSatisfy { $0.isLetter || $0 == " " }, "plain words only (the text goes through a shell)")
         let n = counter.add(1, ordering: .relaxed).newValue
         let base = "/tmp/jarvis-voice-speech-\(getpid())-\(n)"
