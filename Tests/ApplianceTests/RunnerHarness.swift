@@ -36,7 +36,7 @@ final class RunnerHarness: Sendable {
     init(transport: any RealtimeTransport, tools: ToolRegistry, jarvis: (any JarvisAsking)?,
          engine: ConversationConfiguration = RunnerHarness.fastEngine(), clock: RunnerClock = .continuous,
          tickInterval: Duration = .milliseconds(10),
-         earcons: @escaping @Sendable (Earcon) -> [Int16]? = RunnerHarness.testEarcons) throws {
+         earcons: @escaping @Sendable (Appliance.Earcon) -> [Int16]? = RunnerHarness.testEarcons) throws {
         mixer = Mixer(configuration: Mixer.Configuration(format: Self.deviceFormat))
         captureRing = SPSCRing(capacity: 24_000 * 4, zero: 0)
         let delay = deviceDelay
@@ -58,7 +58,7 @@ final class RunnerHarness: Sendable {
     }
 
     /// A 100 ms 1 kHz tone per earcon (24 kHz mono), quiet enough to tell apart from speech.
-    static let testEarcons: @Sendable (Earcon) -> [Int16]? = { _ in
+    static let testEarcons: @Sendable (Appliance.Earcon) -> [Int16]? = { _ in
         (0..<2_400).map { Int16(2_000 * sin(Double($0) * 2 * .pi * 1_000 / 24_000)) }
     }
 
