@@ -1,6 +1,7 @@
 @testable import Appliance
 import AudioCore
 import Realtime
+import ServiceLifecycle
 import Testing
 
 /// Transport failures become engine events; media never stays ducked; shutdown is clean.
@@ -187,5 +188,29 @@ import Testing
         await advance(clock, by: .milliseconds(300))
         await h.waitForState(.idle)
         try await h.stop()
+    }
+}
+
+/// As the service runs it: in a `ServiceGroup`, ended by a graceful shutdown (what SIGTERM does).
+@Suite(.timeLimit(.minutes(1))) struct ConversationRunnerServiceGroupTests {
+    @Test func gracefulShutdownOfTheGroupEndsTheConversationCleanly() async throws {
+        let transport = FakeRealtimeTransport()
+        let jarvis = ScriptedJarvis()
+        let h = try RunnerHarness(transport: transport, tools: ToolRegistry([AskJarvisTool(jarvis: jarvis)]), jarvis: jarvis)
+        let group = ServiceGroup(services: [h.runner], logger: h.logs.logger(label: "group"))
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            h.runner.tap()
+            #expect(await waitUntil { transport.links.count == 1 })
+            let link = try #require(transport.current)
+            link.serverSends(ServerFrames.sessionCreated())
+            await h.waitForState(.listening)
+            #expect(h.mixer.requestedGain(.media) < 0.2)
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+            #expect(link.closedByClient)
+            #expect(h.mixer.requestedGain(.media) == 1)
+            #expect(h.logs.contains("conversation runner stopped"))
+        }
     }
 }
