@@ -214,3 +214,24 @@ import Testing
         }
     }
 }
+
+extension ConversationRunnerRobustnessTests {
+    @Test func anUndecodableAudioDeltaPlaysAsSilenceAndSpeechStillEnds() async throws {
+        let s = try base.setup()
+        let h = s.h
+        let link = try await base.connect(s)
+        link.serverSends(ServerFrames.speechStarted("U1"))
+        link.serverSends(ServerFrames.speechStopped("U1"))
+        await h.waitForState(.processing)
+        link.serverSends(ServerFrames.responseCreated("R1"))
+        link.serverSends(#"{"type":"response.output_audio.delta","event_id":"e","response_id":"R1","item_id":"A1","output_index":0,"content_index":0,"delta":"AAAA*AAAAAAAAAAA"}"#)
+        link.serverSends(ServerFrames.audioDelta("R1", "A1", samples: tone(milliseconds: 100, frequency: 660)))
+        link.serverSends(ServerFrames.audioDone("R1", "A1"))
+        link.serverSends(ServerFrames.responseDone("R1"))
+        await h.waitForState(.fillerSpeaking)
+        h.startPlayback(speed: 4)
+        await h.waitForState(.listening, timeout: .seconds(2))
+        #expect(h.logs.contains("played as silence"))
+        try await h.stop()
+    }
+}

@@ -40,14 +40,14 @@ public struct ConversationRunnerConfiguration: Sendable {
 public struct ConversationHooks: Sendable {
     public var setLED: @Sendable (LEDPattern) -> Void
     /// Stop media playback (a tap with nothing else to stop).
-    public var stopMedia: @Sendable () -> Void
+    public var stopMedia: @Sendable () async -> Void
     /// Per-turn metrics (already logged as one `turn:` line).
     public var turnCompleted: @Sendable (TurnMetrics) -> Void
     /// Every state change, after it happened.
     public var stateChanged: @Sendable (ConversationState) -> Void
 
     public init(
-        setLED: @escaping @Sendable (LEDPattern) -> Void = { _ in }, stopMedia: @escaping @Sendable () -> Void = {},
+        setLED: @escaping @Sendable (LEDPattern) -> Void = { _ in }, stopMedia: @escaping @Sendable () async -> Void = {},
         turnCompleted: @escaping @Sendable (TurnMetrics) -> Void = { _ in },
         stateChanged: @escaping @Sendable (ConversationState) -> Void = { _ in }
     ) {

@@ -35,7 +35,7 @@ extension RunnerLoop {
         case .unduckMedia:
             audio.releaseMedia()
         case .stopMedia:
-            runner.hooks.stopMedia()
+            await runner.hooks.stopMedia()
         case .playEarcon(let earcon):
             audio.playEarcon(earcon)
         case .setLED(let pattern):
@@ -68,12 +68,16 @@ extension RunnerLoop {
     private func enqueueVoice(_ base64: String) {
         let capacity = (Base64.decodedLength(of: base64) + 3) / 2
         if voiceScratch.count < capacity { voiceScratch = [Int16](repeating: 0, count: capacity) }
-        let bytes = voiceScratch.withUnsafeMutableBytes { Base64.decode(base64, into: $0) }
-        guard let bytes else {
-            logger.warning("Realtime: an audio delta was not valid base64; skipped")
-            return
+        let samples: Int
+        if let bytes = voiceScratch.withUnsafeMutableBytes({ Base64.decode(base64, into: $0) }) {
+            samples = bytes / 2
+        } else {
+            // The engine counted these samples from the text's length: play silence instead, so the
+            // played count can still reach what it expects.
+            logger.warning("Realtime: an audio delta was not valid base64; played as silence")
+            samples = Base64.decodedLength(of: base64) / 2
+            for index in 0..<samples { voiceScratch[index] = 0 }
         }
-        let samples = bytes / 2
         voiceScratch.withUnsafeBufferPointer { audio.enqueueVoice(UnsafeBufferPointer(rebasing: $0[0..<samples])) }
         voiceSamplesSinceFlush += samples
     }
