@@ -166,3 +166,22 @@ import Testing
         try await h.stop()
     }
 }
+
+extension ConversationRunnerTests {
+    @Test func transcriptsAreLoggedOnlyWhenEnabled() async throws {
+        let transport = FakeRealtimeTransport()
+        let jarvis = ScriptedJarvis()
+        let h = try RunnerHarness(
+            transport: transport, tools: ToolRegistry([AskJarvisTool(jarvis: jarvis)]), jarvis: jarvis, logTranscripts: true)
+        h.start()
+        h.startPlayback(speed: 8)
+        let link = try await connect(Setup(h: h, transport: transport, jarvis: jarvis))
+        link.serverSends(ServerFrames.speechStarted("U1"))
+        link.serverSends(ServerFrames.speechStopped("U1"))
+        await h.waitForState(.processing)
+        answer(link, milliseconds: 100, chunks: 1)
+        await h.waitForState(.listening)
+        #expect(h.logs.contains(#"said: "It is sunny.""#))
+        try await h.stop()
+    }
+}

@@ -35,7 +35,7 @@ final class RunnerHarness: Sendable {
 
     init(transport: any RealtimeTransport, tools: ToolRegistry, jarvis: (any JarvisAsking)?,
          engine: ConversationConfiguration = RunnerHarness.fastEngine(), clock: RunnerClock = .continuous,
-         tickInterval: Duration = .milliseconds(10),
+         tickInterval: Duration = .milliseconds(10), logTranscripts: Bool = false,
          earcons: @escaping @Sendable (Appliance.Earcon) -> [Int16]? = RunnerHarness.testEarcons) throws {
         mixer = Mixer(configuration: Mixer.Configuration(format: Self.deviceFormat))
         captureRing = SPSCRing(capacity: 24_000 * 4, zero: 0)
@@ -51,7 +51,7 @@ final class RunnerHarness: Sendable {
             turnCompleted: { metrics in turns.withLock { $0.append(metrics) } })
         let configuration = ConversationRunnerConfiguration(
             engine: engine, tickInterval: tickInterval, reconnectInitialDelay: .milliseconds(20),
-            reconnectMaximumDelay: .milliseconds(100))
+            reconnectMaximumDelay: .milliseconds(100), logTranscripts: logTranscripts)
         runner = ConversationRunner(
             configuration: configuration, transport: transport, audio: audio, tools: tools, jarvis: jarvis, hooks: hooks,
             clock: clock, logger: logs.logger())
