@@ -27,7 +27,8 @@ import TestSupport
         }
     }
 
-    func setup(configure: (inout RealtimeStandInScript) -> Void = { _ in }, clientKey: String? = nil) async throws -> Setup {
+    func setup(configure: (inout RealtimeStandInScript) -> Void = { _ in }, clientKey: String? = nil,
+               jarvisToken: String = Self.jarvisToken) async throws -> Setup {
         var script = RealtimeStandInScript()
         script.answerAudio = tone(milliseconds: 800, frequency: Self.answerHz)
         configure(&script)
@@ -35,7 +36,7 @@ import TestSupport
         let jarvisServer = try await TermLLMStandIn.start()
         let jarvis = JarvisClient(
             settings: JarvisSettings(url: jarvisServer.baseURL, inactivityTimeout: .milliseconds(500), totalTimeout: .seconds(3)),
-            token: Self.jarvisToken, http: try HTTPClient())
+            token: jarvisToken, http: try HTTPClient())
         let connection = RealtimeConnectionConfiguration(
             url: realtime.url, model: "gpt-realtime", apiKey: RealtimeAPIKey(clientKey ?? script.apiKey),
             connectTimeout: .seconds(2), closeTimeout: .milliseconds(500))
@@ -85,6 +86,22 @@ import TestSupport
         await h.waitForState(.idle)
         #expect(h.mixer.requestedGain(.media) == 1)
         #expect(await waitUntil { !(await h.runner.status()).realtimeConnected })
+        try await s.stop()
+    }
+
+    @Test func aJarvisAuthFailureIsSpokenAndTheConversationGoesOn() async throws {
+        let s = try await setup(jarvisToken: "not-the-token")
+        let h = s.h
+        h.startPlayback(speed: 4)
+        h.runner.tap()
+        await h.waitForState(.listening)
+        h.speak(try utterance())
+        #expect(await s.realtime.waitForClientEvent("conversation.item.create", timeout: .seconds(10)))
+        let output = try #require(s.realtime.clientEvents(ofType: "conversation.item.create").first?.json)
+        #expect(output["item"]?["output"]?.stringValue?.hasPrefix("Authentication to Jarvis failed") == true)
+        await h.waitForState(.aiSpeaking)
+        await h.waitForState(.listening)
+        #expect(answerHeardMs(h) > 700, "the model's spoken explanation played")
         try await s.stop()
     }
 
