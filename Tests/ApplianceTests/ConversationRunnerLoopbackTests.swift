@@ -28,7 +28,7 @@ import TestSupport
     }
 
     func setup(configure: (inout RealtimeStandInScript) -> Void = { _ in }, clientKey: String? = nil,
-               jarvisToken: String = Self.jarvisToken) async throws -> Setup {
+               jarvisToken: String = Self.jarvisToken, realtimeLogs: RunnerLogCapture? = nil) async throws -> Setup {
         var script = RealtimeStandInScript()
         script.answerAudio = tone(milliseconds: 800, frequency: Self.answerHz)
         configure(&script)
@@ -42,7 +42,7 @@ import TestSupport
             connectTimeout: .seconds(2), closeTimeout: .milliseconds(500))
         var quiet = Logger(label: "realtime-test")
         quiet.logLevel = .critical
-        let transport = WebSocketRealtimeTransport(configuration: connection, logger: quiet)
+        let transport = WebSocketRealtimeTransport(configuration: connection, logger: realtimeLogs?.logger(label: "realtime") ?? quiet)
         let h = try RunnerHarness(transport: transport, tools: ToolRegistry([AskJarvisTool(jarvis: jarvis)]), jarvis: jarvis)
         h.start()
         return Setup(h: h, realtime: realtime, jarvisServer: jarvisServer, jarvis: jarvis)
@@ -156,10 +156,11 @@ import TestSupport
     }
 
     @Test func aDroppedSocketMidAnswerEndsInErrorThenTheNextTapReconnects() async throws {
-        let s = try await setup { script in
+        let realtimeLogs = RunnerLogCapture()
+        let s = try await setup(configure: { script in
             script.dropConnectionAfterDeltas = 3
             script.deltaPause = .milliseconds(10)
-        }
+        }, realtimeLogs: realtimeLogs)
         let h = s.h
         h.runner.tap()
         await h.waitForState(.listening)
@@ -170,6 +171,8 @@ import TestSupport
         h.runner.tap()
         await h.waitForState(.listening)
         #expect(s.realtime.connectionCount == 2)
+        #expect(realtimeLogs.contains("debug Realtime session stopped"), "the single-shot session's 'gave up' line")
+        #expect(!realtimeLogs.contains("error Realtime session stopped"), "\(realtimeLogs.all)")
         try await s.stop()
     }
 

@@ -9,7 +9,9 @@ public struct WebSocketRealtimeTransport: RealtimeTransport {
 
     public init(configuration: RealtimeConnectionConfiguration, logger: Logger = Logger(label: "realtime")) {
         self.configuration = configuration
-        self.logger = logger
+        var filtered = logger
+        filtered.handler = SingleShotSessionLogHandler(inner: logger.handler)
+        self.logger = filtered
     }
 
     public func connect() async throws(RealtimeConnectError) -> any RealtimeLink {
@@ -104,5 +106,37 @@ final class WebSocketRealtimeLink: RealtimeLink {
         session.shutdown()
         await runTask.value
         await forwardTask.value
+    }
+}
+
+/// With its retries off, the session reports every ordinary drop a second time as "stopped: gave up after
+/// 0 failed connection attempts" at error level; that line is noise here (the runner logs the drop and
+/// what the conversation does about it), so it goes to debug. Real fatal stops keep their level.
+struct SingleShotSessionLogHandler: LogHandler {
+    var inner: any LogHandler
+
+    var logLevel: Logger.Level {
+        get { inner.logLevel }
+        set { inner.logLevel = newValue }
+    }
+
+    var metadata: Logger.Metadata {
+        get { inner.metadata }
+        set { inner.metadata = newValue }
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { inner[metadataKey: key] }
+        set { inner[metadataKey: key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        var event = event
+        if event.message.description.hasPrefix("Realtime session stopped"),
+           event.metadata?["realtime.reason"]?.description.contains("gave up after 0 ") == true {
+            event.level = .debug
+            guard inner.logLevel <= .debug else { return }
+        }
+        inner.log(event: event)
     }
 }
