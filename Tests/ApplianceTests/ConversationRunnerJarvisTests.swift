@@ -66,6 +66,25 @@ import TestSupport
         await s.server.stop()
     }
 
+    @Test func aTapWhileJarvisThinksClosesTheRequestAndCancelsTheRun() async throws {
+        let s = try await setup()
+        s.server.setPlanner { _ in TermLLMTurnPlan(steps: [.sleep(.seconds(10)), .text("too late")]) }
+        s.server.updateOptions { $0.pingInterval = .milliseconds(100) }
+        let link = try await base.connect(ConversationRunnerTests.Setup(h: s.h, transport: s.transport, jarvis: ScriptedJarvis()))
+        link.serverSends(ServerFrames.speechStarted("U1"))
+        link.serverSends(ServerFrames.speechStopped("U1"))
+        await s.h.waitForState(.processing)
+        base.fillerAndCall(link, query: "plan my week")
+        await s.h.waitForState(.waitingForJarvis)
+        #expect(await s.server.waitUntil(timeout: .seconds(5)) { $0.openConnections == 1 })
+        s.h.runner.tap()
+        await s.h.waitForState(.listening)
+        #expect(await s.server.waitUntil(timeout: .seconds(5)) { $0.interruptedRuns == 1 }, "closing the connection cancelled the run")
+        #expect(link.sent(ofType: "conversation.item.create").last?["item"]?["output"]?.stringValue == ConversationConfiguration().toolCancelledMessage)
+        try await s.h.stop()
+        await s.server.stop()
+    }
+
     func failingTurn(_ s: Setup, expecting fragment: String) async throws {
         let link = try await base.connect(ConversationRunnerTests.Setup(h: s.h, transport: s.transport, jarvis: ScriptedJarvis()))
         let started = ContinuousClock.now
