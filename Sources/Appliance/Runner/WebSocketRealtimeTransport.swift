@@ -49,13 +49,13 @@ final class WebSocketRealtimeLink: RealtimeLink {
         self.outcome = outcome
         runTask = Task { try? await session.run() }
         forwardTask = Task {
-            var isOpen = false
+            var outcomeReported = false
             var closed = false
             for await event in session.events {
                 switch event {
                 case .connected:
-                    if !isOpen {
-                        isOpen = true
+                    if !outcomeReported {
+                        outcomeReported = true
                         opened.yield(.success(()))
                         opened.finish()
                     }
@@ -65,8 +65,8 @@ final class WebSocketRealtimeLink: RealtimeLink {
                     continuation.yield(.undecodable("\(problem)"))
                 case .disconnected(let disconnect, _), .stopped(let disconnect):
                     let reason = Self.reason(disconnect)
-                    if !isOpen {
-                        isOpen = true
+                    if !outcomeReported {
+                        outcomeReported = true
                         opened.yield(.failure(RealtimeConnectError(reason: reason, fatal: disconnect.isFatal)))
                         opened.finish()
                     } else if !closed, disconnect.kind != .closedByClient {
@@ -76,7 +76,7 @@ final class WebSocketRealtimeLink: RealtimeLink {
                     }
                 }
             }
-            if !isOpen {
+            if !outcomeReported {
                 opened.yield(.failure(RealtimeConnectError(reason: "the connection attempt was abandoned", fatal: false)))
                 opened.finish()
             }
