@@ -73,7 +73,7 @@ let package = Package(
         swiftTarget("Configuration", [logging]),
         swiftTarget("Systemd", [logging]),
         swiftTarget("Control", [logging, nioCore, nioPosix, serviceLifecycle]),
-        swiftTarget("Appliance", ["Realtime", "Jarvis"]),
+        swiftTarget("Appliance", ["Realtime", "Jarvis", "AudioCore", "AudioEngine", logging, serviceLifecycle]),
 
         // executable
         .executableTarget(
@@ -109,6 +109,6 @@ let package = Package(
         testTarget("CodecsTests", ["Codecs", "AudioCore", "TestSupport"]),
         testTarget("MediaTests", ["Media", "Codecs", "HTTP", "AudioCore", "TestSupport"]),
         testTarget("TestProcessTests", ["TestProcess"]),
-        testTarget("ApplianceTests", ["Appliance", "Realtime", "Jarvis"]),
+        testTarget("ApplianceTests", ["Appliance", "Realtime", "Jarvis", "HTTP", "AudioCore", "AudioEngine", "TestSupport", logging, serviceLifecycle]),
     ]
 )

@@ -133,8 +133,16 @@ public final class Mixer: @unchecked Sendable {
 
     /// Drops everything queued on `channel` when the render thread next runs (barge-in, media stop).
     /// The first `flushFadeMilliseconds` of it are faded out, the rest never plays.
-    public func flush(_ channel: MixerChannel) {
-        controls[channel.rawValue].flushRequests.add(1, ordering: .releasing)
+    /// Returns the flush's sequence number: once `flushesApplied(channel)` reaches it, audio written
+    /// afterwards is safe from that flush (before that, the render thread would drop it too).
+    @discardableResult
+    public func flush(_ channel: MixerChannel) -> Int {
+        controls[channel.rawValue].flushRequests.add(1, ordering: .releasing).newValue
+    }
+
+    /// Flushes of `channel` the render thread has carried out so far.
+    public func flushesApplied(_ channel: MixerChannel) -> Int {
+        controls[channel.rawValue].flushesApplied.load(ordering: .acquiring)
     }
 
     // MARK: counters (any thread; frames since init)
@@ -222,6 +230,7 @@ public final class Mixer: @unchecked Sendable {
         if flushes != state.pointee.flushesSeen {
             state.pointee.flushesSeen = flushes
             startFlush(index, control: control, state: state)
+            control.flushesApplied.store(flushes, ordering: .releasing)
         }
 
         var got = 0

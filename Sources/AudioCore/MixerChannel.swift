@@ -26,6 +26,8 @@ final class MixerChannelControl: Sendable {
     let gainCommand: Atomic<UInt64>
     /// Incremented per flush request; the render thread acts when it differs from what it saw.
     let flushRequests = Atomic<Int>(0)
+    /// Flush requests the render thread has carried out (catches up with `flushRequests`).
+    let flushesApplied = Atomic<Int>(0)
     // Producer-side counter (frames), written only by the producer thread.
     let written = Atomic<Int>(0)
     // Render-side counters (frames), written only by the render thread.

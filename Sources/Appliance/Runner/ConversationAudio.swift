@@ -1,0 +1,36 @@
+/// The runner's audio side: assistant speech out, earcons, media ducking, and the microphone uplink.
+/// All methods are called from the runner's loop only, one at a time (never concurrently); the real
+/// implementation crosses to the audio threads through the `Mixer`'s atomics and SPSC rings.
+public protocol ConversationAudio: AnyObject, Sendable {
+    /// Queues assistant speech, PCM16 24 kHz mono.
+    func enqueueVoice(_ samples: UnsafeBufferPointer<Int16>)
+    /// Drops all queued speech now; the played counter restarts at 0.
+    func flushVoice()
+    /// 24 kHz samples of speech actually heard since the last flush (written − device delay), at most
+    /// what was queued.
+    func voicePlayedSamples() -> Int
+    func playEarcon(_ earcon: Earcon)
+    /// Lowers media for a conversation; idempotent.
+    func duckMedia()
+    /// Restores media to the user's current volume; idempotent, safe in any state.
+    func releaseMedia()
+    /// The user's media volume, 0...1 (moves the ducked level too while ducked).
+    func setMediaVolume(_ volume: Float)
+    var mediaGain: MediaGainStatus { get }
+    /// Moves waiting audio into the mixer as room frees up; called on every runner tick.
+    func pump()
+    /// Executes an uplink command at `now`; returns `input_audio_buffer.append` frames to send at once.
+    func uplink(_ command: UplinkCommand, at now: EngineTime) -> [String]
+    /// Drains the capture ring; returns the frames to send now (only while streaming).
+    func pullUplink(at now: EngineTime) -> [String]
+}
+
+public struct MediaGainStatus: Sendable, Equatable {
+    public var ducked: Bool
+    public var volume: Float
+
+    public init(ducked: Bool, volume: Float) {
+        self.ducked = ducked
+        self.volume = volume
+    }
+}

@@ -1,0 +1,133 @@
+import AudioCore
+import AudioEngine
+
+/// `ConversationAudio` over AudioCore's `Mixer`: speech on the voice input (24 kHz mono, resampled once
+/// to the device rate), earcons on the earcon input, ducking of the media input through a `Ducker`, and
+/// the uplink drained from the capture chain's 24 kHz ring. Works with or without a device: whoever
+/// calls `mixer.render(into:)` (the playback loop, or a test) is the listener.
+///
+/// Used from the runner's loop only (see `ConversationAudio`); hence `@unchecked Sendable`.
+public final class MixerConversationAudio: ConversationAudio, @unchecked Sendable {
+    public struct Configuration: Sendable {
+        /// Format of the PCM the earcon provider returns. Default 24 kHz mono.
+        public var earconFormat: AudioFormat
+        public var uplink: UplinkConfiguration
+        public var ducker: Ducker.Configuration
+        /// speexdsp resampler quality for voice and earcons (0...10). Default 5.
+        public var resamplerQuality: Int
+        /// The resampler tail is pushed out once the queued speech falls below this. Default 60 ms.
+        public var lowWaterMilliseconds: Int
+
+        public init(earconFormat: AudioFormat = .realtime, uplink: UplinkConfiguration = UplinkConfiguration(),
+                    ducker: Ducker.Configuration = Ducker.Configuration(), resamplerQuality: Int = 5,
+                    lowWaterMilliseconds: Int = 60) {
+            self.earconFormat = earconFormat
+            self.uplink = uplink
+            self.ducker = ducker
+            self.resamplerQuality = resamplerQuality
+            self.lowWaterMilliseconds = lowWaterMilliseconds
+        }
+    }
+
+    public let mixer: Mixer
+    private let voice: VoiceChannelFeeder
+    private let earconFeeder: VoiceChannelFeeder
+    private let earcons: @Sendable (Earcon) -> [Int16]?
+    private let deviceDelayFrames: @Sendable () -> Int
+    private let captureRing: SPSCRing<Int16>
+    private var captureScratch: [Int16]
+    private var uplinkBuffer: UplinkBuffer
+    private var ducker: Ducker
+
+    /// - Parameters:
+    ///   - captureRing: 24 kHz PCM16 mono from the capture chain; this object is its only consumer.
+    ///   - earcons: PCM (in `configuration.earconFormat`) for each cue; nil plays nothing.
+    ///   - deviceDelayFrames: the playback device's delay (`snd_pcm_delay`, e.g. `PlaybackLoop.status.delayFrames`).
+    public init(mixer: Mixer, captureRing: SPSCRing<Int16>, configuration: Configuration = Configuration(),
+                earcons: @escaping @Sendable (Earcon) -> [Int16]? = { _ in nil },
+                deviceDelayFrames: @escaping @Sendable () -> Int = { 0 }) throws {
+        self.mixer = mixer
+        let voiceWriter = try PlaybackChannelWriter(
+            mixer: mixer, channel: .voice, sourceFormat: .realtime, quality: configuration.resamplerQuality)
+        let earconWriter = try PlaybackChannelWriter(
+            mixer: mixer, channel: .earcon, sourceFormat: configuration.earconFormat, quality: configuration.resamplerQuality)
+        voice = VoiceChannelFeeder(writer: voiceWriter, lowWaterMilliseconds: configuration.lowWaterMilliseconds)
+        earconFeeder = VoiceChannelFeeder(writer: earconWriter, lowWaterMilliseconds: configuration.lowWaterMilliseconds)
+        self.earcons = earcons
+        self.deviceDelayFrames = deviceDelayFrames
+        self.captureRing = captureRing
+        captureScratch = [Int16](repeating: 0, count: max(1, AudioFormat.realtime.frames(milliseconds: 100)))
+        uplinkBuffer = UplinkBuffer(configuration: configuration.uplink)
+        ducker = Ducker(configuration: configuration.ducker)
+    }
+
+    /// With a fixed earcon table (PCM in `configuration.earconFormat`).
+    public convenience init(mixer: Mixer, captureRing: SPSCRing<Int16>, configuration: Configuration = Configuration(),
+                            earconTable: [Earcon: [Int16]], deviceDelayFrames: @escaping @Sendable () -> Int = { 0 }) throws {
+        try self.init(mixer: mixer, captureRing: captureRing, configuration: configuration,
+                      earcons: { earconTable[$0] }, deviceDelayFrames: deviceDelayFrames)
+    }
+
+    // MARK: speech and earcons
+
+    public func enqueueVoice(_ samples: UnsafeBufferPointer<Int16>) { voice.enqueue(samples) }
+
+    public func flushVoice() { voice.flush() }
+
+    public func voicePlayedSamples() -> Int { voice.played(deviceDelayFrames: deviceDelayFrames()) }
+
+    public func playEarcon(_ earcon: Earcon) {
+        guard let pcm = earcons(earcon), !pcm.isEmpty else { return }
+        pcm.withUnsafeBufferPointer { earconFeeder.enqueue($0) }
+    }
+
+    public func pump() {
+        voice.pump()
+        earconFeeder.pump()
+    }
+
+    // MARK: media gain
+
+    public func duckMedia() {
+        if let change = ducker.duck() { mixer.apply(change, to: .media) }
+    }
+
+    public func releaseMedia() {
+        if let change = ducker.release() { mixer.apply(change, to: .media) }
+    }
+
+    public func setMediaVolume(_ volume: Float) {
+        if let change = ducker.setVolume(volume) { mixer.apply(change, to: .media) }
+    }
+
+    public var mediaGain: MediaGainStatus { MediaGainStatus(ducked: ducker.isDucked, volume: ducker.volume) }
+
+    // MARK: uplink
+
+    public func uplink(_ command: UplinkCommand, at now: EngineTime) -> [String] {
+        drainCapture()
+        switch command {
+        case .capture(let since):
+            uplinkBuffer.capture(since: since, now: now)
+            return []
+        case .stream: return uplinkBuffer.stream()
+        case .stop: return uplinkBuffer.stop()
+        }
+    }
+
+    public func pullUplink(at now: EngineTime) -> [String] {
+        drainCapture()
+        return uplinkBuffer.readyFrames()
+    }
+
+    /// Mic samples the uplink dropped because the pre-roll limit was reached.
+    public var uplinkDroppedSamples: Int { uplinkBuffer.droppedSamples }
+
+    private func drainCapture() {
+        while captureRing.availableToRead > 0 {
+            let n = captureScratch.withUnsafeMutableBufferPointer { captureRing.read(into: $0) }
+            guard n > 0 else { break }
+            captureScratch.withUnsafeBufferPointer { uplinkBuffer.append(UnsafeBufferPointer(rebasing: $0[0..<n])) }
+        }
+    }
+}

@@ -1,0 +1,39 @@
+/// Everything the runner's loop reacts to, in one stream: public inputs (already stamped with their
+/// time), I/O outcomes tagged with the connection generation or task token they belong to (stale ones are
+/// ignored), and the periodic tick.
+enum RunnerInput: Sendable {
+    case engine(ConversationEvent)
+    case linkOpened(generation: Int, link: any RealtimeLink)
+    case connectFailed(generation: Int, error: RealtimeConnectError)
+    case link(generation: Int, event: RealtimeLinkEvent)
+    /// The link's event stream finished (after `.closed`, or without one).
+    case linkEnded(generation: Int)
+    case retryConnect(generation: Int)
+    case toolFinished(callID: String, token: Int, output: ToolOutput)
+    case timerFired(TimerID, token: Int)
+    case closeFinished(token: Int)
+    case tick
+    case mediaVolume(Float)
+    case shutdown
+}
+
+extension ConversationEvent {
+    /// Why a state changed, for the `state: a -> b (cause)` log line.
+    var cause: String {
+        switch self {
+        case .button(.tap): "tap"
+        case .button(.holdStarted): "press"
+        case .button(.holdEnded): "release"
+        case .button(.longHold): "long hold"
+        case .ask: "ask"
+        case .realtimeConnected: "realtime connected"
+        case .realtimeDisconnected: "realtime closed"
+        case .realtimeFailed(_, let fatal): fatal ? "realtime failed, fatal" : "realtime failed"
+        case .server(let event): event.type
+        case .toolFinished(let callID, let output): "tool \(callID) \(output.succeeded ? "answered" : "failed")"
+        case .timerFired(let id): id.rawValue
+        case .voicePlayed: "playback progress"
+        case .mediaChanged(let playing): playing ? "media playing" : "media stopped"
+        }
+    }
+}

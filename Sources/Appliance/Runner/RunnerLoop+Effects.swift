@@ -1,0 +1,123 @@
+import Logging
+import Realtime
+
+/// Executing the engine's effects, one at a time, in order.
+extension RunnerLoop {
+    func execute(_ effect: ConversationEffect) async {
+        switch effect {
+        case .connectRealtime:
+            wantConnection = true
+            connectAttempts = 0
+            if link == nil, connectTask == nil { startConnect() }
+        case .disconnectRealtime:
+            await disconnect()
+        case .send(let event):
+            await send(event.jsonText())
+        case .uplink(let command):
+            for frame in audio.uplink(command, at: now) { await send(frame) }
+        case .enqueueVoice(_, let base64):
+            enqueueVoice(base64)
+        case .flushVoice:
+            flushVoice()
+        case .callTool(let callID, let name, let arguments):
+            startTool(callID: callID, name: name, arguments: arguments)
+        case .cancelTool(let callID):
+            if let owned = toolTasks.removeValue(forKey: callID) {
+                owned.task.cancel()
+                cancelledTools[owned.token] = owned.task
+            }
+        case .startTimer(let id, let deadline):
+            startTimer(id, deadline: deadline)
+        case .cancelTimer(let id):
+            timerTasks.removeValue(forKey: id)?.task.cancel()
+        case .duckMedia:
+            audio.duckMedia()
+        case .unduckMedia:
+            audio.releaseMedia()
+        case .stopMedia:
+            await runner.hooks.stopMedia()
+        case .playEarcon(let earcon):
+            audio.playEarcon(earcon)
+        case .setLED(let pattern):
+            runner.hooks.setLED(pattern)
+        case .resetJarvisSession:
+            await runner.jarvis?.resetSession()
+        case .turnCompleted(let metrics):
+            runner.hooks.turnCompleted(metrics)
+        case .log(let level, let line):
+            log(level, line)
+        }
+    }
+
+    private func log(_ level: LogLevel, _ line: String) {
+        // The runner logs state changes itself, with their cause.
+        if level == .debug, line.hasPrefix("state ") { return }
+        if !configuration.logTranscripts, line.hasPrefix("heard: ") || line.hasPrefix("said: ") { return }
+        let swiftLogLevel: Logger.Level = switch level {
+        case .debug: .debug
+        case .info: .info
+        case .notice: .notice
+        case .warning: .warning
+        case .error: .error
+        }
+        logger.log(level: swiftLogLevel, "\(line)")
+    }
+
+    // MARK: voice
+
+    private func enqueueVoice(_ base64: String) {
+        let capacity = (Base64.decodedLength(of: base64) + 3) / 2
+        if voiceScratch.count < capacity { voiceScratch = [Int16](repeating: 0, count: capacity) }
+        let samples: Int
+        if let bytes = voiceScratch.withUnsafeMutableBytes({ Base64.decode(base64, into: $0) }) {
+            samples = bytes / 2
+        } else {
+            // The engine counted these samples from the text's length: play silence instead, so the
+            // played count can still reach what it expects.
+            logger.warning("Realtime: an audio delta was not valid base64; played as silence")
+            samples = Base64.decodedLength(of: base64) / 2
+            for index in 0..<samples { voiceScratch[index] = 0 }
+        }
+        voiceScratch.withUnsafeBufferPointer { audio.enqueueVoice(UnsafeBufferPointer(rebasing: $0[0..<samples])) }
+        voiceSamplesSinceFlush += samples
+    }
+
+    func flushVoice() {
+        audio.flushVoice()
+        voiceSamplesSinceFlush = 0
+        lastReportedPlayed = 0
+    }
+
+    // MARK: tools and timers
+
+    private func startTool(callID: String, name: String, arguments: String) {
+        if let previous = toolTasks.removeValue(forKey: callID) {
+            previous.task.cancel()
+            cancelledTools[previous.token] = previous.task
+        }
+        let owned = token()
+        let tools = runner.tools
+        let continuation = continuation
+        let task = Task {
+            let output = await tools.dispatch(name: name, arguments: arguments)
+            continuation.yield(.toolFinished(callID: callID, token: owned, output: output))
+        }
+        toolTasks[callID] = OwnedTask(token: owned, task: task)
+    }
+
+    private func startTimer(_ id: TimerID, deadline: EngineTime) {
+        timerTasks.removeValue(forKey: id)?.task.cancel()
+        let owned = token()
+        let clock = runner.clock
+        let continuation = continuation
+        let task = Task {
+            do {
+                try await clock.sleep(until: deadline)
+            } catch {
+                return
+            }
+            continuation.yield(.timerFired(id, token: owned))
+        }
+        timerTasks[id] = OwnedTask(token: owned, task: task)
+    }
+}

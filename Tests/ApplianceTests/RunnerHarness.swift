@@ -1,0 +1,186 @@
+@testable import Appliance
+import AudioCore
+import Glibc
+import Jarvis
+import Realtime
+import Synchronization
+import Testing
+
+/// A `ConversationRunner` wired to a real `MixerConversationAudio` (48 kHz stereo mixer, no device: the
+/// test renders it), a transport of the test's choice and a tool registry, with LED/metrics hooks and
+/// captured logs.
+final class RunnerHarness: Sendable {
+    static let deviceFormat = AudioFormat(sampleRate: 48_000, channels: 2)
+
+    let runner: ConversationRunner
+    let audio: MixerConversationAudio
+    let mixer: Mixer
+    let captureRing: SPSCRing<Int16>
+    let logs = RunnerLogCapture()
+    let leds = Locked<[LEDPattern]>([])
+    let turns = Locked<[TurnMetrics]>([])
+    let mediaStops = Locked(0)
+    let deviceDelay = Locked(0)
+    /// Everything rendered so far (device format).
+    private let rendered = Locked<[Int16]>([])
+    private let runTask = Locked<Task<Void, any Error>?>(nil)
+    private let player = Locked<Task<Void, Never>?>(nil)
+
+    static func fastEngine(tools: [FunctionTool] = [AskJarvisTool.definition.functionTool]) -> ConversationConfiguration {
+        ConversationConfiguration(
+            tools: tools, connectTimeout: .seconds(3), quietPeriod: .seconds(5), userSpeakingLimit: .seconds(10),
+            processingTimeout: .seconds(5), speakingWatchdog: .seconds(3), toolTimeout: .seconds(5),
+            errorHold: .milliseconds(300))
+    }
+
+    init(transport: any RealtimeTransport, tools: ToolRegistry, jarvis: (any JarvisAsking)?,
+         engine: ConversationConfiguration = RunnerHarness.fastEngine(), clock: RunnerClock = .continuous,
+         tickInterval: Duration = .milliseconds(10), logTranscripts: Bool = false,
+         earcons: @escaping @Sendable (Appliance.Earcon) -> [Int16]? = RunnerHarness.testEarcons) throws {
+        mixer = Mixer(configuration: Mixer.Configuration(format: Self.deviceFormat))
+        captureRing = SPSCRing(capacity: 24_000 * 4, zero: 0)
+        let delay = deviceDelay
+        audio = try MixerConversationAudio(
+            mixer: mixer, captureRing: captureRing, earcons: earcons, deviceDelayFrames: { delay.withLock { $0 } })
+        let leds = leds
+        let turns = turns
+        let mediaStops = mediaStops
+        let hooks = ConversationHooks(
+            setLED: { pattern in leds.withLock { $0.append(pattern) } },
+            stopMedia: { mediaStops.withLock { $0 += 1 } },
+            turnCompleted: { metrics in turns.withLock { $0.append(metrics) } })
+        let configuration = ConversationRunnerConfiguration(
+            engine: engine, tickInterval: tickInterval, reconnectInitialDelay: .milliseconds(20),
+            reconnectMaximumDelay: .milliseconds(100), logTranscripts: logTranscripts)
+        runner = ConversationRunner(
+            configuration: configuration, transport: transport, audio: audio, tools: tools, jarvis: jarvis, hooks: hooks,
+            clock: clock, logger: logs.logger())
+    }
+
+    /// A 100 ms 1 kHz tone per earcon (24 kHz mono), quiet enough to tell apart from speech.
+    static let testEarcons: @Sendable (Appliance.Earcon) -> [Int16]? = { _ in
+        (0..<2_400).map { Int16(2_000 * sin(Double($0) * 2 * .pi * 1_000 / 24_000)) }
+    }
+
+    func start() {
+        let runner = runner
+        runTask.withLock { $0 = Task { try await runner.run() } }
+    }
+
+    /// Graceful shutdown; waits for `run()` to return.
+    func stop() async throws {
+        player.withLock { $0 }?.cancel()
+        runner.shutdown()
+        try await runTask.withLock { $0 }?.value
+    }
+
+    // MARK: playback ("the device")
+
+    /// Renders `milliseconds` of output now (as the playback thread would).
+    func render(milliseconds: Int) {
+        let frames = Self.deviceFormat.frames(milliseconds: milliseconds)
+        var buffer = [Int16](repeating: 0, count: frames * Self.deviceFormat.channels)
+        buffer.withUnsafeMutableBufferPointer { mixer.render(into: $0) }
+        rendered.withLock { $0.append(contentsOf: buffer) }
+    }
+
+    /// Renders continuously in 10 ms periods, `speed` of them every 10 ms (faster than real time).
+    func startPlayback(speed: Int = 4) {
+        let harness = self
+        player.withLock {
+            $0?.cancel()
+            $0 = Task {
+                while !Task.isCancelled {
+                    for _ in 0..<max(1, speed) { harness.render(milliseconds: 10) }
+                    try? await Task.sleep(for: .milliseconds(10))
+                }
+            }
+        }
+    }
+
+    func stopPlayback() {
+        player.withLock {
+            $0?.cancel()
+            $0 = nil
+        }
+    }
+
+    var renderedOutput: [Int16] { rendered.withLock { $0 } }
+
+    /// Left channel of the output, decimated back to 24 kHz (every second frame of 48 kHz).
+    var renderedLeft24k: [Int16] {
+        let output = renderedOutput
+        return stride(from: 0, to: output.count - 1, by: 4).map { output[$0] }
+    }
+
+    // MARK: microphone
+
+    /// Pushes mic audio (24 kHz mono) into the capture ring, as the capture chain would.
+    func speak(_ samples: [Int16]) {
+        var offset = 0
+        while offset < samples.count {
+            offset += samples[offset...].withUnsafeBufferPointer { captureRing.write($0) }
+            if offset < samples.count { usleep(2_000) }
+        }
+    }
+
+    // MARK: observations
+
+    var ledPatterns: [LEDPattern] { leds.withLock { $0 } }
+    var completedTurns: [TurnMetrics] { turns.withLock { $0 } }
+
+    func waitForState(_ state: ConversationState, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation) async {
+        let reached = await waitUntil(timeout: timeout) { self.runner.state == state }
+        #expect(reached, "state \(runner.state.rawValue), wanted \(state.rawValue)", sourceLocation: sourceLocation)
+    }
+}
+
+/// A `Mutex` in a class, so closures can share it.
+final class Locked<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+    init(_ value: Value) { mutex = Mutex(value) }
+    func withLock<R: Sendable>(_ body: (inout Value) -> R) -> R { mutex.withLock { body(&$0) } }
+}
+
+/// Polls `condition` every few milliseconds until it holds or `timeout` passes.
+func waitUntil(timeout: Duration = .seconds(10), _ condition: () async -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return await condition()
+}
+
+
+/// Fake Jarvis for tests that don't need the HTTP stand-in.
+actor ScriptedJarvis: JarvisAsking {
+    var questions: [String] = []
+    var resets = 0
+    var cancelled = 0
+    var sessionID: String? = "20261122-053000-0123456789abcdef"
+    var delay: Duration = .zero
+    var answer = "It is sunny."
+
+    func set(delay: Duration) { self.delay = delay }
+
+    func ask(_ query: String) async -> JarvisAnswer {
+        questions.append(query)
+        if delay > .zero {
+            do {
+                try await Task.sleep(for: delay)
+            } catch {
+                cancelled += 1
+                return JarvisAnswer(spokenText: "", failure: .cancelled, rawText: "")
+            }
+        }
+        return JarvisAnswer(spokenText: answer, failure: nil, rawText: answer)
+    }
+
+    func resetSession() async {
+        resets += 1
+        sessionID = nil
+    }
+
+    func currentSessionID() async -> String? { sessionID }
+}
