@@ -13,10 +13,34 @@ import Testing
 
     @Test func echoOfWhatIsPlayedIsCancelledInTheUplink() async throws {
         let config = dir.file("asound.conf")
+        // Links are process-wide by name: a unique one keeps parallel tests out of each other's room.
+        let room = "room-" + dir.path.split(separator: "/").last!
         try TestPCMConfig.write([
-            .paced(name: "spk", PacedPCMOptions(link: "room")),
-            .paced(name: "mic", PacedPCMOptions(link: "room", echoGain: 0.5, echoDelayMilliseconds: 20)),
+            .paced(name: "spk", PacedPCMOptions(link: room)),
+            .paced(name: "mic", PacedPCMOptions(link: room, echoGain: 0.5, echoDelayMilliseconds: 20)),
         ], to: config)
+        // The claim is about steady streaming. Without SCHED_FIFO (tests) a loaded machine can make a
+        // run glitch, which restarts the canceller's convergence; such a run measures nothing and is
+        // repeated. A glitch-free run must reach the bar.
+        var glitched = 0
+        for _ in 0..<3 {
+            let run = try await measure(config: config)
+            if run.xruns > 0 { glitched += 1; continue }
+            try #require(run.uplinkSamples > 24_000 * 3, "uplink carried \(run.uplinkSamples) samples")
+            #expect(run.reduction >= 30, "echo reduced by \(run.reduction) dB (\(run.detail))")
+            return
+        }
+        Issue.record("every one of \(glitched) runs had an xrun; the echo reduction was never measured")
+    }
+
+    private struct Run {
+        var reduction: Float
+        var uplinkSamples: Int
+        var xruns: Int
+        var detail: String
+    }
+
+    private func measure(config: String) async throws -> Run {
         let pipeline = try AudioPipeline(
             configuration: AudioPipelineConfiguration(
                 captureDevice: PCMDevice(name: "mic", configFile: config),
@@ -43,17 +67,14 @@ import Testing
             try await Task.sleep(for: .milliseconds(10))
         }
         pipeline.drainEvents()
-        let xruns = pipeline.captureLoop.status.xruns + pipeline.playbackLoop.status.xruns
-        try #require(uplink.count > 24_000 * 3, "uplink carried \(uplink.count) samples")
-        // The echo at the mic: half the far end's level (mono of identical channels).
+        // The echo at the mic: half the far end's level; what is left in the last second of uplink.
         let echoDBFS = far.withUnsafeBufferPointer { LevelMeter.rmsDBFS($0) } - 6.02
-        let tail = Array(uplink[(uplink.count - 24_000)...])  // the last second, after convergence
+        let tail = Array(uplink.suffix(24_000))
         let residualDBFS = tail.withUnsafeBufferPointer { LevelMeter.rmsDBFS($0) }
-        let reduction = echoDBFS - residualDBFS
         let stats = pipeline.captureStatistics
-        #expect(reduction >= 30, """
-            echo \(echoDBFS) dBFS at the mic, \(residualDBFS) dBFS left in the uplink: \(reduction) dB \
-            (chain: \(stats.echoReductionDB) dB, lag \(stats.lagMilliseconds) ms, xruns \(xruns))
-            """)
+        return Run(
+            reduction: echoDBFS - residualDBFS, uplinkSamples: uplink.count,
+            xruns: pipeline.captureLoop.status.xruns + pipeline.playbackLoop.status.xruns,
+            detail: "echo \(echoDBFS) dBFS at the mic, \(residualDBFS) dBFS in the uplink; chain \(stats.echoReductionDB) dB, lag \(stats.lagMilliseconds) ms")
     }
 }

@@ -31,9 +31,11 @@ func bestLag(_ x: [Double], _ y: [Double], range: ClosedRange<Int>) -> (lag: Int
     /// to the capture processor must lead the echo by exactly that acoustic delay.
     @Test(arguments: [30.0, 12.5])
     func alignedReferenceLagsEchoByTheAcousticDelayOnly(echoDelayMilliseconds: Double) async throws {
+        // Links are process-wide by name: a unique one keeps parallel tests out of each other's room.
+        let room = "room-" + dir.path.split(separator: "/").last!
         try TestPCMConfig.write([
-            .paced(name: "spk", PacedPCMOptions(link: "room")),
-            .paced(name: "mic", PacedPCMOptions(link: "room", echoGain: 0.5, echoDelayMilliseconds: echoDelayMilliseconds)),
+            .paced(name: "spk", PacedPCMOptions(link: room)),
+            .paced(name: "mic", PacedPCMOptions(link: room, echoGain: 0.5, echoDelayMilliseconds: echoDelayMilliseconds)),
         ], to: config)
         // The claim is about steady streaming. The loops run without SCHED_FIFO here, so on a loaded
         // machine (suites run in parallel on 2 cores) a run can glitch; such a run measures nothing
