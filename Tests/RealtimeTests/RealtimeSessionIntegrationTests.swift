@@ -289,7 +289,9 @@ import TestSupport
     @Test func unansweredPingsMeanADeadConnectionAndAReconnect() async throws {
         var script = Self.script()
         script.answerPings = false
-        try await SessionHarness.run(script: script, pingInterval: .milliseconds(100)) { harness in
+        // The first connection never answers, so any pong timeout catches it; a generous one keeps the
+        // answering second connection up even when the suites share two busy cores.
+        try await SessionHarness.run(script: script, pingInterval: .milliseconds(100), pongTimeout: .seconds(1)) { harness in
             #expect(await harness.waitConnected())
             guard case .disconnected(let reason, _)? = await harness.waitFor({ if case .disconnected = $0 { true } else { false } }) else {
                 Issue.record("no ping timeout")

@@ -21,12 +21,12 @@ final class SessionHarness: Sendable {
     static func run(
         script: RealtimeStandInScript = .init(), apiKey: String? = nil, maximumAttempts: Int? = nil,
         urlTransform: (String) -> String = { $0 }, recycleAfter: Duration = .seconds(55 * 60),
-        pingInterval: Duration = .seconds(1), _ body: (SessionHarness) async throws -> Void
+        pingInterval: Duration = .seconds(1), pongTimeout: Duration? = nil, _ body: (SessionHarness) async throws -> Void
     ) async throws {
         let standIn = try await RealtimeStandIn.start(script: script)
         let configuration = RealtimeConnectionConfiguration(
             url: urlTransform(standIn.url), model: "gpt-realtime", apiKey: RealtimeAPIKey(apiKey ?? script.apiKey),
-            connectTimeout: .seconds(2), pingInterval: pingInterval, pongTimeout: pingInterval, closeTimeout: .milliseconds(500))
+            connectTimeout: .seconds(2), pingInterval: pingInterval, pongTimeout: pongTimeout ?? pingInterval, closeTimeout: .milliseconds(500))
         let session = RealtimeSession(
             configuration: configuration,
             lifecycle: .init(policy: ReconnectPolicy(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200), maximumAttempts: maximumAttempts),
