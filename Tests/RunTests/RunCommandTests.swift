@@ -100,6 +100,13 @@ import TestSupport
         #expect(first.stdout.contains(#""volume":0.5"#))
         #expect(service.exitStatus == nil)
 
+        // A second instance finds the socket answering and refuses to start (exit 1) without touching the devices.
+        let second = try await ChildProcess.run([try binary, "run", "--config", config], environment: environment(alsa: alsa),
+                                                timeout: .seconds(10))
+        #expect(second.status == 1, "\(second)")
+        #expect(second.stderr.contains("another jarvis-voice is running"), "\(second.stderr)")
+        #expect(service.exitStatus == nil)
+
         // A media verb is refused (no player yet), not crashed on.
         #expect(try await ctl(config, "pause").status == 1)
 
