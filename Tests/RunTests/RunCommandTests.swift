@@ -30,7 +30,7 @@ import TestSupport
         return path
     }
 
-    func config(realtimeURL: String, apiKey: String, jarvisURL: String) throws -> String {
+    func config(realtimeURL: String, apiKey: String, jarvisURL: String, logLevel: String = "debug", voice: String = "marin") throws -> String {
         let key = try write("openai.key", apiKey + "\n")
         let token = try write("jarvis.token", "s3cret\n")
         return try write("config.toml", """
@@ -40,6 +40,7 @@ import TestSupport
             realtime_priority = 0
             [realtime]
             url = "\(realtimeURL)"
+            voice = "\(voice)"
             api_key_file = "\(key)"
             [jarvis]
             url = "\(jarvisURL)"
@@ -49,7 +50,7 @@ import TestSupport
             [control]
             socket = "\(dir.file("run/control.sock"))"
             [log]
-            level = "debug"
+            level = "\(logLevel)"
 
             """)
     }
@@ -139,6 +140,52 @@ import TestSupport
         #expect(took < .seconds(2), "shutdown took \(took)")
         #expect(!TestFiles.exists(dir.file("run/control.sock")))
         #expect(!readLog(log).contains(realtime.script.apiKey))
+        await realtime.shutdown()
+        await jarvis.stop()
+    }
+
+    @Test func notifiesSystemdAndAppliesTheLogLevelOnReload() async throws {
+        let realtime = try await RealtimeStandIn.start()
+        let jarvis = try await TermLLMStandIn.start()
+        let alsa = try alsaConfig()
+        let config = try config(realtimeURL: realtime.url, apiKey: realtime.script.apiKey, jarvisURL: jarvis.baseURL, logLevel: "info")
+        let notify = NotifyListener(abstract: false)
+        var environment = environment(alsa: alsa)
+        environment["NOTIFY_SOCKET"] = notify.address
+        environment["WATCHDOG_USEC"] = "200000"
+        let log = dir.file("service.log")
+        let service = try BackgroundProcess([try binary, "run", "--config", config], environment: environment, stderr: .file(log))
+        defer { _ = service.signal(SIGKILL) }
+
+        var messages: [String] = []
+        func receive(until predicate: (String) -> Bool, within timeout: Duration = .seconds(5)) async -> Bool {
+            let deadline = ContinuousClock.now + timeout
+            while ContinuousClock.now < deadline {
+                guard let message = await notify.receive(within: .milliseconds(100)) else { continue }
+                messages.append(message)
+                if predicate(message) { return true }
+            }
+            return false
+        }
+        #expect(await receive { $0.hasPrefix("READY=1") }, "\(messages); log:\n\(readLog(log))")
+        #expect(await receive { $0 == "WATCHDOG=1" }, "\(messages)")
+
+        _ = try #require(await waitForStatus(config))
+        #expect(!readLog(log).contains("<7>"), "info level logs no debug lines")
+
+        // A good file: the new level applies at once; other changes are named as needing a restart.
+        _ = try self.config(realtimeURL: realtime.url, apiKey: realtime.script.apiKey, jarvisURL: jarvis.baseURL,
+                            logLevel: "debug", voice: "cedar")
+        #expect(service.signal(SIGHUP))
+        #expect(await receive { $0.hasPrefix("RELOADING=1") }, "\(messages)")
+        #expect(await waitUntilLogged(log, "reloaded \(config): log level debug; changes in [realtime] need a restart"),
+                "log:\n\(readLog(log))")
+        #expect(try await ctl(config, "status").status == 0)
+        #expect(await waitUntilLogged(log, "<7>control: control command status"), "log:\n\(readLog(log))")
+
+        #expect(service.signal(SIGTERM))
+        #expect(await receive { $0 == "STOPPING=1" }, "\(messages)")
+        #expect(await service.wait(timeout: .seconds(3)) == 0)
         await realtime.shutdown()
         await jarvis.stop()
     }
