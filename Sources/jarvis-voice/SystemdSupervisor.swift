@@ -10,8 +10,8 @@ struct SystemdSupervisor: Service {
     let notify: SDNotify
     let pipeline: AudioPipeline
     let logger: Logger
-    /// Audio that has not completed a period for this long counts as stuck.
-    var aliveWithin: Duration = .seconds(2)
+    /// Audio that has not completed a period for this long counts as stuck (at most the watchdog timeout).
+    var stuckAfter: Duration = .seconds(2)
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
@@ -28,12 +28,15 @@ struct SystemdSupervisor: Service {
     }
 
     private func supervise() async {
-        while !(pipeline.playbackLoop.status.isRunning && pipeline.captureLoop.status.isRunning) {
+        // Ready once both devices have completed a period (a device that never opens keeps us
+        // "activating", and systemd's start timeout reports it).
+        while !pipeline.isAlive(within: stuckAfter.nanoseconds) {
             do { try await Task.sleep(for: .milliseconds(10)) } catch { return }
         }
         send("READY=1") { try notify.ready(status: "idle") }
         logger.notice("ready: audio running")
-        guard notify.isEnabled, let interval = notify.watchdogPingInterval else { return }
+        guard notify.isEnabled, let interval = notify.watchdogPingInterval, let timeout = notify.watchdogTimeout else { return }
+        let aliveWithin = min(stuckAfter, timeout)
         let within = aliveWithin.nanoseconds
         var stuck = false
         while !Task.isCancelled {

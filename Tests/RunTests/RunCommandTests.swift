@@ -24,7 +24,7 @@ import TestSupport
     func alsaConfig() throws -> String {
         let path = dir.file("asound.conf")
         try TestPCMConfig.write([
-            .paced(name: "run_mic", PacedPCMOptions()),
+            .paced(name: "run_mic", PacedPCMOptions(failFile: dir.file("unplugged"))),
             .paced(name: "run_speaker", PacedPCMOptions(outfile: dir.file("played.raw"))),
         ], to: path)
         return path
@@ -152,7 +152,7 @@ import TestSupport
         let notify = NotifyListener(abstract: false)
         var environment = environment(alsa: alsa)
         environment["NOTIFY_SOCKET"] = notify.address
-        environment["WATCHDOG_USEC"] = "200000"
+        environment["WATCHDOG_USEC"] = "500000"
         let log = dir.file("service.log")
         let service = try BackgroundProcess([try binary, "run", "--config", config], environment: environment, stderr: .file(log))
         defer { _ = service.signal(SIGKILL) }
@@ -172,6 +172,18 @@ import TestSupport
 
         _ = try #require(await waitForStatus(config))
         #expect(!readLog(log).contains("<7>"), "info level logs no debug lines")
+        #expect(try await ctl(config, "tap").status == 0)
+        #expect(await receive { $0 == "STATUS=connecting" || $0 == "STATUS=listening" }, "\(messages)")
+
+        // The mic disappears: audio stops flowing, so the watchdog pings stop (systemd would restart us).
+        try TestFiles.write([], to: dir.file("unplugged"))
+        #expect(await waitUntilLogged(log, "withholding watchdog pings"), "log:\n\(readLog(log))")
+        _ = await receive(until: { _ in false }, within: .milliseconds(300))  // drain what was in flight
+        messages.removeAll()
+        _ = await receive(until: { _ in false }, within: .milliseconds(800))
+        #expect(!messages.contains("WATCHDOG=1"), "\(messages) log:\n\(readLog(log))")
+        TestFiles.remove(dir.file("unplugged"))
+        #expect(await receive { $0 == "WATCHDOG=1" }, "pings resume once audio flows again: \(messages)")
 
         // A good file: the new level applies at once; other changes are named as needing a restart.
         _ = try self.config(realtimeURL: realtime.url, apiKey: realtime.script.apiKey, jarvisURL: jarvis.baseURL,
