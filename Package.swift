@@ -80,7 +80,8 @@ let package = Package(
             name: "jarvis-voice",
             dependencies: [
                 "AudioCore", "ALSA", "SpeexDSP", "AudioEngine", "Configuration", "Systemd", "GPIO",
-                "Control", "HTTP", "Jarvis",
+                "Control", "HTTP", "Jarvis", "Appliance", "Realtime", serviceLifecycle,
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 logging,
             ],
@@ -109,6 +110,7 @@ let package = Package(
         testTarget("CodecsTests", ["Codecs", "AudioCore", "TestSupport"]),
         testTarget("MediaTests", ["Media", "Codecs", "HTTP", "AudioCore", "TestSupport"]),
         testTarget("TestProcessTests", ["TestProcess"]),
+        testTarget("RunTests", ["ALSATestbed", "TestProcess", "TestSupport"]),
         testTarget("ApplianceTests", ["Appliance", "Realtime", "Jarvis", "HTTP", "AudioCore", "AudioEngine", "TestSupport", logging, serviceLifecycle]),
     ]
 )

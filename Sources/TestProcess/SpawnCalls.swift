@@ -132,6 +132,8 @@ enum SpawnCalls {
 
     static func kill(_ pid: pid_t) { _ = Glibc.kill(pid, SIGKILL) }
 
+    static func signal(_ pid: pid_t, _ signal: Int32) -> Bool { Glibc.kill(pid, signal) == 0 }
+
     /// WIFEXITED/WEXITSTATUS are macros Swift cannot import: exit code, or 128 + signal.
     private static func decode(_ status: Int32) -> Int32 {
         let signal = status & 0x7F

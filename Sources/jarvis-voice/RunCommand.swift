@@ -1,0 +1,192 @@
+import Appliance
+import ArgumentParser
+import AudioCore
+import AudioEngine
+import Configuration
+import Control
+import GPIO
+import HTTP
+import Jarvis
+import Logging
+import Realtime
+import ServiceLifecycle
+import Systemd
+
+/// `jarvis-voice run --config PATH`: the service (the composition root).
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run the voice appliance service (logs to stderr with journald priority prefixes).",
+        discussion: """
+            Validates the configuration before touching any device (exit 78 on problems). SIGTERM/SIGINT \
+            shut down cleanly; SIGHUP re-reads the file and applies [log] level (other changes need a \
+            restart; a bad file keeps the running configuration).
+            """
+    )
+
+    @OptionGroup var options: ConfigOption
+
+    func run() async throws {
+        let config = try options.loadValidatedConfig()
+        let secrets = try options.loadSecrets(config)
+        let logLevel = ReloadableLogLevel(config.log.level)
+        logLevel.bootstrap()
+        let logger = Logger(label: "jarvis-voice")
+        logger.notice("starting with \(options.config)")
+
+        let pipeline: AudioPipeline
+        let runner: ConversationRunner
+        do {
+            pipeline = try AudioPipeline(configuration: AudioPipelineConfiguration(config), logger: Logger(label: "audio"))
+        } catch {
+            logger.critical("cannot set up audio: \(error)")
+            throw ExitCode.failure
+        }
+        let notify = SDNotify()
+        let supervisor = SystemdSupervisor(notify: notify, pipeline: pipeline, logger: Logger(label: "systemd"))
+        do {
+            runner = try makeRunner(config, secrets: secrets, pipeline: pipeline) { supervisor.status($0.rawValue) }
+        } catch {
+            logger.critical("cannot set up the conversation: \(error)")
+            throw ExitCode.failure
+        }
+
+        // Bound before the devices open, so a second instance fails without disturbing the first.
+        let control: ControlServer
+        do {
+            control = try await ControlServer.bind(
+                path: config.control.socket,
+                handler: ApplianceControlHandler(runner: runner, mediaVolume: config.media.volume),
+                logger: Logger(label: "control"))
+        } catch {
+            logger.critical("\(error)")
+            throw ExitCode.failure
+        }
+
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: pipeline, serviceName: "audio"),
+            .init(service: control, serviceName: "control"),
+            .init(service: runner, serviceName: "conversation"),
+        ]
+        if let button = openButton(config.button, logger: logger) {
+            services.append(.init(
+                service: ButtonService(source: button, runner: runner, holdThreshold: .milliseconds(config.button.holdMs),
+                                       logger: Logger(label: "button")),
+                successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore, serviceName: "button"))
+        }
+        services.append(.init(
+            service: ConfigReloader(path: options.config, running: config, logLevel: logLevel, notify: notify,
+                                    logger: Logger(label: "config")),
+            serviceName: "reload"))
+        // Last, so it is the first to hear about the shutdown (STOPPING=1).
+        services.append(.init(service: supervisor, serviceName: "systemd"))
+
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: services, gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [],
+            logger: Logger(label: "lifecycle"))
+        groupConfiguration.maximumGracefulShutdownDuration = .milliseconds(1500)
+        groupConfiguration.maximumCancellationDuration = .milliseconds(300)
+        do {
+            try await ServiceGroup(configuration: groupConfiguration).run()
+        } catch {
+            logger.critical("stopped: \(error)")
+            throw ExitCode.failure
+        }
+        logger.notice("stopped")
+    }
+
+    private func makeRunner(_ config: JarvisVoiceConfig, secrets: (openAIKey: Secret, jarvisToken: Secret?),
+                            pipeline: AudioPipeline,
+                            stateChanged: @escaping @Sendable (ConversationState) -> Void) throws -> ConversationRunner {
+        let jarvis = JarvisClient(
+            settings: JarvisSettings(config.jarvis), token: secrets.jarvisToken?.unredacted ?? "", http: try HTTPClient(),
+            logger: Logger(label: "jarvis"))
+        let tools = ToolRegistry([AskJarvisTool(jarvis: jarvis)])
+
+        let playbackFormat = pipeline.configuration.playbackFormat
+        let rendered = Earcons(format: playbackFormat)
+        let playbackStatus = pipeline.playbackLoop.status
+        let audio = try MixerConversationAudio(
+            mixer: pipeline.mixer, captureRing: pipeline.uplink,
+            configuration: .init(
+                earconFormat: playbackFormat,
+                ducker: Ducker.Configuration(
+                    depthDecibels: Float(config.media.duckDB), duckMilliseconds: config.media.duckRampMs,
+                    restoreMilliseconds: config.media.restoreRampMs)),
+            earcons: { earcon in AudioCore.Earcon(rawValue: earcon.rawValue).map { rendered[$0] } },
+            deviceDelayFrames: { playbackStatus.delayFrames })
+
+        let transport = WebSocketRealtimeTransport(
+            configuration: RealtimeConnectionConfiguration(
+                url: config.realtime.url, model: config.realtime.model,
+                apiKey: RealtimeAPIKey(secrets.openAIKey.unredacted), connectTimeout: config.realtime.connectTimeout),
+            logger: Logger(label: "realtime"))
+
+        let engine = ConversationConfiguration(
+            session: RealtimeSessionSettings(config.realtime), tools: tools.functionTools,
+            connectTimeout: config.realtime.connectTimeout, quietPeriod: config.realtime.idleTimeout)
+        let led = openLED(config.led)
+        let runner = ConversationRunner(
+            configuration: ConversationRunnerConfiguration(engine: engine, logTranscripts: config.realtime.logTranscripts),
+            transport: transport, audio: audio, tools: tools, jarvis: jarvis,
+            hooks: ConversationHooks(setLED: { pattern in led?.show(GPIO.LEDPattern(pattern)) }, stateChanged: stateChanged),
+            logger: Logger(label: "conversation"))
+        return runner
+    }
+
+    /// The button, or nil (disabled, or the GPIO line cannot be opened: the control socket still works).
+    private func openButton(_ config: ButtonConfig, logger: Logger) -> ButtonGestureSource? {
+        guard config.enabled else {
+            logger.info("button disabled ([button] enabled = false): control socket only")
+            return nil
+        }
+        do {
+            return try ButtonGestureSource(config)
+        } catch {
+            logger.error("button unavailable, continuing with the control socket only: \(error)")
+            return nil
+        }
+    }
+
+    private func openLED(_ config: LEDConfig) -> LEDDriver? {
+        let logger = Logger(label: "led")
+        do {
+            return try LEDDriver.open(config, onError: { logger.warning("LED: \($0)") })
+        } catch {
+            logger.error("LED unavailable: \(error)")
+            return nil
+        }
+    }
+}
+
+extension JarvisSettings {
+    init(_ config: JarvisConfig) {
+        self.init(
+            url: config.url, tokenFile: config.tokenFile, api: API(rawValue: config.api.rawValue) ?? .chatCompletions,
+            inactivityTimeout: config.inactivityTimeout, totalTimeout: config.totalTimeout,
+            sessionIdleReset: config.sessionIdleReset, maxAnswerWords: config.maxAnswerWords)
+    }
+}
+
+extension RealtimeSessionSettings {
+    init(_ config: RealtimeConfig) {
+        let detection: VoiceActivityDetection = switch config.vad {
+        case .semantic: .semantic(eagerness: TurnDetection.SemanticVAD.Eagerness(rawValue: config.vadEagerness.rawValue) ?? .auto)
+        case .server: .server(threshold: 0.5, prefixPaddingMs: 300, silenceDurationMs: 500)
+        }
+        self.init(voice: config.voice, handsFreeDetection: detection)
+    }
+}
+
+extension GPIO.LEDPattern {
+    /// The engine's LED cue on the GPIO driver's patterns (connecting blinks like thinking).
+    init(_ pattern: Appliance.LEDPattern) {
+        switch pattern {
+        case .off: self = .off
+        case .connecting, .thinking: self = .thinking
+        case .listening: self = .listening
+        case .speaking: self = .speaking
+        case .error: self = .error
+        }
+    }
+}

@@ -1,0 +1,240 @@
+import ALSATestbed
+import Glibc
+import Testing
+import TestProcess
+import TestSupport
+
+/// `jarvis-voice run` as a child process: paced test PCMs from a private ALSA configuration, the
+/// Realtime stand-in, the term-llm stand-in as Jarvis, the control socket in a temporary directory.
+@Suite(.serialized, .timeLimit(.minutes(1))) struct RunCommandTests {
+    let dir = TemporaryDirectory()
+
+    var binary: String {
+        get throws { try #require(ChildProcess.builtExecutable(), "jarvis-voice is not built next to the tests") }
+    }
+
+    func write(_ name: String, _ text: String, mode: mode_t = 0o600) throws -> String {
+        let path = dir.file(name)
+        try TestFiles.write(Array(text.utf8), to: path)
+        chmod(path, mode)
+        return path
+    }
+
+    /// A private ALSA configuration with a paced mic (silence) and a paced speaker writing `played.raw`.
+    func alsaConfig() throws -> String {
+        let path = dir.file("asound.conf")
+        try TestPCMConfig.write([
+            .paced(name: "run_mic", PacedPCMOptions(failFile: dir.file("unplugged"))),
+            .paced(name: "run_speaker", PacedPCMOptions(outfile: dir.file("played.raw"))),
+        ], to: path)
+        return path
+    }
+
+    func config(realtimeURL: String, apiKey: String, jarvisURL: String, logLevel: String = "debug", voice: String = "marin") throws -> String {
+        let key = try write("openai.key", apiKey + "\n")
+        let token = try write("jarvis.token", "s3cret\n")
+        return try write("config.toml", """
+            [audio]
+            capture_device = "run_mic"
+            playback_device = "run_speaker"
+            realtime_priority = 0
+            [realtime]
+            url = "\(realtimeURL)"
+            voice = "\(voice)"
+            api_key_file = "\(key)"
+            [jarvis]
+            url = "\(jarvisURL)"
+            token_file = "\(token)"
+            [button]
+            enabled = false
+            [control]
+            socket = "\(dir.file("run/control.sock"))"
+            [log]
+            level = "\(logLevel)"
+
+            """)
+    }
+
+    func environment(alsa: String) -> [String: String] {
+        ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(alsa)", "OPENAI_API_KEY": "", "CREDENTIALS_DIRECTORY": "",
+         "NOTIFY_SOCKET": "", "WATCHDOG_USEC": ""]
+    }
+
+    func ctl(_ config: String, _ words: String...) async throws -> ChildProcess.Result {
+        try await ChildProcess.run([try binary, "ctl", "--config", config, "--timeout", "3"] + words, timeout: .seconds(10))
+    }
+
+    /// Polls `ctl status` until the service answers.
+    func waitForStatus(_ config: String, timeout: Duration = .seconds(8)) async throws -> ChildProcess.Result? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let result = try await ctl(config, "status")
+            if result.status == 0 { return result }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return nil
+    }
+
+    /// The top-level `state` (the `media` object has a `state` of its own).
+    func state(_ result: ChildProcess.Result) -> String? {
+        var text = result.stdout
+        if let media = text.firstRange(of: #""media":{"#), let end = text[media.upperBound...].firstIndex(of: "}") {
+            text.removeSubrange(media.lowerBound...end)
+        }
+        guard let range = text.firstRange(of: #""state":""#) else { return nil }
+        return String(text[range.upperBound...].prefix { $0 != "\"" })
+    }
+
+    @Test func servesControlTapsAndShutsDownCleanly() async throws {
+        let realtime = try await RealtimeStandIn.start()
+        let jarvis = try await TermLLMStandIn.start()
+        let alsa = try alsaConfig()
+        let config = try config(realtimeURL: realtime.url, apiKey: realtime.script.apiKey, jarvisURL: jarvis.baseURL)
+        let log = dir.file("service.log")
+        let service = try BackgroundProcess([try binary, "run", "--config", config], environment: environment(alsa: alsa),
+                                            stderr: .file(log))
+        defer { _ = service.signal(SIGKILL) }
+
+        let first = try #require(await waitForStatus(config), "no status answer; log:\n\(readLog(log))")
+        #expect(state(first) == "idle", "\(first.stdout)")
+        #expect(first.stdout.contains(#""realtime_connected":false"#))
+        #expect(first.stdout.contains(#""volume":0.5"#))
+        #expect(service.exitStatus == nil)
+
+        // A second instance finds the socket answering and refuses to start (exit 1) without touching the devices.
+        let second = try await ChildProcess.run([try binary, "run", "--config", config], environment: environment(alsa: alsa),
+                                                timeout: .seconds(10))
+        #expect(second.status == 1, "\(second)")
+        #expect(second.stderr.contains("another jarvis-voice is running"), "\(second.stderr)")
+        #expect(service.exitStatus == nil)
+
+        // A media verb is refused (no player yet), not crashed on.
+        #expect(try await ctl(config, "pause").status == 1)
+
+        let tap = try await ctl(config, "tap")
+        #expect(tap.status == 0, "\(tap)")
+        #expect(await realtime.waitForClientEvent("session.update", timeout: .seconds(5)), "log:\n\(readLog(log))")
+        let afterTap = try await ctl(config, "status")
+        #expect(["connecting", "listening"].contains(state(afterTap)), "\(afterTap.stdout)")
+
+        // SIGHUP with a broken file: the service keeps running on the old configuration.
+        _ = try write("config.toml", "[audio\nperiod_ms = 500\n")
+        #expect(service.signal(SIGHUP))
+        let reloaded = await waitUntilLogged(log, "reload failed")
+        #expect(reloaded, "log:\n\(readLog(log))")
+        #expect(readLog(log).contains("<3>config: \(config):1:"))
+        #expect(service.exitStatus == nil)
+        // ctl only needs [control]: restore a readable file for it.
+        _ = try self.config(realtimeURL: realtime.url, apiKey: realtime.script.apiKey, jarvisURL: jarvis.baseURL)
+        let stillThere = try await ctl(config, "status")
+        #expect(stillThere.status == 0, "\(stillThere)")
+
+        // Audio really ran through the paced speaker.
+        #expect(((try? TestFiles.read(dir.file("played.raw")))?.count ?? 0) > 0)
+
+        let start = ContinuousClock.now
+        #expect(service.signal(SIGTERM))
+        let status = await service.wait(timeout: .seconds(5))
+        let took = ContinuousClock.now - start
+        #expect(status == 0, "log:\n\(readLog(log))")
+        #expect(took < .seconds(2), "shutdown took \(took)")
+        #expect(!TestFiles.exists(dir.file("run/control.sock")))
+        #expect(!readLog(log).contains(realtime.script.apiKey))
+        await realtime.shutdown()
+        await jarvis.stop()
+    }
+
+    @Test func notifiesSystemdAndAppliesTheLogLevelOnReload() async throws {
+        let realtime = try await RealtimeStandIn.start()
+        let jarvis = try await TermLLMStandIn.start()
+        let alsa = try alsaConfig()
+        let config = try config(realtimeURL: realtime.url, apiKey: realtime.script.apiKey, jarvisURL: jarvis.baseURL, logLevel: "info")
+        let notify = NotifyListener(abstract: false)
+        var environment = environment(alsa: alsa)
+        environment["NOTIFY_SOCKET"] = notify.address
+        environment["WATCHDOG_USEC"] = "500000"
+        let log = dir.file("service.log")
+        let service = try BackgroundProcess([try binary, "run", "--config", config], environment: environment, stderr: .file(log))
+        defer { _ = service.signal(SIGKILL) }
+
+        var messages: [String] = []
+        func receive(until predicate: (String) -> Bool, within timeout: Duration = .seconds(5)) async -> Bool {
+            let deadline = ContinuousClock.now + timeout
+            while ContinuousClock.now < deadline {
+                guard let message = await notify.receive(within: .milliseconds(100)) else { continue }
+                messages.append(message)
+                if predicate(message) { return true }
+            }
+            return false
+        }
+        #expect(await receive { $0.hasPrefix("READY=1") }, "\(messages); log:\n\(readLog(log))")
+        #expect(await receive { $0 == "WATCHDOG=1" }, "\(messages)")
+
+        _ = try #require(await waitForStatus(config))
+        #expect(!readLog(log).contains("<7>"), "info level logs no debug lines")
+        #expect(try await ctl(config, "tap").status == 0)
+        #expect(await receive { $0 == "STATUS=connecting" || $0 == "STATUS=listening" }, "\(messages)")
+
+        // The mic disappears: audio stops flowing, so the watchdog pings stop (systemd would restart us).
+        try TestFiles.write([], to: dir.file("unplugged"))
+        #expect(await waitUntilLogged(log, "withholding watchdog pings"), "log:\n\(readLog(log))")
+        _ = await receive(until: { _ in false }, within: .milliseconds(300))  // drain what was in flight
+        messages.removeAll()
+        _ = await receive(until: { _ in false }, within: .milliseconds(800))
+        #expect(!messages.contains("WATCHDOG=1"), "\(messages) log:\n\(readLog(log))")
+        TestFiles.remove(dir.file("unplugged"))
+        #expect(await receive { $0 == "WATCHDOG=1" }, "pings resume once audio flows again: \(messages)")
+
+        // A good file: the new level applies at once; other changes are named as needing a restart.
+        _ = try self.config(realtimeURL: realtime.url, apiKey: realtime.script.apiKey, jarvisURL: jarvis.baseURL,
+                            logLevel: "debug", voice: "cedar")
+        #expect(service.signal(SIGHUP))
+        #expect(await receive { $0.hasPrefix("RELOADING=1") }, "\(messages)")
+        #expect(await waitUntilLogged(log, "reloaded \(config): log level debug; changes in [realtime] need a restart"),
+                "log:\n\(readLog(log))")
+        #expect(try await ctl(config, "status").status == 0)
+        #expect(await waitUntilLogged(log, "<7>control: control command status"), "log:\n\(readLog(log))")
+
+        #expect(service.signal(SIGTERM))
+        #expect(await receive { $0 == "STOPPING=1" }, "\(messages)")
+        #expect(await service.wait(timeout: .seconds(3)) == 0)
+        await realtime.shutdown()
+        await jarvis.stop()
+    }
+
+    @Test func badConfigExits78BeforeTouchingDevices() async throws {
+        let alsa = dir.file("asound.conf")
+        try TestPCMConfig.write([.file(name: "bad_mic", infile: "/dev/zero", outfile: nil),
+                                 .file(name: "bad_speaker", infile: nil, outfile: dir.file("bad.raw"))], to: alsa)
+        let config = try write("bad.toml", """
+            [audio]
+            capture_device = "bad_mic"
+            playback_device = "bad_speaker"
+            period_ms = 500
+            [button]
+            enabled = false
+            [control]
+            socket = "\(dir.file("bad/control.sock"))"
+
+            """)
+        let result = try await ChildProcess.run([try binary, "run", "--config", config], environment: environment(alsa: alsa),
+                                                timeout: .seconds(10))
+        #expect(result.status == 78, "\(result)")
+        #expect(result.stderr.contains("<3>\(config):4: "), "\(result.stderr)")
+        #expect(!TestFiles.exists(dir.file("bad.raw")))
+        #expect(!TestFiles.exists(dir.file("bad/control.sock")))
+    }
+
+    func readLog(_ path: String) -> String {
+        String(decoding: (try? TestFiles.read(path)) ?? [], as: UTF8.self)
+    }
+
+    func waitUntilLogged(_ path: String, _ text: String, timeout: Duration = .seconds(5)) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if readLog(path).contains(text) { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+}

@@ -1,0 +1,129 @@
+import ALSATestbed
+import Glibc
+import Testing
+import TestProcess
+import TestSupport
+
+/// A whole spoken turn through `jarvis-voice run`: speech (espeak-ng) in the paced mic's input file,
+/// the Realtime stand-in hears it (energy VAD), calls ask_jarvis, the service asks the term-llm
+/// stand-in, sends the output back, and the stand-in's answer (a 1.5 kHz tone) must come out of the
+/// paced speaker's output file.
+@Suite(.timeLimit(.minutes(1))) struct SpokenTurnTests {
+    static let answerHz = 1_500.0
+    static let question = "what is on my calendar today"
+    let dir = TemporaryDirectory()
+
+    /// 16 kHz mono PCM16 (the mic's format): `lead` ms of silence, the question, 2 s of silence.
+    func micInput(leadMilliseconds: Int) async throws -> [Int16] {
+        let wav = dir.file("question.wav")
+        let raw = dir.file("question.raw")
+        let speak = try await ChildProcess.run(["espeak-ng", "-v", "en-us", "-s", "165", "-w", wav, Self.question])
+        try #require(speak.status == 0, "\(speak)")
+        let convert = try await ChildProcess.run(
+            ["sox", "-D", wav, "-r", "16000", "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw", raw])
+        try #require(convert.status == 0, "\(convert)")
+        let speech = try TestFiles.readSamples(raw)
+        try #require(speech.count > 8_000)
+        return [Int16](repeating: 0, count: 16 * leadMilliseconds) + speech + [Int16](repeating: 0, count: 32_000)
+    }
+
+    @Test func spokenQuestionIsAnsweredThroughTheSpeaker() async throws {
+        let binary = try #require(ChildProcess.builtExecutable(), "jarvis-voice is not built next to the tests")
+        var script = RealtimeStandInScript()
+        script.answerAudio = (0..<(24 * 800)).map { Int16(8_000 * sin(Double($0) * 2 * .pi * Self.answerHz / 24_000)) }
+        let realtime = try await RealtimeStandIn.start(script: script)
+        let jarvis = try await TermLLMStandIn.start()
+
+        let mic = dir.file("mic.raw")
+        try TestFiles.write(samples: try await micInput(leadMilliseconds: 800), to: mic)
+        let played = dir.file("played.raw")
+        let alsa = dir.file("asound.conf")
+        try TestPCMConfig.write([
+            .paced(name: "turn_mic", PacedPCMOptions(infile: mic)),
+            .paced(name: "turn_speaker", PacedPCMOptions(outfile: played)),
+        ], to: alsa)
+        let key = dir.file("openai.key")
+        try TestFiles.write(Array((realtime.script.apiKey + "\n").utf8), to: key)
+        chmod(key, 0o600)
+        let token = dir.file("jarvis.token")
+        try TestFiles.write(Array("s3cret\n".utf8), to: token)
+        chmod(token, 0o600)
+        let config = dir.file("config.toml")
+        try TestFiles.write(Array("""
+            [audio]
+            capture_device = "turn_mic"
+            playback_device = "turn_speaker"
+            realtime_priority = 0
+            [realtime]
+            url = "\(realtime.url)"
+            api_key_file = "\(key)"
+            [jarvis]
+            url = "\(jarvis.baseURL)"
+            token_file = "\(token)"
+            [button]
+            enabled = false
+            [control]
+            socket = "\(dir.file("control.sock"))"
+
+            """.utf8), to: config)
+        let log = dir.file("service.log")
+        let service = try BackgroundProcess(
+            [binary, "run", "--config", config],
+            environment: ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(alsa)", "OPENAI_API_KEY": "",
+                          "CREDENTIALS_DIRECTORY": "", "NOTIFY_SOCKET": ""],
+            stderr: .file(log))
+        defer { _ = service.signal(SIGKILL) }
+        func logText() -> String { String(decoding: (try? TestFiles.read(log)) ?? [], as: UTF8.self) }
+
+        // Tap as soon as the service answers: the speech starts 800 ms after the devices opened and
+        // the idle pre-roll keeps the last second, so the whole question reaches the stand-in.
+        var tapped = false
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !tapped && ContinuousClock.now < deadline {
+            tapped = try await ChildProcess.run([binary, "ctl", "--config", config, "tap"]).status == 0
+            if !tapped { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        try #require(tapped, "log:\n\(logText())")
+
+        #expect(await realtime.waitForClientEvent("conversation.item.create", timeout: .seconds(15)), "log:\n\(logText())")
+        let asked = jarvis.recordedRequests
+        #expect(asked.count == 1)
+        #expect(asked.first?.body.contains(Self.question) == true)
+
+        // The answer is 800 ms long; require most of it on the speaker.
+        var heard = 0
+        let heardDeadline = ContinuousClock.now + .seconds(10)
+        while heard < 600 && ContinuousClock.now < heardDeadline {
+            try await Task.sleep(for: .milliseconds(200))
+            heard = Self.milliseconds(of: Self.answerHz, inStereo48k: (try? TestFiles.readSamples(played)) ?? [])
+        }
+        #expect(heard >= 600, "heard \(heard) ms of the answer; log:\n\(logText())")
+
+        #expect(service.signal(SIGTERM))
+        #expect(await service.wait(timeout: .seconds(5)) == 0)
+        await realtime.shutdown()
+        await jarvis.stop()
+    }
+
+    /// Milliseconds (in 20 ms blocks of the left channel) where `frequency` carries most of the energy.
+    static func milliseconds(of frequency: Double, inStereo48k samples: [Int16]) -> Int {
+        let block = 960
+        let left = stride(from: 0, to: samples.count - 1, by: 2).map { Double(samples[$0]) }
+        var count = 0
+        var start = 0
+        let coefficient = 2 * cos(2 * .pi * frequency / 48_000)
+        while start + block <= left.count {
+            var s1 = 0.0, s2 = 0.0, energy = 0.0
+            for x in left[start..<(start + block)] {
+                let s = x + coefficient * s1 - s2
+                s2 = s1
+                s1 = s
+                energy += x * x
+            }
+            let power = (s1 * s1 + s2 * s2 - coefficient * s1 * s2) * 2 / Double(block)
+            if energy / Double(block) > 1_000_000 && power / energy > 0.5 { count += 1 }
+            start += block
+        }
+        return count * 20
+    }
+}
