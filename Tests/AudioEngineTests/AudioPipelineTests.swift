@@ -2,6 +2,7 @@ import ALSA
 import ALSATestbed
 import AudioCore
 import AudioEngine
+import Glibc
 import Logging
 import Testing
 
@@ -14,8 +15,8 @@ import Testing
     @Test func echoOfWhatIsPlayedIsCancelledInTheUplink() async throws {
         let config = dir.file("asound.conf")
         try TestPCMConfig.write([
-            .paced(name: "spk", PacedPCMOptions(link: "room")),
-            .paced(name: "mic", PacedPCMOptions(link: "room", echoGain: 0.5, echoDelayMilliseconds: 20)),
+            .paced(name: "spk", PacedPCMOptions(link: "pipeline-room")),
+            .paced(name: "mic", PacedPCMOptions(link: "pipeline-room", echoGain: 0.5, echoDelayMilliseconds: 20)),
         ], to: config)
         let pipeline = try AudioPipeline(
             configuration: AudioPipelineConfiguration(
@@ -40,7 +41,10 @@ import Testing
             }
             let n = scratch.withUnsafeMutableBufferPointer { pipeline.uplink.read(into: $0) }
             uplink += scratch[0..<n]
-            try await Task.sleep(for: .milliseconds(10))
+            // Blocking on purpose: with 2 cores the cooperative pool has 2 threads, and other suites'
+            // synchronous tests can hold both for seconds, so a Task.sleep here may resume too late
+            // and the uplink would overflow or the deadline pass.
+            usleep(10_000)
         }
         pipeline.drainEvents()
         let xruns = pipeline.captureLoop.status.xruns + pipeline.playbackLoop.status.xruns

@@ -32,8 +32,8 @@ func bestLag(_ x: [Double], _ y: [Double], range: ClosedRange<Int>) -> (lag: Int
     @Test(arguments: [30.0, 12.5])
     func alignedReferenceLagsEchoByTheAcousticDelayOnly(echoDelayMilliseconds: Double) async throws {
         try TestPCMConfig.write([
-            .paced(name: "spk", PacedPCMOptions(link: "room")),
-            .paced(name: "mic", PacedPCMOptions(link: "room", echoGain: 0.5, echoDelayMilliseconds: echoDelayMilliseconds)),
+            .paced(name: "spk", PacedPCMOptions(link: "alignment-room")),
+            .paced(name: "mic", PacedPCMOptions(link: "alignment-room", echoGain: 0.5, echoDelayMilliseconds: echoDelayMilliseconds)),
         ], to: config)
         // The claim is about steady streaming. The loops run without SCHED_FIFO here, so on a loaded
         // machine (suites run in parallel on 2 cores) a run can glitch; such a run measures nothing
