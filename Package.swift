@@ -91,6 +91,7 @@ let package = Package(
         swiftTarget("ALSATestbed", ["ALSA", "CShims"]),
         swiftTarget("TestSupport", ["Realtime", nioCore, nioPosix, nioHTTP1, nioWebSocket]),
         .executableTarget(name: "media-bench", dependencies: ["Codecs", "AudioEngine", "AudioCore"], path: "Sources/media-bench", swiftSettings: swiftSettings),
+        .executableTarget(name: "capture-bench", dependencies: ["AudioEngine", "AudioCore"], path: "Sources/capture-bench", swiftSettings: swiftSettings),
         .executableTarget(name: "rtcheck-probe", dependencies: ["AudioCore"], path: "Sources/rtcheck-probe", swiftSettings: swiftSettings),
 
         // tests
