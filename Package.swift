@@ -93,6 +93,7 @@ let package = Package(
         swiftTarget("TestProcess", ["CShims"]),
         swiftTarget("TestSupport", ["Realtime", nioCore, nioPosix, nioHTTP1, nioWebSocket]),
         .executableTarget(name: "media-bench", dependencies: ["Codecs", "AudioEngine", "AudioCore"], path: "Sources/media-bench", swiftSettings: swiftSettings),
+        .executableTarget(name: "capture-bench", dependencies: ["AudioEngine", "AudioCore"], path: "Sources/capture-bench", swiftSettings: swiftSettings),
         .executableTarget(name: "rtcheck-probe", dependencies: ["AudioCore"], path: "Sources/rtcheck-probe", swiftSettings: swiftSettings),
 
         // tests
@@ -105,7 +106,7 @@ let package = Package(
         testTarget("HTTPTests", ["HTTP", "TestSupport"]),
         testTarget("JarvisTests", ["Jarvis", "HTTP", "TestSupport", logging]),
         testTarget("ControlTests", ["Control", "AudioCore", "TestSupport", "ALSATestbed", "TestProcess", nioCore, nioPosix, nioHTTP1, serviceLifecycle]),
-        testTarget("AudioEngineTests", ["AudioEngine", "AudioCore", "ALSA", "ALSATestbed"]),
+        testTarget("AudioEngineTests", ["AudioEngine", "AudioCore", "ALSA", "ALSATestbed", "TestProcess"]),
         testTarget("RealtimeTests", ["Realtime", "TestSupport", "AudioCore", logging]),
         testTarget("CodecsTests", ["Codecs", "AudioCore", "TestSupport"]),
         testTarget("MediaTests", ["Media", "Codecs", "HTTP", "AudioCore", "TestSupport"]),

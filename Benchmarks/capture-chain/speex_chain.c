@@ -1,9 +1,10 @@
 /* Baseline for the capture-chain benchmark: speexdsp called directly with the chain's settings
  * (frame 256, 3072 taps, 16 kHz, preprocess denoise -15 dB, RES -40/-15 dB linked to the echo
- * state), reading the same 16-bit mono WAVs as `jarvis-voice dsp` (44-byte headers) and writing
- * the output. */
+ * state, then the 16 -> 24 kHz uplink resampler at quality 5), reading the same 16-bit mono WAVs
+ * as `capture-bench` (44-byte headers) and writing the 24 kHz output as raw S16_LE, like it. */
 #include <speex/speex_echo.h>
 #include <speex/speex_preprocess.h>
+#include <speex/speex_resampler.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -24,14 +25,19 @@ int main(int argc, char **argv) {
     speex_preprocess_ctl(pp, SPEEX_PREPROCESS_SET_ECHO_STATE, echo);
     speex_preprocess_ctl(pp, SPEEX_PREPROCESS_SET_ECHO_SUPPRESS, &es);
     speex_preprocess_ctl(pp, SPEEX_PREPROCESS_SET_ECHO_SUPPRESS_ACTIVE, &esa);
-    short mic[F], ref[F], out[F];
+    int err = 0;
+    SpeexResamplerState *up = speex_resampler_init(1, 16000, 24000, 5, &err);
+    if (!up) { fprintf(stderr, "speex_resampler_init: %s\n", speex_resampler_strerror(err)); return 1; }
+    short mic[F], ref[F], out[F], uplink[F * 3 / 2 + 16];
     while (fread(mic, 2, F, m) == F) {
         if (fread(ref, 2, F, r) != F) break;
         speex_echo_cancellation(echo, mic, ref, out);
         speex_preprocess_run(pp, out);
-        fwrite(out, 2, F, o);
+        spx_uint32_t in_len = F, out_len = sizeof uplink / sizeof uplink[0];
+        speex_resampler_process_int(up, 0, out, &in_len, uplink, &out_len);
+        fwrite(uplink, 2, out_len, o);
     }
-    speex_preprocess_state_destroy(pp); speex_echo_state_destroy(echo);
+    speex_resampler_destroy(up); speex_preprocess_state_destroy(pp); speex_echo_state_destroy(echo);
     fclose(m); fclose(r); fclose(o);
     return 0;
 }

@@ -35,6 +35,8 @@ public final class CaptureChain: @unchecked Sendable {
     /// Re-align when the echo sits later than this in the filter.
     let lateTolerance: Int
     let maxDelay: Int
+    /// `max_reference_lag_ms = 0` turns the delay estimator off (the reference is trusted as given).
+    let estimatorEnabled: Bool
 
     private let micRing: UnsafeMutablePointer<Int16>
     private let refRing: UnsafeMutablePointer<Int16>
@@ -100,6 +102,7 @@ public final class CaptureChain: @unchecked Sendable {
         }
         let maxLag = rate * configuration.maxReferenceLagMilliseconds / 1000
         estimator = DelayEstimator(sampleRate: rate, maxLagSamples: maxLag)
+        estimatorEnabled = maxLag > 0
         margin = rate * 4 / 1000
         slack = 32
         lateTolerance = max(margin + rate * 16 / 1000, configuration.filterLength / 8)
@@ -137,7 +140,8 @@ public final class CaptureChain: @unchecked Sendable {
         speechProbability = preprocessor.speechProbability
         for i in 0..<frameSize { output[i] = processed[i] }
 
-        if let estimate = estimator.process(mic: UnsafeBufferPointer(alignedMic), reference: UnsafeBufferPointer(alignedRef)) {
+        if estimatorEnabled,
+           let estimate = estimator.process(mic: UnsafeBufferPointer(alignedMic), reference: UnsafeBufferPointer(alignedRef)) {
             consider(estimate)
         }
         drift.observe(echo, converged: referenceActive && echoReturnLossEnhancementDB > 6

@@ -10,9 +10,11 @@ public struct CaptureChainConfiguration: Sendable, Equatable {
     public var frameMilliseconds: Int = 16
     /// `echo_tail_ms`: echo canceller filter length in ms. Default 192 (3072 taps).
     public var echoTailMilliseconds: Int = 192
-    /// `max_reference_lag_ms`: search range (each direction) of the reference delay estimator. Default 500.
+    /// `max_reference_lag_ms`: search range (each direction) of the reference delay estimator; 0 turns
+    /// the estimator off (the reference is used as aligned by the caller). Default 500.
     public var maxReferenceLagMilliseconds: Int = 500
-    /// `drift_compensation`: track capture/playback clock drift and resample the reference. Default true.
+    /// `drift_compensation`: track capture/playback clock drift and resample the reference; false takes
+    /// the drift resampler out of the reference path entirely. Default true.
     public var driftCompensation: Bool = true
     /// `noise_suppress_db`: maximum noise attenuation (dB, negative). Default -15.
     public var noiseSuppressDB: Int = -15

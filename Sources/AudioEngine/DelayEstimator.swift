@@ -141,16 +141,19 @@ public final class DelayEstimator {
     /// S+3...2S+2 inverse stages, 2S+3 peak pick.
     private func runStep() -> Estimate? {
         let s = fft.stages
+        // Plain comparisons, not `case a...b:` patterns: in unoptimized builds those go through
+        // `ClosedRange: RangeExpression`'s witness table, instantiated (malloc + mutex) the first
+        // time the estimator runs on rt:capture; rtcheck caught it.
         switch step {
         case 1:
             if !loadBlock() { step = 0; return nil }
             fft.permute()
-        case 2...(s + 1):
+        case _ where step >= 2 && step <= s + 1:
             fft.runStage(step - 1, inverse: false)
         case s + 2:
             crossSpectrum()
             fft.permute()
-        case (s + 3)...(2 * s + 2):
+        case _ where step >= s + 3 && step <= 2 * s + 2:
             fft.runStage(step - s - 2, inverse: true)
         default:
             step = 0

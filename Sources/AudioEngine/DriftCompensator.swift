@@ -40,11 +40,17 @@ final class DriftCompensator {
 
     deinit { impulse.deallocate(); times.deallocate(); peaks.deallocate() }
 
-    /// Reference delay added by the resampler, in samples.
-    var latency: Int { resampler.inputLatency }
+    /// Reference delay added by the resampler, in samples (0 when disabled: no resampler in the path).
+    var latency: Int { enabled ? resampler.inputLatency : 0 }
 
+    /// Disabled: a plain copy (the 1:1 resampler would only cost time and add delay).
     func resample(_ input: UnsafeBufferPointer<Int16>, into output: UnsafeMutableBufferPointer<Int16>) -> Int {
-        resampler.process(input: input, output: output).produced
+        guard enabled else {
+            let n = min(input.count, output.count)
+            for i in 0..<n { output[i] = input[i] }
+            return n
+        }
+        return resampler.process(input: input, output: output).produced
     }
 
     /// Forget collected peak positions (the alignment changed or the filter was reset).

@@ -50,20 +50,30 @@ final class StagedFFT {
 
     /// Butterfly stage `stage` (1...stages); `inverse` uses conjugate twiddles (no 1/N scaling).
     func runStage(_ stage: Int, inverse: Bool) {
+        // Locals and wrapping index arithmetic: the stored pointers are not reloaded after each
+        // store, and no overflow checks sit in the inner loop (indices stay below `size`).
+        let re = self.re, im = self.im, cosTable = self.cosTable, sinTable = self.sinTable
+        let size = self.size
         let half = 1 << (stage - 1)
         let step = size >> stage
         let sign: Float = inverse ? -1 : 1
         var start = 0
         while start < size {
-            for j in 0..<half {
-                let wr = cosTable[j * step], wi = sign * sinTable[j * step]
-                let a = start + j, b = a + half
-                let xr = re[b] * wr - im[b] * wi
-                let xi = re[b] * wi + im[b] * wr
-                re[b] = re[a] - xr; im[b] = im[a] - xi
-                re[a] += xr; im[a] += xi
+            var a = start
+            var t = 0
+            let end = start &+ half
+            while a < end {
+                let wr = cosTable[t], wi = sign * sinTable[t]
+                let b = a &+ half
+                let br = re[b], bi = im[b], ar = re[a], ai = im[a]
+                let xr = br * wr - bi * wi
+                let xi = br * wi + bi * wr
+                re[b] = ar - xr; im[b] = ai - xi
+                re[a] = ar + xr; im[a] = ai + xi
+                a &+= 1
+                t &+= step
             }
-            start += 2 * half
+            start &+= 2 &* half
         }
     }
 

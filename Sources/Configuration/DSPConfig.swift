@@ -4,7 +4,7 @@ public struct DSPConfig: Sendable, Equatable {
     public var frameMs: Int
     /// Echo canceller filter length: how much room echo it can model.
     public var echoTailMs: Int
-    /// Largest reference-to-mic delay the alignment search considers.
+    /// Largest reference-to-mic delay the alignment search considers; 0 turns the search off.
     public var maxReferenceLagMs: Int
     /// Estimate and correct clock drift between capture and playback.
     public var driftCompensation: Bool

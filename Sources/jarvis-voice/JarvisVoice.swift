@@ -5,6 +5,9 @@ struct JarvisVoice: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "jarvis-voice",
         abstract: "A headless voice appliance: talk button, echo-cancelled mic, Realtime API, Jarvis.",
-        subcommands: [CheckConfigCommand.self, CtlCommand.self, DevicesCommand.self, DoctorCommand.self, DSPCommand.self, RunCommand.self]
+        subcommands: [
+            AudioCheckCommand.self, CheckConfigCommand.self, CtlCommand.self, DevicesCommand.self, DoctorCommand.self,
+            DSPCommand.self, RunCommand.self,
+        ]
     )
 }

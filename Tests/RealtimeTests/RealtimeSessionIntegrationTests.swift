@@ -204,7 +204,7 @@ import TestSupport
             #expect(reason.reason == .connectionLost)
             #expect(delay == .milliseconds(15))
             #expect(await harness.waitConnected(2))
-            #expect(harness.standIn.connectionCount == 2)
+            #expect(await harness.waitForStandInConnections(2) == 2)
             #expect(harness.standIn.sentAudioDeltas == 2)
             #expect(session.send(.inputAudioBufferClear))
         }
@@ -282,7 +282,7 @@ import TestSupport
             #expect(reason.closeCode == 1000)
             #expect(delay == .zero)
             #expect(await harness.waitConnected(2))
-            #expect(harness.standIn.connectionCount == 2)
+            #expect(await harness.waitForStandInConnections(2) == 2)
         }
     }
 
@@ -303,7 +303,7 @@ import TestSupport
             // Connection 2 answers pings: it stays up across several ping periods.
             try await Task.sleep(for: .milliseconds(450))
             #expect(harness.session.isConnected)
-            #expect(harness.standIn.connectionCount == 2)
+            #expect(await harness.waitForStandInConnections(2) == 2)
         }
     }
 

@@ -80,6 +80,16 @@ final class SessionHarness: Sendable {
     func waitConnected(_ number: Int = 1) async -> Bool {
         await waitFor { if case .connected(let n) = $0 { n == number } else { false } } != nil
     }
+
+    /// The stand-in counts a connection on its own event loop, after the client may already have
+    /// seen the upgrade: wait for it rather than read it once.
+    func waitForStandInConnections(_ count: Int, timeout: Duration = .seconds(5)) async -> Int {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while standIn.connectionCount < count, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return standIn.connectionCount
+    }
 }
 
 extension String {

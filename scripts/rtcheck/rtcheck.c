@@ -3,7 +3,8 @@
 // It interposes the allocator, pthread_mutex_lock/rwlocks/flockfile, contended futex waits made via
 // syscall(2), write/writev to fds 1 and 2, and stdio output to stdout/stderr. A call is counted when
 // the calling thread's name (prctl PR_GET_NAME: a syscall, no allocation) starts with RTCHECK_PREFIX
-// and the thread is past its warm-up (RTCHECK_WARMUP_MS after it started or was first seen).
+// and the thread is past its warm-up (RTCHECK_WARMUP_MS after it started or was first seen) and,
+// when RTCHECK_WINDOW_MS is set, still inside that window after the warm-up.
 // At exit it writes a key=value report to the file named by RTCHECK_REPORT (else stderr), including
 // the call stacks of the first few violations.
 //
@@ -90,6 +91,7 @@ static void resolve(void) {
 static char prefix[16] = "rt:";
 static size_t prefix_len = 3;
 static uint64_t warmup_ns = 500ull * 1000000ull;
+static uint64_t window_ns;  // 0: count until the thread exits
 static int abort_on_violation;
 static const char *report_path;
 
@@ -127,6 +129,8 @@ static void record(int category) {
         t_slot = slot;
     }
     if (now - t_first_seen_ns < warmup_ns) return;
+    // A window keeps the thread's own teardown (device close, which frees) out of the count.
+    if (window_ns && now - t_first_seen_ns >= warmup_ns + window_ns) return;
     t_in_hook = 1;
     __atomic_fetch_add(&counts[category], 1, __ATOMIC_RELAXED);
     if (t_slot < MAX_THREADS) __atomic_fetch_add(&threads[t_slot].violations, 1, __ATOMIC_RELAXED);
@@ -286,6 +290,8 @@ __attribute__((constructor)) static void rtcheck_init(void) {
     }
     const char *w = getenv("RTCHECK_WARMUP_MS");
     if (w && *w) warmup_ns = strtoull(w, NULL, 10) * 1000000ull;
+    const char *win = getenv("RTCHECK_WINDOW_MS");
+    if (win && *win) window_ns = strtoull(win, NULL, 10) * 1000000ull;
     const char *a = getenv("RTCHECK_ABORT");
     abort_on_violation = a && *a == '1';
     report_path = getenv("RTCHECK_REPORT");
@@ -312,7 +318,8 @@ __attribute__((destructor)) static void rtcheck_report(void) {
     }
     uint64_t total = 0;
     for (int i = 0; i < C_COUNT; i++) total += counts[i];
-    put(fd, "rtcheck_version=1\nprefix=%s\nwarmup_ms=%llu\n", prefix, (unsigned long long)(warmup_ns / 1000000ull));
+    put(fd, "rtcheck_version=1\nprefix=%s\nwarmup_ms=%llu\nwindow_ms=%llu\n", prefix,
+        (unsigned long long)(warmup_ns / 1000000ull), (unsigned long long)(window_ns / 1000000ull));
     int seen = thread_count < MAX_THREADS ? thread_count : MAX_THREADS;
     put(fd, "rt_threads=%d\n", thread_count);
     for (int i = 0; i < seen; i++)
