@@ -102,7 +102,7 @@ let package = Package(
         testTarget("GPIOTests", ["GPIO", "Configuration"]),
         testTarget("SpeexDSPTests", ["SpeexDSP"]),
         testTarget("ConfigurationTests", ["Configuration", "TestProcess"]),
-        testTarget("SystemdTests", ["Systemd", logging]),
+        testTarget("SystemdTests", ["Systemd", "TestProcess", logging]),
         testTarget("HTTPTests", ["HTTP", "TestSupport"]),
         testTarget("JarvisTests", ["Jarvis", "HTTP", "TestSupport", logging]),
         testTarget("ControlTests", ["Control", "AudioCore", "TestSupport", "ALSATestbed", "TestProcess", nioCore, nioPosix, nioHTTP1, serviceLifecycle]),

@@ -135,26 +135,26 @@ final class PCMHandle {
 
     /// Reads exactly `frames` frames into `buffer` (interleaved), retrying short reads, EINTR and EAGAIN.
     func read(_ buffer: UnsafeMutablePointer<Int16>, frames: Int, channels: Int) throws(ALSAError) {
-        var done = 0
-        while done < frames {
-            let n = snd_pcm_readi(pcm, buffer + done * channels, snd_pcm_uframes_t(frames - done))
-            if n >= 0 {
-                done += Int(n)
-            } else if n == -Int(EINTR) {
-                continue
-            } else if n == -Int(EAGAIN) {
-                _ = snd_pcm_wait(pcm, 100)
-            } else {
-                throw fail("snd_pcm_readi", Int32(n))
-            }
+        try transfer("snd_pcm_readi", frames: frames) { done, left in
+            snd_pcm_readi(pcm, buffer + done * channels, left)
         }
     }
 
     /// Writes exactly `frames` frames from `buffer` (interleaved), retrying short writes, EINTR and EAGAIN.
     func write(_ buffer: UnsafePointer<Int16>, frames: Int, channels: Int) throws(ALSAError) {
+        try transfer("snd_pcm_writei", frames: frames) { done, left in
+            snd_pcm_writei(pcm, buffer + done * channels, left)
+        }
+    }
+
+    /// The retry loop shared by read and write; `io(framesDone, framesLeft)` is one readi/writei call.
+    /// The closure is non-escaping, so the realtime threads' period loop does not allocate here.
+    private func transfer(
+        _ function: StaticString, frames: Int, _ io: (Int, snd_pcm_uframes_t) -> snd_pcm_sframes_t
+    ) throws(ALSAError) {
         var done = 0
         while done < frames {
-            let n = snd_pcm_writei(pcm, buffer + done * channels, snd_pcm_uframes_t(frames - done))
+            let n = io(done, snd_pcm_uframes_t(frames - done))
             if n >= 0 {
                 done += Int(n)
             } else if n == -Int(EINTR) {
@@ -162,7 +162,7 @@ final class PCMHandle {
             } else if n == -Int(EAGAIN) {
                 _ = snd_pcm_wait(pcm, 100)
             } else {
-                throw fail("snd_pcm_writei", Int32(n))
+                throw fail(function, Int32(n))
             }
         }
     }

@@ -1,12 +1,12 @@
 import Glibc
 
-/// A datagram socket standing in for systemd's notify socket (as in SystemdTests).
-final class NotifyListener {
-    let fd: Int32
-    let address: String
+/// A datagram socket standing in for systemd's notify socket ($NOTIFY_SOCKET) in tests.
+public final class NotifyListener {
+    public let fd: Int32
+    public let address: String
 
     /// `abstract`: bind in the abstract namespace and return "@name"; else a path under /tmp.
-    init(abstract: Bool) {
+    public init(abstract: Bool) {
         fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
         precondition(fd >= 0)
         let name = "jarvis-voice-notify-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
@@ -31,13 +31,13 @@ final class NotifyListener {
     }
 
     /// The next datagram, or nil after the 10 s timeout. Blocks: only for datagrams already sent.
-    func receive() -> String? {
+    public func receive() -> String? {
         receive(flags: 0)
     }
 
     /// The next datagram, or nil after `timeout`. Polls instead of blocking so that the sender,
     /// itself a task, gets a cooperative thread even when the pool is small and busy.
-    func receive(within timeout: Duration) async -> String? {
+    public func receive(within timeout: Duration) async -> String? {
         let deadline = ContinuousClock.now + timeout
         while true {
             if let message = receive(flags: Int32(MSG_DONTWAIT)) { return message }
