@@ -73,7 +73,7 @@ let package = Package(
         swiftTarget("Configuration", [logging]),
         swiftTarget("Systemd", [logging]),
         swiftTarget("Control", [logging, nioCore, nioPosix, serviceLifecycle]),
-        swiftTarget("Appliance", ["Realtime", "Jarvis", "AudioCore", "AudioEngine", logging, serviceLifecycle]),
+        swiftTarget("Appliance", ["Realtime", "Jarvis", "Media", "AudioCore", "AudioEngine", logging, serviceLifecycle]),
 
         // executable
         .executableTarget(
