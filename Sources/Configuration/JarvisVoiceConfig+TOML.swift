@@ -21,7 +21,8 @@ extension JarvisVoiceConfig {
     /// [led]      enabled = false, chip = "/dev/gpiochip0", line = (unset; required if enabled),
     ///            active_low = false
     /// [media]    volume = 0.5, duck_db = -20, duck_ramp_ms = 100, restore_ramp_ms = 300,
-    ///            state_dir = "/var/lib/jarvis-voice"
+    ///            state_dir = "/var/lib/jarvis-voice", dj = true, radio_mode = false,
+    ///            station_catalog_url = "https://api.somafm.com/channels.json", reconnect_attempts = 8
     /// [control]  socket = "/run/jarvis-voice/control.sock"
     /// [log]      level = "info"
     /// ```
@@ -257,8 +258,16 @@ extension MediaConfig {
             duckDB: r.number("duck_db", default: d.duckDB, in: -96...0),
             duckRampMs: r.integer("duck_ramp_ms", default: d.duckRampMs, in: 0...10_000),
             restoreRampMs: r.integer("restore_ramp_ms", default: d.restoreRampMs, in: 0...10_000),
-            stateDir: r.path("state_dir", default: d.stateDir)
+            stateDir: r.path("state_dir", default: d.stateDir),
+            dj: r.boolean("dj", default: d.dj),
+            radioMode: r.boolean("radio_mode", default: d.radioMode),
+            stationCatalogURL: r.string("station_catalog_url", default: d.stationCatalogURL, allowEmpty: true),
+            reconnectAttempts: r.integer("reconnect_attempts", default: d.reconnectAttempts, in: 1...100)
         )
+        if !stationCatalogURL.isEmpty, !(URLCheck(stationCatalogURL).map { $0.scheme == "http" || $0.scheme == "https" } ?? false) {
+            r.problem("station_catalog_url", "must be an http:// or https:// URL or \"\", got \"\(stationCatalogURL)\"")
+            stationCatalogURL = d.stationCatalogURL
+        }
     }
 }
 

@@ -8,21 +8,37 @@ public struct MediaConfig: Sendable, Equatable {
     public var duckDB: Double
     public var duckRampMs: Int
     public var restoreRampMs: Int
-    /// Play history and podcast positions live here.
+    /// Play history, podcast positions and the last volume live here.
     public var stateDir: String
+    /// The DJ loop: when a queued item ends, the assistant introduces the next one.
+    public var dj: Bool
+    /// When the queue runs out, the assistant asks Jarvis for the next pick (continuous radio).
+    public var radioMode: Bool
+    /// SomaFM's channel list, fetched at most once a day; empty: the built-in station list only.
+    public var stationCatalogURL: String
+    /// Consecutive failed reconnects of a stream before the appliance gives up and says so.
+    public var reconnectAttempts: Int
 
     public init(
         volume: Double = 0.5,
         duckDB: Double = -20,
         duckRampMs: Int = 100,
         restoreRampMs: Int = 300,
-        stateDir: String = "/var/lib/jarvis-voice"
+        stateDir: String = "/var/lib/jarvis-voice",
+        dj: Bool = true,
+        radioMode: Bool = false,
+        stationCatalogURL: String = "https://api.somafm.com/channels.json",
+        reconnectAttempts: Int = 8
     ) {
         self.volume = volume
         self.duckDB = duckDB
         self.duckRampMs = duckRampMs
         self.restoreRampMs = restoreRampMs
         self.stateDir = stateDir
+        self.dj = dj
+        self.radioMode = radioMode
+        self.stationCatalogURL = stationCatalogURL
+        self.reconnectAttempts = reconnectAttempts
     }
 }
 
