@@ -4,6 +4,9 @@ import ALSA
 public struct PacedPCMOptions: Sendable, Hashable {
     /// Capture source: raw S16_LE at the negotiated rate/channels; silence after its end.
     public var infile: String?
+    /// Keep reading frames appended to `infile` after its end (silence until they arrive), so a test
+    /// can speak into the mic at a moment of its choosing.
+    public var followInfile: Bool
     /// Playback sink: frames are appended as they are played.
     public var outfile: String?
     /// While this file exists the device behaves as unplugged (open fails, I/O returns -ENODEV).
@@ -19,9 +22,10 @@ public struct PacedPCMOptions: Sendable, Hashable {
 
     public init(
         infile: String? = nil, outfile: String? = nil, failFile: String? = nil, link: String? = nil,
-        echoGain: Double = 0, echoDelayMilliseconds: Double = 0, driftPPM: Double = 0
+        echoGain: Double = 0, echoDelayMilliseconds: Double = 0, driftPPM: Double = 0, followInfile: Bool = false
     ) {
         self.infile = infile
+        self.followInfile = followInfile
         self.outfile = outfile
         self.failFile = failFile
         self.link = link
@@ -58,6 +62,7 @@ public enum TestPCMConfig {
             case .paced(let name, let o):
                 var body = "type jvpaced"
                 if let v = o.infile { body += " infile \(quoted(v))" }
+                if o.followInfile { body += " infile_follow 1" }
                 if let v = o.outfile { body += " outfile \(quoted(v))" }
                 if let v = o.failFile { body += " fail_file \(quoted(v))" }
                 if let v = o.link { body += " link \(quoted(v))" }

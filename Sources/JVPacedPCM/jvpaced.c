@@ -7,6 +7,7 @@
  *
  *   pcm.cap { type jvpaced
  *             infile "/abs/in.raw"        # capture: raw S16_LE at the negotiated shape; silence after it
+ *             infile_follow 1             # ... and keep reading what is appended to it later (like tail -f)
  *             outfile "/abs/out.raw"      # playback: frames appended as they are played
  *             fail_file "/abs/unplugged"  # while this file exists: open fails, I/O returns -ENODEV
  *             link "room"                 # PCMs with the same link hear each other (acoustic path)
@@ -52,6 +53,7 @@ struct paced {
     int timer_fd;
     char *fail_file;
     int in_fd;            /* capture source, -1 when none or exhausted */
+    int in_follow;        /* at the end of in_fd: silence, but keep it open for appended frames */
     int out_fd;           /* playback sink, -1 when none */
     struct link *link;
     double echo_gain;
@@ -222,6 +224,12 @@ static snd_pcm_sframes_t paced_transfer(snd_pcm_ioplug_t *io, const snd_pcm_chan
         while (p->in_fd >= 0 && got < bytes) {
             ssize_t r = read(p->in_fd, (char *)buf + got, bytes - got);
             if (r < 0 && errno == EINTR) continue;
+            if (r == 0 && p->in_follow) {
+                /* Only whole frames: a half-appended frame is read next period. */
+                size_t partial = got % p->frame_bytes;
+                if (partial) { lseek(p->in_fd, -(off_t)partial, SEEK_CUR); got -= partial; }
+                break;
+            }
             if (r <= 0) { close(p->in_fd); p->in_fd = -1; break; }
             got += (size_t)r;
         }
@@ -362,7 +370,7 @@ static int get_number(snd_config_t *n, double *out) {
 SND_PCM_PLUGIN_DEFINE_FUNC(jvpaced) {
     (void)root;
     const char *infile = NULL, *outfile = NULL, *fail_file = NULL, *link = NULL;
-    double echo_gain = 0, echo_delay_ms = 0, drift_ppm = 0;
+    double echo_gain = 0, echo_delay_ms = 0, drift_ppm = 0, infile_follow = 0;
     snd_config_iterator_t i, next;
     snd_config_for_each(i, next, conf) {
         snd_config_t *n = snd_config_iterator_entry(i);
@@ -377,6 +385,7 @@ SND_PCM_PLUGIN_DEFINE_FUNC(jvpaced) {
         else if (!strcmp(id, "echo_gain")) err = get_number(n, &echo_gain);
         else if (!strcmp(id, "echo_delay_ms")) err = get_number(n, &echo_delay_ms);
         else if (!strcmp(id, "drift_ppm")) err = get_number(n, &drift_ppm);
+        else if (!strcmp(id, "infile_follow")) err = get_number(n, &infile_follow);
         else { SNDERR("jvpaced: unknown field %s", id); return -EINVAL; }
         if (err < 0) { SNDERR("jvpaced: invalid value for %s", id); return -EINVAL; }
     }
@@ -389,6 +398,7 @@ SND_PCM_PLUGIN_DEFINE_FUNC(jvpaced) {
     p->echo_gain = echo_gain;
     p->echo_delay_ms = echo_delay_ms;
     p->drift_ppm = drift_ppm;
+    p->in_follow = infile_follow != 0;
     p->fail_file = fail_file ? strdup(fail_file) : NULL;
     int err = 0;
     if (stream == SND_PCM_STREAM_CAPTURE && infile) {

@@ -101,6 +101,26 @@ private func play(_ pcm: PCM, _ samples: [Int16]) throws(ALSAError) {
         #expect(try pcm.delay() >= 0)
     }
 
+    @Test func pacedCaptureFollowsFramesAppendedToItsInfile() throws {
+        let first = testNoise(count: 1_600, seed: 3)
+        let later = testNoise(count: 1_600, seed: 4)
+        try TestFiles.write(samples: first, to: dir.file("in.raw"))
+        try TestPCMConfig.write([.paced(name: "cap", PacedPCMOptions(infile: dir.file("in.raw"), followInfile: true))], to: config)
+        let pcm = try PCM(device: PCMDevice(name: "cap", configFile: config), stream: .capture, configuration: roomy16k)
+        #expect(try capture(pcm, frames: 1_600) == first)
+        #expect(try capture(pcm, frames: 320).allSatisfy { $0 == 0 }, "silence while nothing was appended")
+        // Appended in two writes, the first ending in the middle of a frame.
+        let bytes = later.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8(truncatingIfNeeded: $0 >> 8)] }
+        let fd = open(dir.file("in.raw"), O_WRONLY | O_APPEND)
+        #expect(fd >= 0)
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, 1_001) }
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + 1_001, bytes.count - 1_001) }
+        close(fd)
+        let got = try capture(pcm, frames: 3_200)
+        let start = try #require(got.firstIndex { $0 != 0 })
+        #expect(Array(got[start..<(start + later.count)]) == later)
+    }
+
     @Test func pacedPlaybackPacesReportsDelayAndWritesPlayedFrames() throws {
         let input = testNoise(count: 6_400, seed: 5)
         try TestPCMConfig.write([.paced(name: "play", PacedPCMOptions(outfile: dir.file("out.raw")))], to: config)
