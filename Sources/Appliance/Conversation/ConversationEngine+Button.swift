@@ -63,6 +63,7 @@ extension ConversationEngine {
     }
 
     private mutating func startPushToTalk(pressedAt: EngineTime) {
+        interludeOnly = false  // the user joins the conversation an announcement opened
         switch state {
         case .idle, .error:
             startConversation(.pushToTalk, audioSince: pressedAt)
@@ -122,6 +123,10 @@ extension ConversationEngine {
     }
 
     private mutating func resetJarvisSession() {
+        if hold?.heardSpeech == true {
+            log(.info, "long hold ignored: the push-to-talk hold carries speech")
+            return
+        }
         emit(.resetJarvisSession)
         emit(.playEarcon(.reset))
         log(.notice, "long hold: Jarvis session reset")
@@ -148,8 +153,10 @@ extension ConversationEngine {
             startConversation(.text, audioSince: nil)
             pendingAsks.append(request)
         case .connecting:
+            interludeOnly = false
             pendingAsks.append(request)
         case .listening, .userSpeaking, .processing, .fillerSpeaking, .waitingForJarvis, .aiSpeaking:
+            interludeOnly = false
             if assistantIsSpeaking { stopSpeech(cancelResponse: true) }
             sendTypedRequests([request])
         }

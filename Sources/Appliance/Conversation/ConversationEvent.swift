@@ -22,6 +22,14 @@ public enum ConversationEvent: Sendable, Equatable {
     case voicePlayed(samples: Int)
     /// The media player started or stopped playing.
     case mediaChanged(playing: Bool)
+    /// Tell the Realtime session this (a system text item) and have the model speak (DJ interludes, media
+    /// notices; see `MediaCue`). In idle it opens a conversation just for it: no mic, no listening earcon,
+    /// and it ends after the spoken reply. In `listening` it goes out at once; otherwise it waits until the
+    /// conversation is back in `listening` and is dropped when older than `announcementMaxAge`.
+    case announce(String)
+    /// The microphone heard speech in the current capture (sent once per capture by the runner). During a
+    /// push-to-talk hold it makes the hold a request, so the long-hold reset does not apply.
+    case userSpeechDetected
 }
 
 public enum ButtonGesture: Sendable, Equatable {
@@ -31,6 +39,7 @@ public enum ButtonGesture: Sendable, Equatable {
     case holdStarted(pressedAt: EngineTime)
     /// The hold was released.
     case holdEnded
-    /// The hold passed the long-hold threshold (≥ 3 s): forget the Jarvis session.
+    /// The hold passed the long-hold threshold (≥ 3 s): forget the Jarvis session, unless the hold is a
+    /// push-to-talk request in which speech was heard (`userSpeechDetected`); then it is ignored.
     case longHold
 }

@@ -34,6 +34,8 @@ extension ConversationEvent {
         case .timerFired(let id): id.rawValue
         case .voicePlayed: "playback progress"
         case .mediaChanged(let playing): playing ? "media playing" : "media stopped"
+        case .announce: "announcement"
+        case .userSpeechDetected: "speech heard"
         }
     }
 }
