@@ -30,7 +30,7 @@ extension ConversationEngine {
         if fresh.count < pendingAnnouncements.count {
             log(.info, "dropped \(pendingAnnouncements.count - fresh.count) announcement(s) older than \(maxAge / 1000) s")
         }
-        pendingAnnouncements = []
+        pendingAnnouncements = fresh
         guard !fresh.isEmpty else {
             if interludeOnly {
                 finishTurn()
@@ -38,6 +38,13 @@ extension ConversationEngine {
             }
             return
         }
+        sendAnnouncements()
+    }
+
+    /// Sends the waiting announcements as system items and asks for the spoken response.
+    mutating func sendAnnouncements() {
+        let fresh = pendingAnnouncements
+        pendingAnnouncements = []
         for announcement in fresh {
             send(.conversationItemCreate(.message(role: .system, text: announcement.text)))
         }
