@@ -43,11 +43,7 @@ import TestSupport
     }
 
     func outputs(_ realtime: RealtimeStandIn) -> [String: String] {
-        var found: [String: String] = [:]
-        for event in realtime.clientEvents(ofType: "conversation.item.create") where event.json["item"]?["type"] == "function_call_output" {
-            if let id = event.json["item"]?["call_id"]?.stringValue { found[id] = event.json["item"]?["output"]?.stringValue }
-        }
-        return found
+        Dictionary(realtime.functionCallOutputs.map { ($0.callID, $0.output) }, uniquingKeysWith: { _, last in last })
     }
 
     @Test func playAudioThenGetNowPlayingInOneTurn() async throws {
@@ -70,7 +66,7 @@ import TestSupport
         #expect(played["status"] == "playing" && played["title"] == "Darknet Diaries ep 147")
         let now = try #require(sent["call_now"].flatMap(JSONValue.parse))
         #expect(now["state"] == "playing" && now["title"] == "Darknet Diaries ep 147" && now["type"] == "podcast")
-        // In order: the play output went out before get_now_playing was even called.
+        #expect(s.realtime.functionCallOutputs.map(\.callID) == ["call_play", "call_now"], "in the script's order")
         let creates = s.realtime.clientEvents.map(\.type)
         #expect(creates.filter { $0 == "response.create" }.count == 3, "ask, after play_audio, after get_now_playing: \(creates)")
         #expect(s.realtime.rejections.isEmpty, "\(s.realtime.rejections)")
