@@ -30,6 +30,9 @@ public struct ConversationConfiguration: Sendable {
     public var toolCancelledMessage: String
     /// An announcement (`ConversationEvent.announce`) still waiting after this long is dropped. Default 60 s.
     public var announcementMaxAge: Duration
+    /// Tools that answer at once (local media controls): calling only these plays no "thinking" earcon.
+    /// Default `MediaTools.names`.
+    public var quietTools: Set<String>
 
     public init(
         session: RealtimeSessionSettings = RealtimeSessionSettings(), tools: [FunctionTool] = [],
@@ -39,7 +42,7 @@ public struct ConversationConfiguration: Sendable {
         minimumCommit: Duration = .milliseconds(100),
         toolTimeoutMessage: String = "Jarvis did not answer in time. Please try again.",
         toolCancelledMessage: String = "The user cancelled this request.",
-        announcementMaxAge: Duration = .seconds(60)
+        announcementMaxAge: Duration = .seconds(60), quietTools: Set<String> = Set(MediaTools.names)
     ) {
         self.session = session
         self.tools = tools
@@ -55,6 +58,7 @@ public struct ConversationConfiguration: Sendable {
         self.toolTimeoutMessage = toolTimeoutMessage
         self.toolCancelledMessage = toolCancelledMessage
         self.announcementMaxAge = announcementMaxAge
+        self.quietTools = quietTools
     }
 
     /// The timer a state arms on entry. `waiting_for_jarvis` relies on `toolTimeout`, armed while tools run.
