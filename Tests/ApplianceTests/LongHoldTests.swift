@@ -67,6 +67,20 @@ import Testing
         #expect(h.last.contains(.resetJarvisSession), "the second hold was silent")
     }
 
+    @Test func ctlResetResetsEvenDuringARequest() {
+        var h = EngineHarness()
+        h.startHandsFree()
+        h.handle(.ask("hello"), after: 100)
+        h.server(.responseCreated(ResponseInfo(id: "R1", status: "in_progress")))
+        h.server(.responseDone(ResponseInfo(id: "R1", status: "completed")), after: 100)
+        h.handle(.button(.holdStarted(pressedAt: h.now)), after: 400)
+        h.handle(.userSpeechDetected, after: 300)
+        h.handle(.resetJarvis, after: 100)
+        #expect(h.last.contains(.resetJarvisSession) && h.last.contains(earcon: .reset))
+        #expect(h.lastSent == [.inputAudioBufferClear])
+        #expect(h.state == .listening)
+    }
+
     @Test func speechOutsideAHoldIsIgnoredAndCtlResetStillResets() {
         var h = EngineHarness()
         h.startHandsFree()

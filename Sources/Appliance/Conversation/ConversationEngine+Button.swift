@@ -7,7 +7,7 @@ extension ConversationEngine {
         case .tap(let pressedAt): handleTap(pressedAt: pressedAt)
         case .holdStarted(let pressedAt): startPushToTalk(pressedAt: pressedAt)
         case .holdEnded: endPushToTalk()
-        case .longHold: resetJarvisSession()
+        case .longHold: resetJarvisSession(force: false)
         }
     }
 
@@ -122,8 +122,10 @@ extension ConversationEngine {
         if response.active { enter(.processing) } else { enter(.listening) }
     }
 
-    private mutating func resetJarvisSession() {
-        if hold?.heardSpeech == true {
+    /// The long-hold reset. Unless `force`d (`ctl reset`), a push-to-talk hold that heard speech is a long
+    /// request, not the reset gesture: the long hold is ignored.
+    mutating func resetJarvisSession(force: Bool) {
+        if !force, hold?.heardSpeech == true {
             log(.info, "long hold ignored: the push-to-talk hold carries speech")
             return
         }

@@ -52,6 +52,7 @@ public struct ConversationEngine: Sendable {
         switch event {
         case .button(let gesture): handleButton(gesture)
         case .ask(let text): handleAsk(text)
+        case .resetJarvis: resetJarvisSession(force: true)
         case .realtimeConnected: handleConnected()
         case .realtimeDisconnected(let reason): handleConnectionLost(reason: "Realtime session closed: \(reason)", fatal: false)
         case .realtimeFailed(let reason, let fatal): handleConnectionLost(reason: "Realtime session failed: \(reason)", fatal: fatal)

@@ -6,6 +6,9 @@ public enum ConversationEvent: Sendable, Equatable {
     case button(ButtonGesture)
     /// `ctl ask TEXT`: a typed request; the answer is spoken.
     case ask(String)
+    /// `ctl reset`: what a silent long hold does, unconditionally (forget the Jarvis session, reset earcon,
+    /// discard a push-to-talk hold in progress).
+    case resetJarvis
     /// The WebSocket is open (the engine waits for `session.created` before using it).
     case realtimeConnected
     /// The WebSocket closed (a close the engine did not ask for is an error mid-conversation).

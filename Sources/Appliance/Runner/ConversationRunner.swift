@@ -63,8 +63,8 @@ public final class ConversationRunner: Service, Sendable {
     public func release() { gesture(.holdEnded) }
     /// A button hold past the long-hold threshold: forget the Jarvis session.
     public func longHold() { gesture(.longHold) }
-    /// `ctl reset`: forget the Jarvis session (the long-hold gesture).
-    public func reset() { gesture(.longHold) }
+    /// `ctl reset`: forget the Jarvis session (what a silent long hold does, even during a request).
+    public func reset() { continuation.yield(.engine(.resetJarvis)) }
     /// A gesture from the GPIO recogniser, with press times from `now()`.
     public func gesture(_ gesture: ButtonGesture) { continuation.yield(.engine(.button(gesture))) }
     /// `ctl ask TEXT`: a typed request whose answer is spoken.

@@ -26,6 +26,7 @@ extension ConversationEvent {
         case .button(.holdEnded): "release"
         case .button(.longHold): "long hold"
         case .ask: "ask"
+        case .resetJarvis: "reset"
         case .realtimeConnected: "realtime connected"
         case .realtimeDisconnected: "realtime closed"
         case .realtimeFailed(_, let fatal): fatal ? "realtime failed, fatal" : "realtime failed"
