@@ -68,6 +68,27 @@ import Testing
         #expect(h.state == .idle)
     }
 
+    @Test func aSecondAnnouncementDuringAnInterludeIsSpokenBeforeItEnds() {
+        var h = EngineHarness()
+        h.handle(.announce("first"))
+        h.handle(.realtimeConnected, after: 100)
+        h.server(.sessionCreated(SessionInfo()), after: 50)
+        h.server(.responseCreated(ResponseInfo(id: "R1", status: "in_progress")))
+        h.server(EngineHarness.delta("R1", "A1", samples: 4_800), after: 100)
+        h.handle(.announce("second"), after: 50)
+        #expect(h.lastSent.isEmpty, "not while speaking")
+        h.server(.responseDone(ResponseInfo(id: "R1", status: "completed")))
+        h.handle(.voicePlayed(samples: 4_800), after: 200)
+        #expect(h.lastSent == [Self.systemItem("second"), .responseCreate(nil)])
+        #expect(h.state == .processing)
+        h.server(.responseCreated(ResponseInfo(id: "R2", status: "in_progress")))
+        h.server(EngineHarness.delta("R2", "A2", samples: 2_400), after: 100)
+        h.server(.responseDone(ResponseInfo(id: "R2", status: "completed")))
+        h.handle(.voicePlayed(samples: 7_200), after: 100)  // counted since the last flush
+        #expect(h.state == .idle)
+        #expect(!h.last.contains { if case .log(_, let line) = $0 { line.contains("not spoken") } else { false } })
+    }
+
     @Test func inListeningItGoesOutAtOnce() {
         var h = EngineHarness()
         h.startHandsFree()

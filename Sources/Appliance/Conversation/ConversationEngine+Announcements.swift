@@ -25,20 +25,23 @@ extension ConversationEngine {
     /// conversation that only existed for announcements ends once it is back in `listening`.
     mutating func deliverAnnouncementsIfListening() {
         guard state == .listening, sessionReady, !response.active else { return }
+        deliverAnnouncementsOrEndInterlude()
+    }
+
+    /// Sends the fresh waiting announcements (stale ones are dropped); with none left, a conversation that
+    /// only existed for announcements ends.
+    mutating func deliverAnnouncementsOrEndInterlude() {
         let maxAge = configuration.announcementMaxAge.wholeMilliseconds
         let fresh = pendingAnnouncements.filter { Int64(now.milliseconds(since: $0.receivedAt)) <= maxAge }
         if fresh.count < pendingAnnouncements.count {
             log(.info, "dropped \(pendingAnnouncements.count - fresh.count) announcement(s) older than \(maxAge / 1000) s")
         }
         pendingAnnouncements = fresh
-        guard !fresh.isEmpty else {
-            if interludeOnly {
-                finishTurn()
-                endConversation(earcon: nil, reason: "announcement spoken")
-            }
-            return
+        if !fresh.isEmpty {
+            sendAnnouncements()
+        } else if interludeOnly {
+            endConversation(earcon: nil, reason: "announcement spoken")
         }
-        sendAnnouncements()
     }
 
     /// Sends the waiting announcements as system items and asks for the spoken response.

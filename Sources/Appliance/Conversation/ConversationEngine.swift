@@ -201,7 +201,7 @@ public struct ConversationEngine: Sendable {
             enter(.processing)
         } else if interludeOnly {
             finishTurn()
-            endConversation(earcon: nil, reason: "announcement spoken")
+            deliverAnnouncementsOrEndInterlude()  // one that came in meanwhile, else the interlude is over
         } else {
             finishTurn()
             enter(.listening)
