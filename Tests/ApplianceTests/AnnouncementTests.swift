@@ -89,6 +89,22 @@ import Testing
         #expect(!h.last.contains { if case .log(_, let line) = $0 { line.contains("not spoken") } else { false } })
     }
 
+    @Test func aTapStopsTheInterludeAndWhatWaitsBehindIt() {
+        var h = EngineHarness()
+        h.handle(.announce("first"))
+        h.handle(.realtimeConnected, after: 100)
+        h.server(.sessionCreated(SessionInfo()), after: 50)
+        h.server(.responseCreated(ResponseInfo(id: "R1", status: "in_progress")))
+        h.server(EngineHarness.delta("R1", "A1", samples: 24_000), after: 100)
+        h.handle(.announce("second"), after: 50)
+        h.handle(.voicePlayed(samples: 4_800), after: 200)
+        h.handle(.button(.tap(pressedAt: h.now)), after: 100)
+        #expect(h.lastSent.contains(.responseCancel(responseID: nil)))
+        #expect(!h.lastSent.contains(Self.systemItem("second")))
+        h.server(.responseDone(ResponseInfo(id: "R1", status: "cancelled")), after: 20)
+        #expect(h.state == .idle)
+    }
+
     @Test func inListeningItGoesOutAtOnce() {
         var h = EngineHarness()
         h.startHandsFree()

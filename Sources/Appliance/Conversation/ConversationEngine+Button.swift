@@ -26,6 +26,7 @@ extension ConversationEngine {
 
     /// A tap stops one thing, in priority order: assistant speech → pending Jarvis call → media.
     private mutating func interrupt() {
+        if interludeOnly { pendingAnnouncements = [] }  // a tap stops the DJ, not just this sentence
         if assistantIsSpeaking {
             stopSpeech(cancelResponse: true)
             log(.info, "tap: stopped the assistant")
