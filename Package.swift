@@ -112,6 +112,6 @@ let package = Package(
         testTarget("MediaTests", ["Media", "Codecs", "HTTP", "AudioCore", "TestSupport"]),
         testTarget("TestProcessTests", ["TestProcess"]),
         testTarget("RunTests", ["ALSATestbed", "TestProcess", "TestSupport"]),
-        testTarget("ApplianceTests", ["Appliance", "Realtime", "Jarvis", "HTTP", "AudioCore", "AudioEngine", "TestSupport", logging, serviceLifecycle]),
+        testTarget("ApplianceTests", ["Appliance", "Media", "Realtime", "Jarvis", "HTTP", "AudioCore", "AudioEngine", "TestSupport", logging, serviceLifecycle]),
     ]
 )

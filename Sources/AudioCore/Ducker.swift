@@ -35,6 +35,9 @@ public struct Ducker: Sendable, Hashable {
     /// The user's media volume, 0...1.
     public private(set) var volume: Float
     public private(set) var isDucked = false
+    /// A per-conversation override of how low media goes while ducked, as a fraction of the user volume
+    /// (the model's `duck_audio(level)`); nil uses `depthDecibels`. Cleared by `release()`.
+    public private(set) var duckLevel: Float?
 
     public init(configuration: Configuration = Configuration(), volume: Float = 1) {
         self.configuration = configuration
@@ -43,7 +46,7 @@ public struct Ducker: Sendable, Hashable {
 
     /// The media gain the mixer should be at (or heading to) now.
     public var gain: Float {
-        isDucked ? volume * Decibels.gain(configuration.depthDecibels) : volume
+        isDucked ? volume * (duckLevel ?? Decibels.gain(configuration.depthDecibels)) : volume
     }
 
     /// The full current target, for resynchronizing a mixer (e.g. after it was recreated).
@@ -55,11 +58,22 @@ public struct Ducker: Sendable, Hashable {
         return GainChange(gain: gain, milliseconds: configuration.duckMilliseconds)
     }
 
-    /// Restores the current volume; safe to call in any state.
+    /// Restores the current volume and forgets a `setDuckLevel` override; safe to call in any state.
     public mutating func release() -> GainChange? {
+        duckLevel = nil
         guard isDucked else { return nil }
         isDucked = false
         return GainChange(gain: gain, milliseconds: configuration.restoreMilliseconds)
+    }
+
+    /// Sets how low media goes while ducked, as a fraction (0...1) of the user volume, for the current
+    /// conversation; nil returns to the configured depth. Absolute, never compounding: the same level twice
+    /// is one change. Returns the ramp when ducked now (otherwise the level applies at the next `duck()`).
+    public mutating func setDuckLevel(_ level: Float?) -> GainChange? {
+        let clamped = level.map(Self.clampVolume)
+        guard clamped != duckLevel else { return nil }
+        duckLevel = clamped
+        return isDucked ? GainChange(gain: gain, milliseconds: configuration.duckMilliseconds) : nil
     }
 
     public mutating func setVolume(_ newVolume: Float) -> GainChange? {

@@ -94,10 +94,20 @@ public struct RealtimeSessionSettings: Sendable, Equatable {
         opinions or questions of your own. If it returns an error message, say it plainly in one sentence.
 
         # Media
-        Jarvis chooses what to play; this device plays it. When Jarvis's answer names something to play, queue, \
-        pause, resume, stop, skip, or a volume to set, and a matching media tool is available, call that tool \
-        with exactly the URL, title and values Jarvis gave; never invent a URL. Simple direct controls from the \
-        user ("pause", "louder", "skip", "what's playing?") may go straight to a media tool without asking Jarvis.
+        Jarvis curates; this device performs. To choose something to play ("play something good", "surprise \
+        me", "a podcast I haven't heard"), call ask_jarvis with the request. When Jarvis answers with a pick, often \
+        as JSON {"type", "title", "url", "reason"}, call play_audio with exactly that url, title and type (never invent a URL \
+        or change one), then introduce the pick in one short sentence, using the reason. If Jarvis names \
+        several, play the first and enqueue the rest. A SomaFM station by name goes to play_station, a podcast \
+        feed URL to play_podcast.
+        Simple controls go straight to the local media tools without asking Jarvis: pause_playback, \
+        resume_playback, stop_playback, skip_track, get_now_playing ("what's playing?"), set_volume ("louder", \
+        "quieter": read the volume with get_now_playing and step by about 0.1), enqueue, clear_queue, and \
+        duck_audio when the user wants the music lower or higher while you talk. Do not say an acknowledgement \
+        before these; after them, confirm in a few words, or answer from the result (get_now_playing's \
+        stream_title is the song on air). Its recent list shows what was played lately, to avoid repeats.
+        System messages about media (an item ended, the next item, a stream that stopped) are cues from this \
+        device: do what they ask in one short sentence and say nothing else.
 
         Keep your own speech short: this is a speaker, not a screen.
         """

@@ -146,6 +146,17 @@ public final class RealtimeStandIn: Sendable {
 
     public func clientEvents(ofType type: String) -> [RecordedClientEvent] { clientEvents.filter { $0.type == type } }
 
+    /// The tool outputs the client sent (`function_call_output` items), in order.
+    public var functionCallOutputs: [(callID: String, output: String)] {
+        clientEvents(ofType: "conversation.item.create").compactMap { event in
+            guard event.json["item"]?["type"]?.stringValue == "function_call_output",
+                let callID = event.json["item"]?["call_id"]?.stringValue,
+                let output = event.json["item"]?["output"]?.stringValue
+            else { return nil }
+            return (callID, output)
+        }
+    }
+
     /// Waits (polling every 5 ms) until `count` events of `type` arrived; false on timeout.
     public func waitForClientEvent(_ type: String, count: Int = 1, timeout: Duration = .seconds(5)) async -> Bool {
         await waitUntil(timeout: timeout) { self.clientEvents(ofType: type).count >= count }

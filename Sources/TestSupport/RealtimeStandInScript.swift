@@ -12,10 +12,20 @@ public struct RealtimeStandInScript: Sendable {
     /// The key the stand-in accepts in `Authorization: Bearer`.
     public var apiKey = "sk-standin-test-key"
     public var authFailure: AuthFailure = .errorEventThenClose
-    /// The first response of a turn calls this function (the engine's `ask_jarvis`).
+    /// The first response of a turn calls this function (the engine's `ask_jarvis`); used when
+    /// `functionCalls` is empty.
     public var functionName = "ask_jarvis"
     public var functionArguments = #"{"query":"what is on my calendar today"}"#
     public var callID = "call_standin_0001"
+    /// Several calls in one turn, in order: the turn's first response calls the first; after its
+    /// `function_call_output` the next response calls the second, and so on; after the last output the
+    /// answer audio follows. Empty (the default): the single call above.
+    public var functionCalls: [ScriptedFunctionCall] = []
+
+    /// The calls of one turn, in order.
+    public var turnCalls: [ScriptedFunctionCall] {
+        functionCalls.isEmpty ? [ScriptedFunctionCall(name: functionName, arguments: functionArguments, callID: callID)] : functionCalls
+    }
     /// The answer audio streamed after the function output (24 kHz PCM16).
     public var answerAudio: [Int16] = []
     public var answerTranscript = "You have nothing on your calendar today."
@@ -33,6 +43,20 @@ public struct RealtimeStandInScript: Sendable {
     public var answerPings = true
 
     public init() {}
+}
+
+/// One function call the stand-in's model makes.
+public struct ScriptedFunctionCall: Sendable, Equatable {
+    public var name: String
+    /// The JSON arguments string, as the model sends it.
+    public var arguments: String
+    public var callID: String
+
+    public init(name: String, arguments: String, callID: String) {
+        self.name = name
+        self.arguments = arguments
+        self.callID = callID
+    }
 }
 
 /// One client event as it arrived.

@@ -1,6 +1,6 @@
 import Realtime
 
-/// The scripted responses: an `ask_jarvis` function call, then the answer audio with its transcript.
+/// The scripted responses: the turn's function calls (one per response), then the answer audio with its transcript.
 extension StandInConnection {
     static func usage(outputAudioMs: Int) -> JSONValue {
         let outputAudio = outputAudioMs / 50
@@ -35,28 +35,29 @@ extension StandInConnection {
         }
     }
 
-    func streamFunctionCall(responseID: String) async {
-        let script = standIn.script
+    func streamFunctionCall(responseID: String, index: Int) async {
+        let calls = standIn.script.turnCalls
+        let call = calls[min(max(0, index), calls.count - 1)]
         let itemID = newItemID()
         emit(["type": "response.created", "response": response(responseID, status: "in_progress", output: [], usage: .null)])
         var item: JSONValue = [
             "id": .string(itemID), "object": "realtime.item", "type": "function_call", "status": "in_progress",
-            "name": .string(script.functionName), "call_id": .string(script.callID), "arguments": "",
+            "name": .string(call.name), "call_id": .string(call.callID), "arguments": "",
         ]
         emit(["type": "response.output_item.added", "response_id": .string(responseID), "output_index": 0, "item": item])
         let previous = state.withLock { $0.lastItemID }
         emit(["type": "conversation.item.added", "previous_item_id": previous.map(JSONValue.string) ?? .null, "item": item])
-        let arguments = script.functionArguments
+        let arguments = call.arguments
         let middle = arguments.index(arguments.startIndex, offsetBy: arguments.count / 2)
         for piece in [arguments[..<middle], arguments[middle...]] {
             emit([
                 "type": "response.function_call_arguments.delta", "response_id": .string(responseID), "item_id": .string(itemID),
-                "output_index": 0, "call_id": .string(script.callID), "delta": .string(String(piece)),
+                "output_index": 0, "call_id": .string(call.callID), "delta": .string(String(piece)),
             ])
         }
         emit([
             "type": "response.function_call_arguments.done", "response_id": .string(responseID), "item_id": .string(itemID),
-            "output_index": 0, "call_id": .string(script.callID), "name": .string(script.functionName), "arguments": .string(arguments),
+            "output_index": 0, "call_id": .string(call.callID), "name": .string(call.name), "arguments": .string(arguments),
         ])
         if case .object(var fields) = item {
             fields["status"] = "completed"
@@ -65,6 +66,7 @@ extension StandInConnection {
         }
         emit(["type": "response.output_item.done", "response_id": .string(responseID), "output_index": 0, "item": item])
         emit(["type": "conversation.item.done", "previous_item_id": previous.map(JSONValue.string) ?? .null, "item": item])
+        // Its function_call_output decides what comes next (the next scripted call, or the answer).
         _ = finishResponse(itemID: itemID, nextStage: .answer)
         emit(["type": "response.done", "response": response(responseID, status: "completed", output: [item], usage: Self.usage(outputAudioMs: 0))])
         emitRateLimits()
@@ -137,7 +139,7 @@ extension StandInConnection {
         ]
         emit(["type": "response.output_item.done", "response_id": .string(responseID), "output_index": 0, "item": done])
         emit(["type": "conversation.item.done", "previous_item_id": previous.map(JSONValue.string) ?? .null, "item": done])
-        _ = finishResponse(itemID: itemID, nextStage: .functionCall)
+        _ = finishResponse(itemID: itemID, nextStage: .functionCall(0))
         let details: JSONValue = cancelReason.map { ["type": "cancelled", "reason": .string($0)] } ?? .null
         emit([
             "type": "response.done",

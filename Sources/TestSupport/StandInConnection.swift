@@ -11,7 +11,8 @@ final class StandInConnection: Sendable {
         case drop
     }
 
-    enum Stage: Sendable { case functionCall, answer }
+    /// What the next response does: the turn's n-th scripted function call, or the answer audio.
+    enum Stage: Sendable, Equatable { case functionCall(Int), answer }
 
     struct State: Sendable {
         var model = "gpt-realtime"
@@ -26,7 +27,7 @@ final class StandInConnection: Sendable {
         var counter = 0
         var activeResponse: String?
         var cancelReason: String?
-        var stage: Stage = .functionCall
+        var stage: Stage = .functionCall(0)
         var assistantAudioMs: [String: Int] = [:]
         var closing = false
         var voice = "alloy"
@@ -83,7 +84,7 @@ final class StandInConnection: Sendable {
                 group.addTask {
                     for await (stage, responseID) in self.jobStream {
                         switch stage {
-                        case .functionCall: await self.streamFunctionCall(responseID: responseID)
+                        case .functionCall(let index): await self.streamFunctionCall(responseID: responseID, index: index)
                         case .answer: await self.streamAnswer(responseID: responseID)
                         }
                     }
@@ -361,11 +362,12 @@ final class StandInConnection: Sendable {
         fields["status"] = "completed"
         fields["object"] = "realtime.item"
         if item["type"]?.stringValue == "function_call_output" {
-            guard item["call_id"]?.stringValue == standIn.script.callID else {
+            let calls = standIn.script.turnCalls
+            guard let index = calls.firstIndex(where: { $0.callID == item["call_id"]?.stringValue }) else {
                 emitError(code: "invalid_value", message: "No tool call found for the call_id.", param: "item.call_id", eventID: eventID)
                 return
             }
-            state.withLock { $0.stage = .answer }
+            state.withLock { $0.stage = index + 1 < calls.count ? .functionCall(index + 1) : .answer }
         }
         let previous = state.withLock { state -> String? in
             defer { state.lastItemID = id }

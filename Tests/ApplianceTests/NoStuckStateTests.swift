@@ -49,6 +49,7 @@ import Realtime
             .timerFired(r.pick(TimerID.allCases)),
             .voicePlayed(samples: 240 * r.below(400)),
             .mediaChanged(playing: r.below(2) == 0),
+            .announce("That was A. Next up: B."), .userSpeechDetected, .resetJarvis,
         ]
         return r.pick(choices)
     }

@@ -35,7 +35,7 @@ final class RunnerHarness: Sendable {
 
     init(transport: any RealtimeTransport, tools: ToolRegistry, jarvis: (any JarvisAsking)?,
          engine: ConversationConfiguration = RunnerHarness.fastEngine(), clock: RunnerClock = .continuous,
-         tickInterval: Duration = .milliseconds(10), logTranscripts: Bool = false,
+         tickInterval: Duration = .milliseconds(10), logTranscripts: Bool = false, ducking: MediaDuckingControl? = nil,
          earcons: @escaping @Sendable (Appliance.Earcon) -> [Int16]? = RunnerHarness.testEarcons) throws {
         mixer = Mixer(configuration: Mixer.Configuration(format: Self.deviceFormat))
         captureRing = SPSCRing(capacity: 24_000 * 4, zero: 0)
@@ -54,7 +54,7 @@ final class RunnerHarness: Sendable {
             reconnectMaximumDelay: .milliseconds(100), logTranscripts: logTranscripts)
         runner = ConversationRunner(
             configuration: configuration, transport: transport, audio: audio, tools: tools, jarvis: jarvis, hooks: hooks,
-            clock: clock, logger: logs.logger())
+            ducking: ducking, clock: clock, logger: logs.logger())
     }
 
     /// A 100 ms 1 kHz tone per earcon (24 kHz mono), quiet enough to tell apart from speech.

@@ -147,5 +147,11 @@ import Testing
         for phrase in ["ask_jarvis", "Never answer from your own knowledge", "Let me ask Jarvis.", "never invent a URL", "never the same twice"] {
             #expect(text.contains(phrase), "\(phrase)")
         }
+        // Media: Jarvis curates ({type, title, url, reason} → play_audio), the device performs; simple controls are local.
+        for phrase in [#"{"type", "title", "url", "reason"}"#, "call play_audio with exactly that url, title and type",
+                       "introduce the pick in one short sentence", "without asking Jarvis", "pause_playback", "get_now_playing",
+                       "set_volume", "skip_track", "duck_audio", "System messages about media"] {
+            #expect(text.contains(phrase), "\(phrase)")
+        }
     }
 }

@@ -28,6 +28,11 @@ public struct ConversationConfiguration: Sendable {
     public var toolTimeoutMessage: String
     /// Sent as the output of a tool call the user cancelled with a tap.
     public var toolCancelledMessage: String
+    /// An announcement (`ConversationEvent.announce`) still waiting after this long is dropped. Default 60 s.
+    public var announcementMaxAge: Duration
+    /// Tools that answer at once (local media controls): calling only these plays no "thinking" earcon.
+    /// Default `MediaTools.names`.
+    public var quietTools: Set<String>
 
     public init(
         session: RealtimeSessionSettings = RealtimeSessionSettings(), tools: [FunctionTool] = [],
@@ -36,7 +41,8 @@ public struct ConversationConfiguration: Sendable {
         speakingWatchdog: Duration = .seconds(8), toolTimeout: Duration = .seconds(90), errorHold: Duration = .seconds(3),
         minimumCommit: Duration = .milliseconds(100),
         toolTimeoutMessage: String = "Jarvis did not answer in time. Please try again.",
-        toolCancelledMessage: String = "The user cancelled this request."
+        toolCancelledMessage: String = "The user cancelled this request.",
+        announcementMaxAge: Duration = .seconds(60), quietTools: Set<String> = Set(MediaTools.names)
     ) {
         self.session = session
         self.tools = tools
@@ -51,6 +57,8 @@ public struct ConversationConfiguration: Sendable {
         self.minimumCommit = minimumCommit
         self.toolTimeoutMessage = toolTimeoutMessage
         self.toolCancelledMessage = toolCancelledMessage
+        self.announcementMaxAge = announcementMaxAge
+        self.quietTools = quietTools
     }
 
     /// The timer a state arms on entry. `waiting_for_jarvis` relies on `toolTimeout`, armed while tools run.

@@ -7,7 +7,7 @@ extension ConversationEngine {
         case .tap(let pressedAt): handleTap(pressedAt: pressedAt)
         case .holdStarted(let pressedAt): startPushToTalk(pressedAt: pressedAt)
         case .holdEnded: endPushToTalk()
-        case .longHold: resetJarvisSession()
+        case .longHold: resetJarvisSession(force: false)
         }
     }
 
@@ -26,6 +26,7 @@ extension ConversationEngine {
 
     /// A tap stops one thing, in priority order: assistant speech → pending Jarvis call → media.
     private mutating func interrupt() {
+        if interludeOnly { pendingAnnouncements = [] }  // a tap stops the DJ, not just this sentence
         if assistantIsSpeaking {
             stopSpeech(cancelResponse: true)
             log(.info, "tap: stopped the assistant")
@@ -63,6 +64,7 @@ extension ConversationEngine {
     }
 
     private mutating func startPushToTalk(pressedAt: EngineTime) {
+        interludeOnly = false  // the user joins the conversation an announcement opened
         switch state {
         case .idle, .error:
             startConversation(.pushToTalk, audioSince: pressedAt)
@@ -121,7 +123,13 @@ extension ConversationEngine {
         if response.active { enter(.processing) } else { enter(.listening) }
     }
 
-    private mutating func resetJarvisSession() {
+    /// The long-hold reset. Unless `force`d (`ctl reset`), a push-to-talk hold that heard speech is a long
+    /// request, not the reset gesture: the long hold is ignored.
+    mutating func resetJarvisSession(force: Bool) {
+        if !force, hold?.heardSpeech == true {
+            log(.info, "long hold ignored: the push-to-talk hold carries speech")
+            return
+        }
         emit(.resetJarvisSession)
         emit(.playEarcon(.reset))
         log(.notice, "long hold: Jarvis session reset")
@@ -148,8 +156,10 @@ extension ConversationEngine {
             startConversation(.text, audioSince: nil)
             pendingAsks.append(request)
         case .connecting:
+            interludeOnly = false
             pendingAsks.append(request)
         case .listening, .userSpeaking, .processing, .fillerSpeaking, .waitingForJarvis, .aiSpeaking:
+            interludeOnly = false
             if assistantIsSpeaking { stopSpeech(cancelResponse: true) }
             sendTypedRequests([request])
         }

@@ -74,6 +74,8 @@ extension ConversationEngine {
             let requests = pendingAsks
             pendingAsks = []
             sendTypedRequests(requests)
+        } else if state == .connecting, interludeOnly, !pendingAnnouncements.isEmpty {
+            sendAnnouncements()  // straight to the interlude: never shown as listening
         } else if state == .connecting {
             enter(.listening)
         }

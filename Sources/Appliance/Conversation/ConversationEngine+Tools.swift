@@ -9,7 +9,7 @@ extension ConversationEngine {
             emit(.callTool(callID: call.callID, name: call.name, arguments: call.arguments))
             log(.info, "tool \(call.name) started (\(call.callID))")
         }
-        emit(.playEarcon(.thinking))
+        if started.contains(where: { !configuration.quietTools.contains($0.name) }) { emit(.playEarcon(.thinking)) }
         if armedTimers[.toolTimeout] == nil { arm(.toolTimeout, after: configuration.toolTimeout) }
     }
 

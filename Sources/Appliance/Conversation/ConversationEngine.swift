@@ -27,8 +27,19 @@ public struct ConversationEngine: Sendable {
     var calls = ToolCallTracker()
     var voice = VoicePlayback()
     var metrics = TurnMetricsRecorder()
+    /// Announcements waiting for the conversation to be back in `listening`.
+    var pendingAnnouncements: [PendingAnnouncement] = []
+    /// The conversation exists only to speak announcements: it ends after the spoken reply.
+    var interludeOnly = false
 
-    struct PushToTalkHold: Sendable { var pressedAt: EngineTime }
+    struct PushToTalkHold: Sendable {
+        var pressedAt: EngineTime
+        var heardSpeech = false
+    }
+    struct PendingAnnouncement: Sendable {
+        var text: String
+        var receivedAt: EngineTime
+    }
     enum PendingRelease: Sendable { case commit, drop }
 
     public init(configuration: ConversationConfiguration) {
@@ -41,6 +52,7 @@ public struct ConversationEngine: Sendable {
         switch event {
         case .button(let gesture): handleButton(gesture)
         case .ask(let text): handleAsk(text)
+        case .resetJarvis: resetJarvisSession(force: true)
         case .realtimeConnected: handleConnected()
         case .realtimeDisconnected(let reason): handleConnectionLost(reason: "Realtime session closed: \(reason)", fatal: false)
         case .realtimeFailed(let reason, let fatal): handleConnectionLost(reason: "Realtime session failed: \(reason)", fatal: fatal)
@@ -49,7 +61,10 @@ public struct ConversationEngine: Sendable {
         case .timerFired(let id): handleTimer(id)
         case .voicePlayed(let samples): handleVoicePlayed(samples)
         case .mediaChanged(let playing): mediaPlaying = playing
+        case .announce(let text): handleAnnounce(text)
+        case .userSpeechDetected: handleSpeechDetected()
         }
+        deliverAnnouncementsIfListening()
         let produced = effects
         effects = []
         return produced
@@ -95,12 +110,13 @@ public struct ConversationEngine: Sendable {
 
     // MARK: - Conversation lifecycle
 
-    mutating func startConversation(_ mode: TurnTaking, audioSince: EngineTime?) {
+    /// `silent`: no earcon (an announcement opens the conversation, not the user).
+    mutating func startConversation(_ mode: TurnTaking, audioSince: EngineTime?, silent: Bool = false) {
         resetConversation()
         turnTaking = mode
         log(.info, "conversation started (\(mode.rawValue))")
         emit(.duckMedia)
-        emit(.playEarcon(mode == .text ? .thinking : .listening))
+        if !silent { emit(.playEarcon(mode == .text ? .thinking : .listening)) }
         emit(.connectRealtime)
         if let audioSince { emit(.uplink(.capture(since: audioSince))) }
         enter(.connecting)
@@ -123,6 +139,9 @@ public struct ConversationEngine: Sendable {
     }
 
     private mutating func tearDown() {
+        if !pendingAnnouncements.isEmpty {
+            log(.info, "conversation ended: \(pendingAnnouncements.count) announcement(s) not spoken")
+        }
         for callID in calls.running.keys.sorted() { emit(.cancelTool(callID: callID)) }
         if voice.isPlaying { emit(.flushVoice) }
         emit(.uplink(.stop))
@@ -144,6 +163,8 @@ public struct ConversationEngine: Sendable {
         calls = ToolCallTracker()
         voice = VoicePlayback()
         metrics = TurnMetricsRecorder()
+        pendingAnnouncements = []
+        interludeOnly = false
     }
 
     /// Closes the per-turn metrics, if a turn was open.
@@ -178,6 +199,9 @@ public struct ConversationEngine: Sendable {
             enter(.waitingForJarvis)
         } else if response.active {
             enter(.processing)
+        } else if interludeOnly {
+            finishTurn()
+            deliverAnnouncementsOrEndInterlude()  // one that came in meanwhile, else the interlude is over
         } else {
             finishTurn()
             enter(.listening)

@@ -6,6 +6,9 @@ public enum ConversationEvent: Sendable, Equatable {
     case button(ButtonGesture)
     /// `ctl ask TEXT`: a typed request; the answer is spoken.
     case ask(String)
+    /// `ctl reset`: what a silent long hold does, unconditionally (forget the Jarvis session, reset earcon,
+    /// discard a push-to-talk hold in progress).
+    case resetJarvis
     /// The WebSocket is open (the engine waits for `session.created` before using it).
     case realtimeConnected
     /// The WebSocket closed (a close the engine did not ask for is an error mid-conversation).
@@ -22,6 +25,14 @@ public enum ConversationEvent: Sendable, Equatable {
     case voicePlayed(samples: Int)
     /// The media player started or stopped playing.
     case mediaChanged(playing: Bool)
+    /// Tell the Realtime session this (a system text item) and have the model speak (DJ interludes, media
+    /// notices; see `MediaCue`). In idle it opens a conversation just for it: no mic, no listening earcon,
+    /// and it ends after the spoken reply. In `listening` it goes out at once; otherwise it waits until the
+    /// conversation is back in `listening` and is dropped when older than `announcementMaxAge`.
+    case announce(String)
+    /// The microphone heard speech in the current capture (sent once per capture by the runner). During a
+    /// push-to-talk hold it makes the hold a request, so the long-hold reset does not apply.
+    case userSpeechDetected
 }
 
 public enum ButtonGesture: Sendable, Equatable {
@@ -31,6 +42,7 @@ public enum ButtonGesture: Sendable, Equatable {
     case holdStarted(pressedAt: EngineTime)
     /// The hold was released.
     case holdEnded
-    /// The hold passed the long-hold threshold (≥ 3 s): forget the Jarvis session.
+    /// The hold passed the long-hold threshold (≥ 3 s): forget the Jarvis session, unless the hold is a
+    /// push-to-talk request in which speech was heard (`userSpeechDetected`); then it is ignored.
     case longHold
 }

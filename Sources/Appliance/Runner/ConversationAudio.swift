@@ -14,6 +14,9 @@ public protocol ConversationAudio: AnyObject, Sendable {
     func duckMedia()
     /// Restores media to the user's current volume; idempotent, safe in any state.
     func releaseMedia()
+    /// How low media goes while ducked in this conversation, a fraction (0...1) of the user volume
+    /// (`duck_audio`); nil returns to the configured depth. `releaseMedia()` forgets it.
+    func setDuckLevel(_ level: Float?)
     /// The user's media volume, 0...1 (moves the ducked level too while ducked).
     func setMediaVolume(_ volume: Float)
     var mediaGain: MediaGainStatus { get }
@@ -23,6 +26,8 @@ public protocol ConversationAudio: AnyObject, Sendable {
     func uplink(_ command: UplinkCommand, at now: EngineTime) -> [String]
     /// Drains the capture ring; returns the frames to send now (only while streaming).
     func pullUplink(at now: EngineTime) -> [String]
+    /// True once per capture (`uplink(.capture)`), as soon as the captured audio contains speech.
+    func takeSpeechDetected() -> Bool
 }
 
 public struct MediaGainStatus: Sendable, Equatable {

@@ -17,6 +17,8 @@ public final class ConversationRunner: Service, Sendable {
     let tools: ToolRegistry
     let jarvis: (any JarvisAsking)?
     let hooks: ConversationHooks
+    /// `duck_audio` requests from the media tools, applied by the loop while a conversation runs.
+    let ducking: MediaDuckingControl?
     let clock: RunnerClock
     let logger: Logger
     let inputs: AsyncStream<RunnerInput>
@@ -29,10 +31,11 @@ public final class ConversationRunner: Service, Sendable {
     /// - Parameters:
     ///   - jarvis: the Jarvis client, for `resetJarvisSession` and the session id in `status()`; the tools
     ///     call it through `tools` (`AskJarvisTool`).
+    ///   - ducking: the control the `duck_audio` tool writes (`MediaTools.make(player:ducking:)`); nil without media tools.
     public init(
         configuration: ConversationRunnerConfiguration, transport: any RealtimeTransport, audio: any ConversationAudio,
         tools: ToolRegistry, jarvis: (any JarvisAsking)?, hooks: ConversationHooks = ConversationHooks(),
-        clock: RunnerClock = .continuous, logger: Logger = Logger(label: "conversation")
+        ducking: MediaDuckingControl? = nil, clock: RunnerClock = .continuous, logger: Logger = Logger(label: "conversation")
     ) {
         self.configuration = configuration
         self.transport = transport
@@ -40,6 +43,7 @@ public final class ConversationRunner: Service, Sendable {
         self.tools = tools
         self.jarvis = jarvis
         self.hooks = hooks
+        self.ducking = ducking
         self.clock = clock
         self.logger = logger
         (inputs, continuation) = AsyncStream.makeStream(of: RunnerInput.self, bufferingPolicy: .unbounded)
@@ -59,14 +63,19 @@ public final class ConversationRunner: Service, Sendable {
     public func release() { gesture(.holdEnded) }
     /// A button hold past the long-hold threshold: forget the Jarvis session.
     public func longHold() { gesture(.longHold) }
-    /// `ctl reset`: forget the Jarvis session (the long-hold gesture).
-    public func reset() { gesture(.longHold) }
+    /// `ctl reset`: forget the Jarvis session (what a silent long hold does, even during a request).
+    public func reset() { continuation.yield(.engine(.resetJarvis)) }
     /// A gesture from the GPIO recogniser, with press times from `now()`.
     public func gesture(_ gesture: ButtonGesture) { continuation.yield(.engine(.button(gesture))) }
     /// `ctl ask TEXT`: a typed request whose answer is spoken.
     public func ask(_ text: String) { continuation.yield(.engine(.ask(text))) }
     /// The media player started or stopped (a tap stops media last).
     public func mediaChanged(playing: Bool) { continuation.yield(.engine(.mediaChanged(playing: playing))) }
+    /// Has the model say something (a DJ interlude, a media notice): see `ConversationEvent.announce`.
+    /// Never opens the microphone by itself.
+    public func announce(_ text: String) { continuation.yield(.engine(.announce(text))) }
+    /// `announce(cue.text)`.
+    public func announce(_ cue: MediaCue) { announce(cue.text) }
     /// The user's media volume 0...1; ducking keeps working relative to it.
     public func setMediaVolume(_ volume: Float) { continuation.yield(.mediaVolume(volume)) }
     /// Stops the loop as a graceful shutdown would.

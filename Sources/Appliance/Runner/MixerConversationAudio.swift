@@ -96,6 +96,10 @@ public final class MixerConversationAudio: ConversationAudio, @unchecked Sendabl
         if let change = ducker.release() { mixer.apply(change, to: .media) }
     }
 
+    public func setDuckLevel(_ level: Float?) {
+        if let change = ducker.setDuckLevel(level) { mixer.apply(change, to: .media) }
+    }
+
     public func setMediaVolume(_ volume: Float) {
         if let change = ducker.setVolume(volume) { mixer.apply(change, to: .media) }
     }
@@ -118,6 +122,11 @@ public final class MixerConversationAudio: ConversationAudio, @unchecked Sendabl
     public func pullUplink(at now: EngineTime) -> [String] {
         drainCapture()
         return uplinkBuffer.readyFrames()
+    }
+
+    public func takeSpeechDetected() -> Bool {
+        drainCapture()
+        return uplinkBuffer.takeSpeechDetected()
     }
 
     /// Mic samples the uplink dropped because the pre-roll limit was reached.

@@ -26,6 +26,7 @@ extension ConversationEvent {
         case .button(.holdEnded): "release"
         case .button(.longHold): "long hold"
         case .ask: "ask"
+        case .resetJarvis: "reset"
         case .realtimeConnected: "realtime connected"
         case .realtimeDisconnected: "realtime closed"
         case .realtimeFailed(_, let fatal): fatal ? "realtime failed, fatal" : "realtime failed"
@@ -34,6 +35,8 @@ extension ConversationEvent {
         case .timerFired(let id): id.rawValue
         case .voicePlayed: "playback progress"
         case .mediaChanged(let playing): playing ? "media playing" : "media stopped"
+        case .announce: "announcement"
+        case .userSpeechDetected: "speech heard"
         }
     }
 }

@@ -95,6 +95,7 @@ final class RunnerLoop {
             if cancelledTools.removeValue(forKey: finished) != nil { return }
             guard toolTasks[callID]?.token == finished else { return }
             toolTasks[callID] = nil
+            applyDuckingRequest()  // before the model answers (duck_audio's own reply is spoken at the new level)
             await feed(.toolFinished(callID: callID, output: output))
         case .timerFired(let id, let fired):
             guard timerTasks[id]?.token == fired else { return }
@@ -127,13 +128,25 @@ final class RunnerLoop {
         for effect in effects { await execute(effect) }
         // The engine forgot its voice item without a flush (everything was played): restart our count too.
         if engine.voice.received == 0, voiceSamplesSinceFlush > 0 { flushVoice() }
-        if !after.isInConversation { audio.releaseMedia() }
+        if !after.isInConversation {
+            audio.releaseMedia()  // also forgets a duck_audio level
+            runner.ducking?.clear()
+        }
     }
 
     private func tick() async {
         audio.pump()
         for frame in audio.pullUplink(at: runner.clock.now()) { await send(frame) }
+        if audio.takeSpeechDetected() { await feed(.userSpeechDetected) }
+        applyDuckingRequest()
         await reportPlayback()
+    }
+
+    /// A `duck_audio` level asked for by the tool; only a running conversation takes it.
+    private func applyDuckingRequest() {
+        guard let level = runner.ducking?.take(), engine.state.isInConversation else { return }
+        audio.setDuckLevel(level)
+        logger.info("media ducked to \(Int((level * 100).rounded())) % while talking (duck_audio)")
     }
 
     /// Feeds `voicePlayed` when the playhead moved since the last report.

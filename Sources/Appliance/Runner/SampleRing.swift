@@ -54,6 +54,18 @@ struct SampleRing {
         dropFirst(count - max(0, n))
     }
 
+    /// Visits the samples, oldest first.
+    func forEach(_ body: (Int16) -> Void) {
+        storage.withUnsafeBufferPointer { buffer in
+            var index = start
+            for _ in 0..<count {
+                body(buffer[index])
+                index += 1
+                if index == capacity { index = 0 }
+            }
+        }
+    }
+
     /// Copies the oldest `destination.count` samples (at most `count`) without removing them.
     func copyFirst(into destination: UnsafeMutableBufferPointer<Int16>) -> Int {
         let n = min(destination.count, count)

@@ -11,11 +11,21 @@ public struct UplinkConfiguration: Sendable, Equatable {
     /// Most audio kept while capturing but not yet streaming (the socket is connecting); older audio is
     /// dropped first. Default 8 s.
     public var preRollLimit: Duration
+    /// A 20 ms block of captured audio at or above this RMS level counts as speech. Default -40 dBFS: after
+    /// echo cancellation and noise suppression a quiet kitchen sits well below -50 dBFS, while a voice at
+    /// arm's length from the array reaches -35 to -20 dBFS.
+    public var speechThresholdDBFS: Float
+    /// How much speech (in 20 ms blocks above the threshold, not necessarily contiguous) a capture must
+    /// contain before it "heard speech"; a long hold that heard none is the reset gesture. Default 200 ms.
+    public var speechMinimum: Duration
 
-    public init(chunkMilliseconds: Int = 40, idleHistory: Duration = .seconds(1), preRollLimit: Duration = .seconds(8)) {
+    public init(chunkMilliseconds: Int = 40, idleHistory: Duration = .seconds(1), preRollLimit: Duration = .seconds(8),
+                speechThresholdDBFS: Float = -40, speechMinimum: Duration = .milliseconds(200)) {
         self.chunkMilliseconds = min(max(chunkMilliseconds, 10), 100)
         self.idleHistory = idleHistory
         self.preRollLimit = preRollLimit
+        self.speechThresholdDBFS = speechThresholdDBFS
+        self.speechMinimum = speechMinimum
     }
 }
 
@@ -34,6 +44,9 @@ struct UplinkBuffer {
     private var chunk: [Int16]
     /// Samples dropped because the pre-roll limit was reached (the oldest audio went first).
     private(set) var droppedSamples = 0
+    /// Speech in the current capture (pre-roll included); reset when a capture starts.
+    private var speech: SpeechActivityDetector
+    private var speechReported = false
 
     init(configuration: UplinkConfiguration) {
         chunkSamples = Self.sampleRate * configuration.chunkMilliseconds / 1000
@@ -41,6 +54,7 @@ struct UplinkBuffer {
         let limit = max(Self.samples(in: configuration.preRollLimit), idleSamples, chunkSamples)
         ring = SampleRing(capacity: limit)
         chunk = [Int16](repeating: 0, count: chunkSamples)
+        speech = SpeechActivityDetector(thresholdDBFS: configuration.speechThresholdDBFS, minimum: configuration.speechMinimum)
     }
 
     static func samples(in duration: Duration) -> Int {
@@ -54,7 +68,9 @@ struct UplinkBuffer {
         let dropped = ring.append(samples)
         switch mode {
         case .idle: ring.keepLast(idleSamples)
-        case .capturing, .streaming: droppedSamples += dropped
+        case .capturing, .streaming:
+            droppedSamples += dropped
+            speech.feed(samples)
         }
     }
 
@@ -63,6 +79,16 @@ struct UplinkBuffer {
         let wanted = Self.samples(in: .milliseconds(max(0, now.milliseconds(since: since))))
         ring.keepLast(wanted)
         mode = .capturing
+        speech.reset()
+        speechReported = false
+        ring.forEach { speech.feed($0) }
+    }
+
+    /// True once per capture, when it has heard speech (pre-roll included).
+    mutating func takeSpeechDetected() -> Bool {
+        guard mode != .idle, speech.heard, !speechReported else { return false }
+        speechReported = true
+        return true
     }
 
     /// Starts streaming; returns the buffered audio as frames (whole chunks; the rest follows later).
