@@ -81,6 +81,8 @@ let package = Package(
             dependencies: [
                 "AudioCore", "ALSA", "SpeexDSP", "AudioEngine", "Configuration", "Systemd", "GPIO",
                 "Control", "HTTP", "Jarvis", "Appliance", "Realtime", serviceLifecycle,
+                // `jarvis-voice demo` runs the service against the stand-ins on the paced test PCMs.
+                "TestSupport", "ALSATestbed", "TestProcess",
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 logging,
