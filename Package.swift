@@ -113,7 +113,7 @@ let package = Package(
         testTarget("CodecsTests", ["Codecs", "AudioCore", "TestSupport"]),
         testTarget("MediaTests", ["Media", "Codecs", "HTTP", "AudioCore", "TestSupport"]),
         testTarget("TestProcessTests", ["TestProcess"]),
-        testTarget("RunTests", ["ALSATestbed", "TestProcess", "TestSupport"]),
+        testTarget("RunTests", ["ALSATestbed", "TestProcess", "TestSupport", "Realtime", "AudioCore"]),
         testTarget("ApplianceTests", ["Appliance", "Realtime", "Jarvis", "HTTP", "AudioCore", "AudioEngine", "TestSupport", logging, serviceLifecycle]),
     ]
 )
