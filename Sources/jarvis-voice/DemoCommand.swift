@@ -55,15 +55,18 @@ struct DemoCommand: AsyncParsableCommand {
         } catch {
             Self.fail(error)
         }
-        defer {
-            if keep { Self.say("demo: kept \(workspace.path)") } else { workspace.remove() }
-        }
+        var failure: DemoError?
         do {
             try await runDemo(workspace: workspace, started: started, deadline: started + .seconds(timeout))
         } catch {
-            if keep { Self.say("demo: the service log is \(workspace.serviceLog)") }
-            Self.fail(error as? DemoError ?? DemoError("\(error)"))
+            failure = error as? DemoError ?? DemoError("\(error)")
         }
+        if keep {
+            Self.say("demo: kept \(workspace.path) (configuration, audio files, service.log)")
+        } else {
+            workspace.remove()
+        }
+        if let failure { Self.fail(failure) }
     }
 
     private static func fail(_ error: DemoError) -> Never {
