@@ -1,5 +1,6 @@
 import ALSATestbed
 import AudioCore
+import Glibc
 import Testing
 import TestProcess
 
@@ -38,6 +39,18 @@ import TestProcess
         let rms = (total / Double(max(1, blocks * block))).squareRoot()
         #expect(rms > 1_000, "answer RMS \(rms)")
         #expect(loud * 2 >= blocks, "\(loud) of \(blocks) blocks carry sound")
+    }
+
+    /// Run from a directory without the paced plugin (a hard link of the binary), it says how to build it.
+    @Test func aMissingPluginIsExplainedBeforeAnythingStarts() async throws {
+        let binary = try #require(ChildProcess.builtExecutable(), "jarvis-voice is not built next to the tests")
+        let copy = dir.file("jarvis-voice")
+        try #require(link(binary, copy) == 0, "link: \(String(cString: strerror(errno)))")
+        let demo = try await ChildProcess.run([copy, "demo", "--out", dir.file("answer.wav")], timeout: .seconds(60))
+        #expect(demo.status == 1, "\(demo)")
+        #expect(demo.stderr.contains("libasound_module_pcm_jvpaced.so is missing"), "\(demo)")
+        #expect(demo.stderr.contains("swift build"), "\(demo)")
+        #expect(!TestFiles.exists(dir.file("answer.wav")))
     }
 
     /// How long espeak-ng speaks `text` (what the demo's stand-in plays as the answer).
