@@ -81,6 +81,8 @@ let package = Package(
             dependencies: [
                 "AudioCore", "ALSA", "SpeexDSP", "AudioEngine", "Configuration", "Systemd", "GPIO",
                 "Control", "HTTP", "Jarvis", "Appliance", "Realtime", serviceLifecycle,
+                // `jarvis-voice demo` runs the service against the stand-ins on the paced test PCMs.
+                "TestSupport", "ALSATestbed", "TestProcess",
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 logging,
@@ -111,7 +113,7 @@ let package = Package(
         testTarget("CodecsTests", ["Codecs", "AudioCore", "TestSupport"]),
         testTarget("MediaTests", ["Media", "Codecs", "HTTP", "AudioCore", "TestSupport"]),
         testTarget("TestProcessTests", ["TestProcess"]),
-        testTarget("RunTests", ["ALSATestbed", "TestProcess", "TestSupport"]),
+        testTarget("RunTests", ["ALSATestbed", "TestProcess", "TestSupport", "Realtime", "AudioCore"]),
         testTarget("ApplianceTests", ["Appliance", "Media", "Realtime", "Jarvis", "HTTP", "AudioCore", "AudioEngine", "TestSupport", logging, serviceLifecycle]),
     ]
 )

@@ -6,7 +6,7 @@ struct JarvisVoice: AsyncParsableCommand {
         commandName: "jarvis-voice",
         abstract: "A headless voice appliance: talk button, echo-cancelled mic, Realtime API, Jarvis.",
         subcommands: [
-            AudioCheckCommand.self, CheckConfigCommand.self, CtlCommand.self, DevicesCommand.self, DoctorCommand.self,
+            AudioCheckCommand.self, CheckConfigCommand.self, CtlCommand.self, DemoCommand.self, DevicesCommand.self, DoctorCommand.self,
             DSPCommand.self, RunCommand.self,
         ]
     )

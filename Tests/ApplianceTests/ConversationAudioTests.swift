@@ -1,5 +1,6 @@
 @testable import Appliance
 import AudioCore
+import Glibc
 import Realtime
 import Testing
 
@@ -79,6 +80,30 @@ import Testing
         audio.pump()
         render(5)
         #expect(audio.voicePlayedSamples() == next.count, "all of the new speech played and was counted from 0")
+    }
+
+    /// On a real device `snd_pcm_delay` never drops to 0 (the buffer is refilled with silence), so
+    /// the end of the speech counts as played once the device delay has passed after the last frame.
+    @Test func theEndOfSpeechIsPlayedOnceTheDeviceDelayHasPassed() throws {
+        let mixer = Mixer(configuration: Mixer.Configuration(format: AudioFormat(sampleRate: 48_000, channels: 2)))
+        let audio = try MixerConversationAudio(
+            mixer: mixer, captureRing: SPSCRing(capacity: 1_024, zero: 0), deviceDelayFrames: { 4_800 })
+        var output = [Int16](repeating: 0, count: 480 * 2)
+        let speech = tone(milliseconds: 200, frequency: 440)
+        speech.withUnsafeBufferPointer { audio.enqueueVoice($0) }
+        for _ in 0..<40 {
+            output.withUnsafeMutableBufferPointer { mixer.render(into: $0) }
+            audio.pump()
+        }
+        #expect(audio.voicePlayedSamples() < speech.count, "100 ms are still in the device")
+        let start = ContinuousClock.now
+        var played = audio.voicePlayedSamples()
+        while played < speech.count && ContinuousClock.now - start < .seconds(5) {
+            usleep(10_000)
+            played = audio.voicePlayedSamples()
+        }
+        #expect(played == speech.count)
+        #expect(ContinuousClock.now - start >= .milliseconds(100))
     }
 
     @Test func duckingIsIdempotentAndReleaseRestoresTheCurrentVolume() throws {

@@ -14,7 +14,7 @@ import TestSupport
     let dir = TemporaryDirectory()
 
     /// 16 kHz mono PCM16 (the mic's format): `lead` ms of silence, the question, 2 s of silence.
-    func micInput(leadMilliseconds: Int) async throws -> [Int16] {
+    static func micInput(leadMilliseconds: Int, in dir: TemporaryDirectory) async throws -> [Int16] {
         let wav = dir.file("question.wav")
         let raw = dir.file("question.raw")
         let speak = try await ChildProcess.run(["espeak-ng", "-v", "en-us", "-s", "165", "-w", wav, Self.question])
@@ -35,7 +35,7 @@ import TestSupport
         let jarvis = try await TermLLMStandIn.start()
 
         let mic = dir.file("mic.raw")
-        try TestFiles.write(samples: try await micInput(leadMilliseconds: 800), to: mic)
+        try TestFiles.write(samples: try await Self.micInput(leadMilliseconds: 800, in: dir), to: mic)
         let played = dir.file("played.raw")
         let alsa = dir.file("asound.conf")
         try TestPCMConfig.write([

@@ -21,6 +21,10 @@ final class VoiceChannelFeeder {
     private var tailPushed = true
     /// After `finish` the resampler holds silence; it is reset before the next stream starts.
     private var needsReset = false
+    /// When everything queued was first seen rendered, and the device delay then (frames still ahead
+    /// of the listener). Once the channel is silent the playhead stops short of the end by the device
+    /// delay, so the end counts as heard when that much wall-clock time has passed.
+    private var renderedOut: (at: ContinuousClock.Instant, delayFrames: Int)?
 
     init(writer: PlaybackChannelWriter, lowWaterMilliseconds: Int = 60) {
         self.writer = writer
@@ -33,6 +37,7 @@ final class VoiceChannelFeeder {
         guard !samples.isEmpty else { return }
         backlog.append(samples)
         received += samples.count / writer.sourceFormat.channels
+        renderedOut = nil
         pump()
     }
 
@@ -41,6 +46,7 @@ final class VoiceChannelFeeder {
         pendingFlush = mixer.flush(channel)
         base = mixer.framesWritten(channel)
         received = 0
+        renderedOut = nil
         writer.reset()
         needsReset = false
         tailPushed = true
@@ -70,8 +76,18 @@ final class VoiceChannelFeeder {
         guard pendingFlush == nil, received > 0 else { return 0 }
         let head = mixer.playhead(channel, deviceDelayFrames: deviceDelayFrames)
         let device = max(0, head - base)
-        let drained = backlog.isEmpty && tailPushed && mixer.framesQueued(channel) == 0 && head >= mixer.framesWritten(channel)
-        if drained { return received }
+        let written = mixer.framesWritten(channel)
+        let rendered = backlog.isEmpty && tailPushed && mixer.framesQueued(channel) == 0 && mixer.renderedPosition(channel) >= written
+        if rendered {
+            if head >= written { return received }
+            let now = ContinuousClock.now
+            if renderedOut == nil { renderedOut = (now, max(0, deviceDelayFrames)) }
+            if let out = renderedOut, now - out.at >= .microseconds(out.delayFrames * 1_000_000 / writer.deviceFormat.sampleRate) {
+                return received
+            }
+        } else {
+            renderedOut = nil
+        }
         return min(received, device * writer.sourceFormat.sampleRate / writer.deviceFormat.sampleRate)
     }
 }
