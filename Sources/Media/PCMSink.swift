@@ -12,7 +12,9 @@ public protocol PCMSink: AnyObject {
 
 /// The mixer's media channel behind a `PlaybackChannelWriter` (resampled once to the device rate);
 /// a new writer is made when the stream's format changes.
-public final class MixerMediaSink: PCMSink {
+/// `@unchecked Sendable`: one producer at a time (the `MediaPlayer` runs one stream at a time and
+/// flushes between them); the mixer itself is thread-safe.
+public final class MixerMediaSink: PCMSink, @unchecked Sendable {
     public let mixer: Mixer
     public let channel: MixerChannel
     public let quality: Int
@@ -36,5 +38,10 @@ public final class MixerMediaSink: PCMSink {
 
     public func finish() {
         writer?.finish()
+    }
+
+    /// Forgets the resampler history (after a flush, so the next stream starts clean).
+    func resetWriter() {
+        writer?.reset()
     }
 }
