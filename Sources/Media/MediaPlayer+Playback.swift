@@ -251,7 +251,7 @@ extension MediaPlayer {
 
     private func rememberPosition(of playback: Playback, at position: Double, finished: Bool) {
         let key = playback.item.url
-        let nearEnd = playback.durationSeconds.map { position >= $0 - configuration.finishedMargin.inSeconds } ?? false
+        let nearEnd = playback.durationSeconds.map { position >= $0 - min(configuration.finishedMargin.inSeconds, $0 * 0.1) } ?? false
         if finished || nearEnd || position < 1 {
             guard store.state.positions[key] != nil else { return }
             store.state.positions[key] = nil

@@ -16,7 +16,7 @@ public struct MediaPlayerConfiguration: Sendable {
     public var limits: MediaLimits
     /// A podcast resumed after a stop (or a restart) starts this much before where it stopped. Default 3 s.
     public var resumeRewind: Duration
-    /// A podcast stopped within this much of its end counts as finished (its position is forgotten). Default 30 s.
+    /// A podcast stopped within this much of its end (at most the last 10 %) counts as finished (its position is forgotten). Default 30 s.
     public var finishedMargin: Duration
     /// History entries kept on disk. Default 500.
     public var historyLimit: Int
