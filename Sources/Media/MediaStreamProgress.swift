@@ -11,7 +11,7 @@ public final class MediaStreamProgress: Sendable {
         public var fileLength: Int?
         /// Seconds of audio the decoder produced in this run.
         public var decodedSeconds = 0.0
-        /// `byteOffset` when the first audio was decoded in this run (the run's start offset).
+        /// `byteOffset` when the run connected (its start offset), the base for `bytesPerSecond`.
         public var firstByteOffset: Int?
     }
 
@@ -23,6 +23,7 @@ public final class MediaStreamProgress: Sendable {
 
     func update(byteOffset: Int, fileLength: Int?) {
         values.withLock {
+            if $0.firstByteOffset == nil { $0.firstByteOffset = byteOffset }
             $0.byteOffset = byteOffset
             $0.fileLength = fileLength
         }
@@ -31,7 +32,6 @@ public final class MediaStreamProgress: Sendable {
     func addDecoded(frames: Int, sampleRate: Int) {
         guard sampleRate > 0 else { return }
         values.withLock {
-            if $0.firstByteOffset == nil { $0.firstByteOffset = $0.byteOffset }
             $0.decodedSeconds += Double(frames) / Double(sampleRate)
         }
     }
