@@ -109,7 +109,7 @@ let package = Package(
         testTarget("AudioEngineTests", ["AudioEngine", "AudioCore", "ALSA", "ALSATestbed", "TestProcess"]),
         testTarget("RealtimeTests", ["Realtime", "TestSupport", "AudioCore", logging]),
         testTarget("CodecsTests", ["Codecs", "AudioCore", "TestSupport"]),
-        testTarget("MediaTests", ["Media", "Codecs", "HTTP", "AudioCore", "TestSupport", logging]),
+        testTarget("MediaTests", ["Media", "Codecs", "HTTP", "AudioCore", "TestSupport", logging, serviceLifecycle]),
         testTarget("TestProcessTests", ["TestProcess"]),
         testTarget("RunTests", ["ALSATestbed", "TestProcess", "TestSupport"]),
         testTarget("ApplianceTests", ["Appliance", "Realtime", "Jarvis", "HTTP", "AudioCore", "AudioEngine", "TestSupport", logging, serviceLifecycle]),

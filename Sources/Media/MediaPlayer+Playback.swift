@@ -16,6 +16,8 @@ struct Playback {
     var durationSeconds: Double?
     var fileLength: Int?
     var bytesPerSecond: Double?
+    /// The Range start of the current segment (0 = from the beginning).
+    var segmentOffset = 0
     var streamTitle: String?
     var streamTitles: [String] = []
     var meter: PlaybackMeter?
@@ -84,6 +86,7 @@ extension MediaPlayer {
         source.startOffset = offset
         source.progress = progress
         let generation = playback.generation
+        playback.segmentOffset = offset
         playback.meter = meter
         playback.progress = progress
         playback.task = Task { await self.pump(source: source, sink: meter, generation: generation) }
@@ -138,7 +141,18 @@ extension MediaPlayer {
     private func itemFailed(generation: Int, reason: String) async {
         await acquire()
         defer { release() }
-        guard let failed = current, failed.generation == generation else { return }
+        guard var failed = current, failed.generation == generation else { return }
+        if failed.segmentOffset > 0, reason.contains("HTTP 416") {
+            // The file changed since its position was remembered: start it from the beginning.
+            logger.info("media: \(describe(failed.item)) cannot resume at byte \(failed.segmentOffset); playing it from the start")
+            store.state.positions[failed.item.url] = nil
+            saveState()
+            failed.segmentStart = 0
+            current = failed
+            launchSegment(offset: 0)
+            publish()
+            return
+        }
         logger.info("media: gave up on \(describe(failed.item)): \(reason)")
         await finishCurrent(.failed)
         emit(.gaveUp(failed.item, reason: reason))

@@ -143,10 +143,11 @@ public actor MediaPlayer: MediaControlling, Service {
     public func skip() async -> MediaItem? {
         await acquire()
         defer { release() }
-        let wasActive = current != nil
+        let before = current?.state ?? .stopped
         await finishCurrent(.skipped)
         let next = await startNextQueued()
-        if next == nil, wasActive { emit(.playbackChanged(.stopped)) }
+        let after: MediaPlaybackState = next == nil ? .stopped : .playing
+        if after != before { emit(.playbackChanged(after)) }
         return next
     }
 
