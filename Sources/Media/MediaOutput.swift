@@ -12,8 +12,7 @@ public protocol MediaOutput: PCMSink, Sendable {
 
 extension MixerMediaSink: MediaOutput {
     public func flush() {
-        mixer.flush(channel)
-        resetWriter()
+        flushChannel()
     }
 
     public var queuedSeconds: Double {

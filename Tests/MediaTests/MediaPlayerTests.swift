@@ -214,6 +214,16 @@ import TestSupport
             fixture.events.all.contains { if case .gaveUp(page, let why) = $0 { why.contains("did not return audio") } else { false } }
         })
 
+        let enclosure = server.url("/episode.mp3")
+        server.route("/episode.mp3", .file(try MediaFixtures.sineMP3(seconds: 1, frequency: 550), contentType: "audio/mpeg"))
+        server.route("/show/feed.rss", .file(MediaStandIn.rss(title: "Feed Show", episodes: [
+            (title: "Old", url: server.url("/old.mp3"), length: 1_000, pubDate: "Mon, 02 Nov 2026 10:00:00 GMT"),
+            (title: "Newest", url: enclosure, length: 16_000, pubDate: "Mon, 09 Nov 2026 10:00:00 GMT"),
+        ]), contentType: "application/rss+xml"))
+        let episode = try await player.play(url: server.url("/show/feed.rss"), title: nil, kind: nil)
+        #expect(episode == MediaItem(url: enclosure, title: "Newest", kind: .podcast, show: "Feed Show"), "a feed URL plays its latest episode")
+        #expect(await player.stop() == episode)
+
         do {
             _ = try await player.play(url: "file:///etc/passwd", title: nil, kind: nil)
             Issue.record("file: URL accepted")
