@@ -67,7 +67,7 @@ let package = Package(
         swiftTarget("AudioEngine", ["AudioCore", "ALSA", "SpeexDSP", "CShims", logging, serviceLifecycle]),
         swiftTarget("Realtime", ["AudioCore", nioCore, nioPosix, nioHTTP1, nioWebSocket, nioSSL, logging, serviceLifecycle]),
         swiftTarget("Jarvis", ["HTTP", logging]),
-        swiftTarget("Media", ["AudioCore", "Codecs", "HTTP", "AudioEngine", logging]),
+        swiftTarget("Media", ["AudioCore", "Codecs", "HTTP", "AudioEngine", logging, serviceLifecycle]),
 
         // product
         swiftTarget("Configuration", [logging]),
@@ -111,7 +111,7 @@ let package = Package(
         testTarget("AudioEngineTests", ["AudioEngine", "AudioCore", "ALSA", "ALSATestbed", "TestProcess"]),
         testTarget("RealtimeTests", ["Realtime", "TestSupport", "AudioCore", logging]),
         testTarget("CodecsTests", ["Codecs", "AudioCore", "TestSupport"]),
-        testTarget("MediaTests", ["Media", "Codecs", "HTTP", "AudioCore", "TestSupport"]),
+        testTarget("MediaTests", ["Media", "Codecs", "HTTP", "AudioCore", "TestSupport", logging, serviceLifecycle]),
         testTarget("TestProcessTests", ["TestProcess"]),
         testTarget("RunTests", ["ALSATestbed", "TestProcess", "TestSupport", "Realtime", "AudioCore"]),
         testTarget("ApplianceTests", ["Appliance", "Media", "Realtime", "Jarvis", "HTTP", "AudioCore", "AudioEngine", "TestSupport", logging, serviceLifecycle]),

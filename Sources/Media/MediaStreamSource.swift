@@ -17,6 +17,11 @@ public struct MediaStreamSource: Sendable {
     public var sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     /// Jitter factor for backoff, 0.75...1.25 by default.
     public var jitter: @Sendable () -> Double = { Double.random(in: 0.75...1.25) }
+    /// Byte offset to start a finite file at (a podcast resumed where it stopped): the first request
+    /// asks for `Range: bytes=N-`; a server that ignores Range has the first N bytes skipped. 0 = from the start.
+    public var startOffset = 0
+    /// Where the run stands (bytes read, file length, seconds decoded), for the player's positions.
+    public var progress: MediaStreamProgress?
 
     public init(url: MediaURL, client: HTTPClient, settings: MediaStreamSettings = MediaStreamSettings()) {
         self.url = url
@@ -32,7 +37,7 @@ public struct MediaStreamSource: Sendable {
 
     /// Streams until the file ends, a permanent error, too many failures, or task cancellation.
     public func run(into sink: any PCMSink, onEvent: @escaping (MediaStreamEvent) -> Void) async {
-        var session = Session(sink: sink, settings: settings, onEvent: onEvent)
+        var session = Session(sink: sink, settings: settings, progress: progress, onEvent: onEvent)
         var failures = 0
         while !Task.isCancelled {
             let outcome = await connectOnce(&session)
@@ -62,7 +67,8 @@ public struct MediaStreamSource: Sendable {
 
     private func connectOnce(_ session: inout Session) async -> Outcome {
         var headers = [HTTPHeader("User-Agent", settings.userAgent), HTTPHeader("Icy-MetaData", "1")]
-        let resumeOffset = session.resumable ? session.fileOffset : 0
+        // A run's first connection (no decoder yet) starts at `startOffset`; a live reconnect at 0.
+        let resumeOffset = session.resumable ? session.fileOffset : (session.decoder == nil ? max(0, startOffset) : 0)
         if resumeOffset > 0 { headers.append(HTTPHeader("Range", "bytes=\(resumeOffset)-")) }
         let request = HTTPRequest(url: url.absoluteString, headers: headers, connectTimeout: settings.connectTimeout,
                                   inactivityTimeout: settings.inactivityTimeout, maxRedirects: settings.limits.maxRedirects,
@@ -86,8 +92,17 @@ public struct MediaStreamSource: Sendable {
             skip = resumeOffset  // the server ignored Range: throw away what we already played
         }
         if resumeOffset == 0 || !session.resumable {
-            session.startFile(length: icy.metaInterval == nil ? contentLength : nil)
+            let length = icy.metaInterval == nil ? contentLength : nil
+            if resumeOffset > 0 {
+                // First connection at `startOffset`: a 206 body is the rest of the file; after a 200 the
+                // skipped bytes count as read.
+                session.startFile(length: status == 206 ? length.map { $0 + resumeOffset } : length)
+                session.fileOffset = resumeOffset
+            } else {
+                session.startFile(length: length)
+            }
         }
+        session.reportProgress()
         var demuxer = IcyDemuxer(metaInterval: icy.metaInterval, maxTitleCharacters: settings.limits.maxTitleCharacters,
                                  maxMetadataBytes: settings.limits.maxMetadataBytes)
         var deliveredAudio = false
@@ -110,9 +125,10 @@ public struct MediaStreamSource: Sendable {
                         return .fatal("\(url) did not return audio (Content-Type \(type))")
                     }
                     do throws(CodecError) { try session.begin(codec: codec) } catch { return .fatal(error.description) }
-                    session.onEvent(.connected(codec: codec, name: icy.name, resumedAt: nil))
+                    session.onEvent(.connected(codec: codec, name: icy.name, resumedAt: resumeOffset > 0 ? resumeOffset : nil))
                 }
                 session.fileOffset += bytes.count
+                session.reportProgress()
                 let failure: CodecError? = bytes.withUnsafeBytes { raw in
                     var failure: CodecError?
                     demuxer.push(raw, audio: { audio in
@@ -154,6 +170,7 @@ public struct MediaStreamSource: Sendable {
 private struct Session {
     let sink: any PCMSink
     let settings: MediaStreamSettings
+    let progress: MediaStreamProgress?
     let onEvent: (MediaStreamEvent) -> Void
     var decoder: (any StreamDecoder)?
     var codec: AudioCodec?
@@ -167,9 +184,10 @@ private struct Session {
     var fileLength: Int?
     var fileOffset = 0
 
-    init(sink: any PCMSink, settings: MediaStreamSettings, onEvent: @escaping (MediaStreamEvent) -> Void) {
+    init(sink: any PCMSink, settings: MediaStreamSettings, progress: MediaStreamProgress?, onEvent: @escaping (MediaStreamEvent) -> Void) {
         self.sink = sink
         self.settings = settings
+        self.progress = progress
         self.onEvent = onEvent
     }
 
@@ -179,6 +197,10 @@ private struct Session {
     mutating func startFile(length: Int?) {
         fileLength = length
         fileOffset = 0
+    }
+
+    func reportProgress() {
+        progress?.update(byteOffset: fileOffset, fileLength: fileLength)
     }
 
     /// A new stream (or a live reconnect): fresh decoder, rebuffer.
@@ -191,6 +213,7 @@ private struct Session {
     mutating func decode(_ audio: UnsafeRawBufferPointer) throws(CodecError) {
         guard let decoder else { return }
         try decoder.decode(audio) { block in
+            self.progress?.addDecoded(frames: block.samples.count / max(1, block.format.channels), sampleRate: block.format.sampleRate)
             if block.format != self.format {
                 self.format = block.format
                 self.onEvent(.format(block.format))

@@ -12,11 +12,16 @@ public protocol PCMSink: AnyObject {
 
 /// The mixer's media channel behind a `PlaybackChannelWriter` (resampled once to the device rate);
 /// a new writer is made when the stream's format changes.
-public final class MixerMediaSink: PCMSink {
+/// `@unchecked Sendable`: one producer at a time (the `MediaPlayer` runs one stream at a time and
+/// flushes between them); the mixer itself is thread-safe.
+public final class MixerMediaSink: PCMSink, @unchecked Sendable {
     public let mixer: Mixer
     public let channel: MixerChannel
     public let quality: Int
     private var writer: PlaybackChannelWriter?
+    /// A flush the render thread has not carried out yet: until it has, new audio would be dropped with
+    /// the old, so `write` accepts nothing (the stream source treats that as back-pressure).
+    private var pendingFlush: Int?
 
     public init(mixer: Mixer, channel: MixerChannel = .media, quality: Int = 5) {
         self.mixer = mixer
@@ -25,6 +30,10 @@ public final class MixerMediaSink: PCMSink {
     }
 
     public func write(_ samples: UnsafeBufferPointer<Int16>, format: AudioFormat) -> Int {
+        if let flush = pendingFlush {
+            guard mixer.flushesApplied(channel) >= flush else { return 0 }
+            pendingFlush = nil
+        }
         if writer?.sourceFormat != format {
             writer?.finish()
             // Resampler creation only fails for invalid rates, which AudioFormat and mpg123/opus exclude.
@@ -36,5 +45,12 @@ public final class MixerMediaSink: PCMSink {
 
     public func finish() {
         writer?.finish()
+    }
+
+    /// Drops what the mixer holds for this channel (5 ms fade) and the resampler history; audio written
+    /// afterwards waits until the render thread has applied the flush.
+    func flushChannel() {
+        pendingFlush = mixer.flush(channel)
+        writer?.reset()
     }
 }
