@@ -30,6 +30,38 @@ import TestSupport
         #expect(info.st_mode & 0o777 == 0o644)
     }
 
+    @Test func aPausedFileResumesWithRangeWhereItPaused() async throws {
+        let server = try await MediaStandIn.start()
+        defer { Task { await server.stop() } }
+        let mp3 = try MediaFixtures.sineMP3(seconds: 4, frequency: 440)
+        server.route("/song.mp3", .file(mp3, contentType: "audio/mpeg"))
+        let client = try HTTPClient()
+        defer { client.shutdown() }
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let fixture = PlayerFixture(stateDir: dir.path, client: client, server: server, output: PacedOutput(speed: 2))
+        let item = try await fixture.player.play(url: server.url("/song.mp3"), title: "Song", kind: nil)
+        #expect(item.kind == .music)
+        #expect(await eventually { await fixture.player.nowPlaying().positionSeconds >= 1.5 })
+        try await fixture.player.pause()
+        let paused = await fixture.player.nowPlaying()
+        #expect(paused.state == .paused)
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(await fixture.player.nowPlaying().positionSeconds == paused.positionSeconds, "a paused position stands still")
+        #expect(try await fixture.player.resume() == item)
+        #expect(await fixture.player.nowPlaying().positionSeconds >= paused.positionSeconds)
+        #expect(await eventually { server.requests.count == 2 })
+        let range = server.requests.last?.header("Range")
+        let offset = Double(range?.dropFirst("bytes=".count).dropLast() ?? "") ?? -1
+        let expected = Double(mp3.count) / 4 * paused.positionSeconds
+        #expect(abs(offset - expected) < 8_000, "Range \(range ?? "none"), expected about bytes=\(Int(expected))-")
+        #expect(await eventually { fixture.events.all.contains(.itemEnded(item, next: nil)) })
+        let heard = try #require(await fixture.player.recentHistory(limit: 1).first?.playedSeconds)
+        #expect(abs(heard - 4) < 0.6, "heard \(heard) s of a 4 s song")
+        #expect(fixture.events.all == [.playbackChanged(.playing), .playbackChanged(.paused), .playbackChanged(.playing),
+                                       .itemEnded(item, next: nil), .playbackChanged(.stopped)])
+    }
+
     @Test func historyIsBoundedOnDiskAndInMemory() async throws {
         let server = try await MediaStandIn.start()
         defer { Task { await server.stop() } }
