@@ -80,7 +80,7 @@ let package = Package(
             name: "jarvis-voice",
             dependencies: [
                 "AudioCore", "ALSA", "SpeexDSP", "AudioEngine", "Configuration", "Systemd", "GPIO",
-                "Control", "HTTP", "Jarvis", "Appliance", "Realtime", serviceLifecycle,
+                "Control", "HTTP", "Jarvis", "Media", "Appliance", "Realtime", serviceLifecycle,
                 // `jarvis-voice demo` runs the service against the stand-ins on the paced test PCMs.
                 "TestSupport", "ALSATestbed", "TestProcess",
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

@@ -99,7 +99,7 @@ public enum ControlCommand: Sendable, Equatable {
         }
     }
 
-    /// Verbs the media player answers (until it exists: `ControlResponse.notAvailableYet`).
+    /// Verbs the media player answers.
     public var isMedia: Bool {
         switch self {
         case .play, .station, .podcast, .pause, .resume, .stop, .skip, .volume: true

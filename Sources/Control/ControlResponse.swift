@@ -7,11 +7,6 @@ public enum ControlResponse: Sendable, Equatable {
     case done(String)
     /// The command was understood but could not be carried out; the text says why.
     case failed(String)
-
-    /// The default answer to media verbs until a media player is wired.
-    public static func notAvailableYet(_ command: ControlCommand) -> ControlResponse {
-        .failed("\(command.verb) is not available yet (this build has no media player)")
-    }
 }
 
 /// The appliance implements this; `ControlServer` calls it once per request, concurrently for
@@ -20,14 +15,4 @@ public enum ControlResponse: Sendable, Equatable {
 /// once and the call is cancelled (a call that ignores cancellation only keeps its connection open).
 public protocol ControlHandler: Sendable {
     func handle(_ command: ControlCommand) async -> ControlResponse
-}
-
-extension ControlHandler {
-    /// Media verbs answered "not available yet", everything else by `other`: a helper for handlers
-    /// written before the media player exists.
-    public func withoutMedia(
-        _ command: ControlCommand, _ other: (ControlCommand) async -> ControlResponse
-    ) async -> ControlResponse {
-        command.isMedia ? .notAvailableYet(command) : await other(command)
-    }
 }

@@ -1,7 +1,7 @@
 import Glibc
 
 /// The player's only file-system calls: read a small file, replace one atomically (temp + fsync +
-/// rename, mode 0644), append a line, make the directory. Errors name the call and the path.
+/// rename, mode 0600: feed URLs may carry tokens), append a line, make the directory. Errors name the call and the path.
 struct MediaStateFiles: Sendable {
     struct Failure: Error, CustomStringConvertible {
         var function: String
@@ -44,7 +44,7 @@ struct MediaStateFiles: Sendable {
     func replace(_ name: String, with bytes: [UInt8]) throws(Failure) {
         let file = path(name)
         let temporary = file + ".tmp"
-        let fd = retrying { open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+        let fd = retrying { open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) }
         guard fd >= 0 else { throw Failure(function: "open", path: temporary, code: errno) }
         do throws(Failure) {
             try writeAll(fd, bytes, path: temporary)
@@ -63,17 +63,17 @@ struct MediaStateFiles: Sendable {
         }
     }
 
-    /// Appends `bytes` (one whole JSON line) to `name`, creating it 0644.
+    /// Appends `bytes` (one whole JSON line) to `name`, creating it 0600.
     func append(_ name: String, _ bytes: [UInt8]) throws(Failure) {
         let file = path(name)
-        let fd = retrying { open(file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644) }
+        let fd = retrying { open(file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600) }
         guard fd >= 0 else { throw Failure(function: "open", path: file, code: errno) }
         defer { close(fd) }
         try writeAll(fd, bytes, path: file)
     }
 
     private func fchmodPath(_ file: String) {
-        _ = chmod(file, 0o644)  // the umask may have removed read bits
+        _ = chmod(file, 0o600)
     }
 
     private func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(Failure) {

@@ -1,43 +1,80 @@
 import Appliance
 import Control
+import Media
 
-/// Maps control-socket verbs onto the conversation runner; media verbs are not available yet.
+/// Maps control-socket verbs onto the conversation runner and the media player.
 struct ApplianceControlHandler: ControlHandler {
     let runner: ConversationRunner
-    /// `[media] volume`, reported in `status` until a media player exists.
-    let mediaVolume: Double
+    let media: any MediaControlling
 
     func handle(_ command: ControlCommand) async -> ControlResponse {
-        await withoutMedia(command) { command in
-            switch command {
-            case .tap:
-                runner.tap()
-                return .done("tap")
-            case .press:
-                runner.press()
-                return .done("pressed")
-            case .release:
-                runner.release()
-                return .done("released")
-            case .reset:
-                runner.reset()
-                return .done("Jarvis session reset")
-            case .ask(let text):
-                runner.ask(text)
-                return .done("asking")
-            case .status:
-                return .status(await status())
-            default:
-                return .notAvailableYet(command)
+        switch command {
+        case .tap:
+            runner.tap()
+            return .done("tap")
+        case .press:
+            runner.press()
+            return .done("pressed")
+        case .release:
+            runner.release()
+            return .done("released")
+        case .reset:
+            runner.reset()
+            return .done("Jarvis session reset")
+        case .ask(let text):
+            runner.ask(text)
+            return .done("asking")
+        case .status:
+            return .status(await status())
+        case .play(let url):
+            return await playing { () async throws(MediaCommandError) in try await media.play(url: url, title: nil, kind: nil) }
+        case .station(let name):
+            return await playing { () async throws(MediaCommandError) in try await media.playStation(named: name) }
+        case .podcast(let feedURL):
+            return await playing { () async throws(MediaCommandError) in
+                try await media.playPodcast(feedURL: feedURL, episode: nil)
             }
+        case .pause:
+            do throws(MediaCommandError) {
+                try await media.pause()
+                return .done("paused")
+            } catch {
+                return .failed(error.message)
+            }
+        case .resume:
+            return await playing { () async throws(MediaCommandError) in try await media.resume() }
+        case .stop:
+            let stopped = await media.stop()
+            return .done(stopped.map { "stopped \(Self.name(of: $0))" } ?? "nothing was playing")
+        case .skip:
+            let next = await media.skip()
+            return .done(next.map { "playing \(Self.name(of: $0))" } ?? "the queue is empty; stopped")
+        case .volume(let level):
+            let applied = await media.setVolume(level)
+            return .done("volume \(applied)")
         }
+    }
+
+    private func playing(_ start: () async throws(MediaCommandError) -> MediaItem) async -> ControlResponse {
+        do throws(MediaCommandError) {
+            return .done("playing \(Self.name(of: try await start()))")
+        } catch {
+            return .failed(error.message)
+        }
+    }
+
+    static func name(of item: MediaItem) -> String {
+        item.title ?? item.show ?? item.url
     }
 
     func status() async -> ServiceStatus {
         let conversation = await runner.status()
+        let now = await media.nowPlaying()
         return ServiceStatus(
             state: conversation.state.rawValue, realtimeConnected: conversation.realtimeConnected,
             jarvisSessionID: conversation.jarvisSessionID,
-            media: MediaStatus(state: .stopped, title: nil, url: nil, volume: mediaVolume, ducked: conversation.media.ducked))
+            media: MediaStatus(
+                state: MediaStatus.State(rawValue: now.state.rawValue) ?? .stopped, title: now.displayTitle,
+                url: now.item?.url, volume: now.volume, ducked: conversation.media.ducked))
     }
 }

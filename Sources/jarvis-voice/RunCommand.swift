@@ -8,6 +8,7 @@ import GPIO
 import HTTP
 import Jarvis
 import Logging
+import Media
 import Realtime
 import ServiceLifecycle
 import Systemd
@@ -36,16 +37,27 @@ struct RunCommand: AsyncParsableCommand {
 
         let pipeline: AudioPipeline
         let runner: ConversationRunner
+        let player: MediaPlayer
         do {
             pipeline = try AudioPipeline(configuration: AudioPipelineConfiguration(config), logger: Logger(label: "audio"))
         } catch {
             logger.critical("cannot set up audio: \(error)")
             throw ExitCode.failure
         }
+        let (mediaEvents, mediaEventSink) = AsyncStream.makeStream(of: MediaPlayerEvent.self)
+        do {
+            player = MediaPlayer(
+                configuration: MediaPlayerConfiguration(config.media), client: try HTTPClient(),
+                output: MixerMediaSink(mixer: pipeline.mixer), logger: Logger(label: "media"),
+                onEvent: { mediaEventSink.yield($0) })
+        } catch {
+            logger.critical("cannot set up the media player: \(error)")
+            throw ExitCode.failure
+        }
         let notify = SDNotify()
         let supervisor = SystemdSupervisor(notify: notify, pipeline: pipeline, logger: Logger(label: "systemd"))
         do {
-            runner = try makeRunner(config, secrets: secrets, pipeline: pipeline) { supervisor.status($0.rawValue) }
+            runner = try makeRunner(config, secrets: secrets, pipeline: pipeline, player: player) { supervisor.status($0.rawValue) }
         } catch {
             logger.critical("cannot set up the conversation: \(error)")
             throw ExitCode.failure
@@ -56,7 +68,7 @@ struct RunCommand: AsyncParsableCommand {
         do {
             control = try await ControlServer.bind(
                 path: config.control.socket,
-                handler: ApplianceControlHandler(runner: runner, mediaVolume: config.media.volume),
+                handler: ApplianceControlHandler(runner: runner, media: player),
                 logger: Logger(label: "control"))
         } catch {
             logger.critical("\(error)")
@@ -66,7 +78,11 @@ struct RunCommand: AsyncParsableCommand {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: pipeline, serviceName: "audio"),
             .init(service: control, serviceName: "control"),
+            .init(service: player, serviceName: "media"),
             .init(service: runner, serviceName: "conversation"),
+            .init(service: MediaEventForwarder(events: mediaEvents, runner: runner, dj: config.media.dj,
+                                               radioMode: config.media.radioMode),
+                  serviceName: "media-events"),
         ]
         if let button = openButton(config.button, logger: logger) {
             services.append(.init(
@@ -96,12 +112,14 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     private func makeRunner(_ config: JarvisVoiceConfig, secrets: (openAIKey: Secret, jarvisToken: Secret?),
-                            pipeline: AudioPipeline,
+                            pipeline: AudioPipeline, player: MediaPlayer,
                             stateChanged: @escaping @Sendable (ConversationState) -> Void) throws -> ConversationRunner {
         let jarvis = JarvisClient(
             settings: JarvisSettings(config.jarvis), token: secrets.jarvisToken?.unredacted ?? "", http: try HTTPClient(),
             logger: Logger(label: "jarvis"))
-        let tools = ToolRegistry([AskJarvisTool(jarvis: jarvis)])
+        let ducking = MediaDuckingControl()
+        var tools = ToolRegistry([AskJarvisTool(jarvis: jarvis)])
+        for tool in MediaTools.make(player: player, ducking: ducking) { tools.register(tool) }
 
         let playbackFormat = pipeline.configuration.playbackFormat
         let rendered = Earcons(format: playbackFormat)
@@ -129,8 +147,12 @@ struct RunCommand: AsyncParsableCommand {
         let runner = ConversationRunner(
             configuration: ConversationRunnerConfiguration(engine: engine, logTranscripts: config.realtime.logTranscripts),
             transport: transport, audio: audio, tools: tools, jarvis: jarvis,
-            hooks: ConversationHooks(setLED: { pattern in led?.show(GPIO.LEDPattern(pattern)) }, stateChanged: stateChanged),
-            logger: Logger(label: "conversation"))
+            hooks: ConversationHooks(
+                setLED: { pattern in led?.show(GPIO.LEDPattern(pattern)) },
+                stopMedia: { _ = await player.stop() },
+                stateChanged: stateChanged),
+            ducking: ducking, logger: Logger(label: "conversation"))
+        runner.setMediaVolume(player.currentVolume.gain)
         return runner
     }
 
@@ -165,6 +187,17 @@ extension JarvisSettings {
             url: config.url, tokenFile: config.tokenFile, api: API(rawValue: config.api.rawValue) ?? .chatCompletions,
             inactivityTimeout: config.inactivityTimeout, totalTimeout: config.totalTimeout,
             sessionIdleReset: config.sessionIdleReset, maxAnswerWords: config.maxAnswerWords)
+    }
+}
+
+extension MediaPlayerConfiguration {
+    init(_ config: MediaConfig) {
+        var stream = MediaStreamSettings()
+        stream.maxConsecutiveFailures = config.reconnectAttempts
+        self.init(
+            stateDir: config.stateDir, defaultVolume: config.volume, stream: stream,
+            stationCatalogURL: config.stationCatalogURL.isEmpty ? SomaFMCatalog.channelsURL : config.stationCatalogURL,
+            refreshStationCatalog: !config.stationCatalogURL.isEmpty)
     }
 }
 

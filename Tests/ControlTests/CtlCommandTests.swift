@@ -48,8 +48,8 @@ import TestProcess
             let quoted = try await ctl(["ask", "turn it up"], config: config)
             #expect(quoted.status == 0)
             let volume = try await ctl(["volume", "0.4"], config: config)
-            #expect(volume.status == 1)  // media verbs: not available yet
-            #expect(volume.stderr == "jarvis-voice ctl: volume: volume is not available yet (this build has no media player)\n")
+            #expect(volume.status == 0)
+            #expect(volume.stdout == "ok: volume\n")
             let reset = try await ctl(["reset"], config: config)
             #expect(reset.status == 1)
             #expect(reset.stderr.contains("nothing to reset"))

@@ -49,6 +49,8 @@ import TestSupport
             enabled = false
             [control]
             socket = "\(dir.file("run/control.sock"))"
+            [media]
+            state_dir = "\(dir.file("state"))"
             [log]
             level = "\(logLevel)"
 
@@ -108,8 +110,9 @@ import TestSupport
         #expect(second.stderr.contains("another jarvis-voice is running"), "\(second.stderr)")
         #expect(service.exitStatus == nil)
 
-        // A media verb is refused (no player yet), not crashed on.
-        #expect(try await ctl(config, "pause").status == 1)
+        // A media verb with nothing to act on is refused with a reason, not crashed on.
+        let pause = try await ctl(config, "pause")
+        #expect(pause.status == 1 && !pause.stderr.isEmpty, "\(pause)")
 
         let tap = try await ctl(config, "tap")
         #expect(tap.status == 0, "\(tap)")

@@ -64,6 +64,8 @@ import TestSupport
             enabled = false
             [control]
             socket = "\(dir.file("control.sock"))"
+            [media]
+            state_dir = "\(dir.file("state"))"
 
             """.utf8), to: config)
         let log = dir.file("service.log")

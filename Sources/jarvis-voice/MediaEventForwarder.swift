@@ -1,0 +1,36 @@
+import Appliance
+import Media
+import ServiceLifecycle
+
+/// Carries the media player's events to the conversation, in order: playing or not (a tap stops media
+/// last), the user volume (the mixer's media gain, which ducking works relative to), and what the
+/// assistant should say: the DJ loop's cues when an item ends, and a stream that was given up.
+/// A stream is used because the player exists before the runner (the tools need it).
+struct MediaEventForwarder: Service {
+    let events: AsyncStream<MediaPlayerEvent>
+    let runner: ConversationRunner
+    /// `[media] dj`: announce the next item when one ends.
+    let dj: Bool
+    /// `[media] radio_mode`: when the queue runs out, ask Jarvis for the next pick.
+    let radioMode: Bool
+
+    func run() async {
+        for await event in events.cancelOnGracefulShutdown() {
+            switch event {
+            case .playbackChanged(let state):
+                runner.mediaChanged(playing: state == .playing)
+            case .volumeChanged(_, let gain):
+                runner.setMediaVolume(gain)
+            case .streamTitleChanged:
+                break
+            case .itemEnded:
+                guard dj, let cue = MediaCue(event: event, radioMode: radioMode) else { continue }
+                runner.announce(cue)
+            case .gaveUp:
+                // Never silence without a word: said even with the DJ loop off.
+                guard let cue = MediaCue(event: event, radioMode: radioMode) else { continue }
+                runner.announce(cue)
+            }
+        }
+    }
+}
