@@ -12,12 +12,21 @@ func cLibrary(_ name: String, pkgConfig: String, apt: String) -> Target {
     .systemLibrary(name: name, pkgConfig: pkgConfig, providers: [.apt([apt])])
 }
 
+/// Sample-crunching code (mixer, resamplers' feeding, FFT, delay and drift estimation) is optimized in
+/// debug builds too: unoptimized, the tests' seconds of audio cost ~20x the CPU and starve the suites
+/// that run beside them on a 2-core machine.
+let optimizedInDebug: Set<String> = ["AudioCore", "AudioEngine", "AudioEngineTests"]
+
+func settings(_ name: String) -> [SwiftSetting] {
+    optimizedInDebug.contains(name) ? swiftSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))] : swiftSettings
+}
+
 func swiftTarget(_ name: String, _ dependencies: [Target.Dependency] = []) -> Target {
-    .target(name: name, dependencies: dependencies, swiftSettings: swiftSettings)
+    .target(name: name, dependencies: dependencies, swiftSettings: settings(name))
 }
 
 func testTarget(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
-    .testTarget(name: name, dependencies: dependencies, swiftSettings: swiftSettings)
+    .testTarget(name: name, dependencies: dependencies, swiftSettings: settings(name))
 }
 
 let logging = Target.Dependency.product(name: "Logging", package: "swift-log")

@@ -84,7 +84,7 @@ import Testing
 
     /// On a real device `snd_pcm_delay` never drops to 0 (the buffer is refilled with silence), so
     /// the end of the speech counts as played once the device delay has passed after the last frame.
-    @Test func theEndOfSpeechIsPlayedOnceTheDeviceDelayHasPassed() throws {
+    @Test func theEndOfSpeechIsPlayedOnceTheDeviceDelayHasPassed() async throws {
         let mixer = Mixer(configuration: Mixer.Configuration(format: AudioFormat(sampleRate: 48_000, channels: 2)))
         let audio = try MixerConversationAudio(
             mixer: mixer, captureRing: SPSCRing(capacity: 1_024, zero: 0), deviceDelayFrames: { 4_800 })
@@ -99,7 +99,7 @@ import Testing
         let start = ContinuousClock.now
         var played = audio.voicePlayedSamples()
         while played < speech.count && ContinuousClock.now - start < .seconds(5) {
-            usleep(10_000)
+            try await Task.sleep(for: .milliseconds(10))
             played = audio.voicePlayedSamples()
         }
         #expect(played == speech.count)
@@ -139,7 +139,7 @@ import Testing
         let jarvis = ScriptedJarvis()
         let h = try RunnerHarness(transport: transport, tools: ToolRegistry([AskJarvisTool(jarvis: jarvis)]), jarvis: jarvis)
         h.start()
-        h.speak(tone(milliseconds: 3_000, frequency: 200))
+        await h.speak(tone(milliseconds: 3_000, frequency: 200))
         #expect(await waitUntil { h.captureRing.availableToRead == 0 }, "the capture side never finds the ring full")
         h.runner.reset()  // long hold in idle: the reset earcon
         #expect(await waitUntil { await jarvis.resets == 1 })

@@ -49,7 +49,7 @@ import TestSupport
         let cue = MediaCue.needsNextPick(after: MediaItem(url: "https://x.org/a.mp3", title: "A", kind: .music))
         h.runner.announce(cue)
         await h.waitForState(.connecting)
-        h.speak(try SpeechFixture.speech("this must not be sent"))  // the kitchen talks; the mic stays closed
+        await h.speak(try SpeechFixture.speech("this must not be sent"))  // the kitchen talks; the mic stays closed
         await h.waitForState(.aiSpeaking)
         await h.waitForState(.idle)
 
@@ -73,7 +73,7 @@ import TestSupport
         h.startPlayback(speed: 4)
         h.runner.press()
         await h.waitForState(.userSpeaking)
-        h.speak(try SpeechFixture.speech("play me something long and interesting please"))
+        await h.speak(try SpeechFixture.speech("play me something long and interesting please"))
         #expect(await waitUntil(timeout: .seconds(5)) { h.logs.contains("push-to-talk: speech heard") })
         h.runner.longHold()  // the recogniser's 3 s mark, mid-request
         h.runner.release()
@@ -90,7 +90,7 @@ import TestSupport
         h.startPlayback(speed: 4)
         h.runner.press()
         await h.waitForState(.userSpeaking)
-        h.speak([Int16](repeating: 3, count: 24 * 600))  // a quiet room
+        await h.speak([Int16](repeating: 3, count: 24 * 600))  // a quiet room
         try await Task.sleep(for: .milliseconds(100))
         h.runner.longHold()
         h.runner.release()

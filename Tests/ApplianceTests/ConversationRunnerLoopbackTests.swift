@@ -66,7 +66,7 @@ import TestSupport
         h.runner.tap()
         await h.waitForState(.listening)
         #expect(h.mixer.requestedGain(.media) < 0.2)
-        h.speak(try utterance())
+        await h.speak(try utterance())
         #expect(await s.realtime.waitForClientEvent("conversation.item.create", timeout: .seconds(10)))
         await h.waitForState(.aiSpeaking)
         await h.waitForState(.listening)
@@ -95,7 +95,7 @@ import TestSupport
         h.startPlayback(speed: 4)
         h.runner.tap()
         await h.waitForState(.listening)
-        h.speak(try utterance())
+        await h.speak(try utterance())
         #expect(await s.realtime.waitForClientEvent("conversation.item.create", timeout: .seconds(10)))
         let output = try #require(s.realtime.clientEvents(ofType: "conversation.item.create").first?.json)
         #expect(output["item"]?["output"]?.stringValue?.hasPrefix("Authentication to Jarvis failed") == true)
@@ -113,7 +113,7 @@ import TestSupport
             let appendsBefore = s.realtime.clientEvents(ofType: "input_audio_buffer.append").count
             h.runner.press()
             await h.waitForState(.userSpeaking)
-            h.speak(try SpeechFixture.speech(Self.question))
+            await h.speak(try SpeechFixture.speech(Self.question))
             #expect(await waitUntil { s.realtime.clientEvents(ofType: "input_audio_buffer.append").count >= appendsBefore + 20 })
             try await Task.sleep(for: .milliseconds(150))  // a hold, not a tap
             h.runner.release()
@@ -142,11 +142,11 @@ import TestSupport
         let h = s.h
         h.runner.tap()
         await h.waitForState(.listening)
-        h.speak(try utterance())
+        await h.speak(try utterance())
         await h.waitForState(.aiSpeaking)
         #expect(await waitUntil { h.mixer.framesQueued(.voice) >= 48_000 }, "a second of the answer is queued")
         for _ in 0..<40 { h.render(milliseconds: 10) }  // 400 ms heard
-        h.speak(try utterance())  // the user talks over the answer
+        await h.speak(try utterance())  // the user talks over the answer
         #expect(await s.realtime.waitForClientEvent("conversation.item.truncate", timeout: .seconds(10)))
         let truncate = try #require(s.realtime.clientEvents(ofType: "conversation.item.truncate").first?.json)
         #expect(truncate["audio_end_ms"]?.numberValue == 400)
@@ -164,7 +164,7 @@ import TestSupport
         let h = s.h
         h.runner.tap()
         await h.waitForState(.listening)
-        h.speak(try utterance())
+        await h.speak(try utterance())
         await h.waitForState(.error)
         #expect(h.mixer.requestedGain(.media) == 1, "ducking released on the error")
         await h.waitForState(.idle)

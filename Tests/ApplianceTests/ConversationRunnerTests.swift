@@ -62,12 +62,12 @@ import Testing
         let h = s.h
         // Said while the button was down (the tap is reported at release): pre-roll.
         let pressedAt = EngineTime(milliseconds: h.runner.now().milliseconds - 400)
-        h.speak(tone(milliseconds: 400, frequency: 200))
+        await h.speak(tone(milliseconds: 400, frequency: 200))
         h.runner.gesture(.tap(pressedAt: pressedAt))
         #expect(await waitUntil { s.transport.links.count == 1 })
         let link = try #require(s.transport.current)
         #expect(h.mixer.requestedGain(.media) < 0.2, "media ducked while connecting")
-        h.speak(tone(milliseconds: 200, frequency: 200))  // said while connecting
+        await h.speak(tone(milliseconds: 200, frequency: 200))  // said while connecting
         link.serverSends(ServerFrames.sessionCreated())
         await h.waitForState(.listening)
 
@@ -79,7 +79,7 @@ import Testing
         #expect(await waitUntil { link.appendedAudio.count >= 24 * 560 })
         #expect(link.appendFrameSizes.allSatisfy { $0 == 960 })
 
-        h.speak(tone(milliseconds: 600, frequency: 200))
+        await h.speak(tone(milliseconds: 600, frequency: 200))
         #expect(await waitUntil { link.appendedAudio.count >= 24 * 1_160 })
         link.serverSends(ServerFrames.speechStarted("U1"))
         await h.waitForState(.userSpeaking)
@@ -128,12 +128,12 @@ import Testing
         h.runner.press()
         #expect(await waitUntil { s.transport.links.count == 1 })
         let link = try #require(s.transport.current)
-        h.speak(tone(milliseconds: 300, frequency: 200))
+        await h.speak(tone(milliseconds: 300, frequency: 200))
         link.serverSends(ServerFrames.sessionCreated())
         await h.waitForState(.userSpeaking)
         let update = try #require(link.sent(ofType: "session.update").first)
         #expect(update["session"]?["audio"]?["input"]?["turn_detection"] == .null)
-        h.speak(tone(milliseconds: 230, frequency: 200))  // not a whole number of 40 ms frames
+        await h.speak(tone(milliseconds: 230, frequency: 200))  // not a whole number of 40 ms frames
         try await Task.sleep(for: .milliseconds(120))  // held ≥ 100 ms
         h.runner.release()
         await h.waitForState(.processing)
@@ -152,7 +152,7 @@ import Testing
     @Test func typedAskConnectsWithoutTheMicrophone() async throws {
         let s = try setup()
         let h = s.h
-        h.speak(tone(milliseconds: 200, frequency: 200))
+        await h.speak(tone(milliseconds: 200, frequency: 200))
         h.runner.ask("  what's on my calendar?  ")
         #expect(await waitUntil { s.transport.links.count == 1 })
         let link = try #require(s.transport.current)

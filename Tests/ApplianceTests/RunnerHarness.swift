@@ -115,12 +115,13 @@ final class RunnerHarness: Sendable {
 
     // MARK: microphone
 
-    /// Pushes mic audio (24 kHz mono) into the capture ring, as the capture chain would.
-    func speak(_ samples: [Int16]) {
+    /// Pushes mic audio (24 kHz mono) into the capture ring, as the capture chain would. Waits for room
+    /// without blocking a thread: the runner that drains the ring needs one of the few pool threads.
+    func speak(_ samples: [Int16]) async {
         var offset = 0
         while offset < samples.count {
             offset += samples[offset...].withUnsafeBufferPointer { captureRing.write($0) }
-            if offset < samples.count { usleep(2_000) }
+            if offset < samples.count { try? await Task.sleep(for: .milliseconds(2)) }
         }
     }
 
