@@ -196,7 +196,8 @@ import TestSupport
         let tapBlock = beforeTap / block, listeningBlock = listening / block, idleBlock = idle / block
         // The radio's level in the half second before the tap.
         let before = ToneMeter.median(radioLevels[(tapBlock - 50)..<tapBlock])
-        #expect(before > -20, "the radio is audible before the conversation: \(before) dB")
+        let trace = stride(from: 0, to: radioLevels.count, by: 10).map { "\($0 / 10)s/10:\(Int(radioLevels[$0]))" }
+        #expect(before > -20, "the radio is audible before the conversation: \(before) dB; tap at \(tapBlock / 10), levels \(trace); log:\n\(logText(service))")
         // Ducked by the configured 20 dB within ~100 ms of listening starting (status is polled, and
         // the speaker file runs ahead of the ear by the device buffer: 100 ms of slack). Ducking starts
         // with the conversation, so on a slow connect it is already down when listening starts.
@@ -215,6 +216,41 @@ import TestSupport
         print("ducking through run: radio \(before) dB, ducked \(ducked) dB after \((duckedBy ?? -1) * 10) ms, "
               + "answer \(answerBlocks.count * 10) ms over it, restored after \((restoredBy ?? -1) * 10) ms to \(after) dB")
 
+        await realtime.shutdown()
+        await jarvis.stop()
+        await media.stop()
+    }
+
+    @Test func theModelsPlayAudioStartsPlaybackAndGetNowPlayingReturnsTheTitle() async throws {
+        let media = try await MediaStandIn.start()
+        let radio = try liveRadio(media, titles: ["Stand-in Artist - Second Song"])
+        var script = RealtimeStandInScript()
+        script.functionCalls = [
+            ScriptedFunctionCall(name: "play_audio", arguments: #"{"url":"\#(radio)","title":"Stand-in Radio Hour","type":"radio"}"#,
+                                 callID: "call_play"),
+            ScriptedFunctionCall(name: "get_now_playing", arguments: "{}", callID: "call_now"),
+        ]
+        let realtime = try await RealtimeStandIn.start(script: script)
+        let jarvis = try await TermLLMStandIn.start()
+        let service = try await start(realtime: realtime, jarvis: jarvis, link: "tools")
+        defer { _ = service.process.signal(SIGKILL) }
+
+        #expect(try await ctl(service, "ask", "play me something").status == 0)
+        #expect(await realtime.waitUntil(timeout: .seconds(15)) { realtime.functionCallOutputs.count == 2 }, "log:\n\(logText(service))")
+        let outputs = Dictionary(realtime.functionCallOutputs.map { ($0.callID, $0.output) }, uniquingKeysWith: { a, _ in a })
+        #expect(outputs["call_play"]?.contains("Stand-in Radio Hour") == true, "\(outputs)")
+        let now = try #require(outputs["call_now"].flatMap(JSONValue.parse), "\(outputs)")
+        #expect(now["state"] == "playing" || now["state"] == "stopped", "\(now)")
+        #expect(now["url"] == .string(radio), "\(now)")
+        #expect(now["title"] == "Stand-in Radio Hour", "\(now)")
+        // The stream plays, and its ICY title reaches status.
+        #expect(try await waitForStatus(service) {
+            $0["media"]?["state"] == "playing" && $0["media"]?["title"] == "Stand-in Artist - Second Song"
+        } != nil, "log:\n\(logText(service))")
+        try await Task.sleep(for: .seconds(1))
+        await stopped(service)
+        let radioLevels = ToneMeter.levels(of: Double(Self.radioHz), inStereo48k: try TestFiles.readSamples(service.played))
+        #expect(radioLevels.filter { $0 > -40 }.count >= 20, "the radio was heard on the speaker")
         await realtime.shutdown()
         await jarvis.stop()
         await media.stop()
