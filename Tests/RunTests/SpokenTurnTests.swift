@@ -56,6 +56,7 @@ import TestSupport
             realtime_priority = 0
             [realtime]
             url = "\(realtime.url)"
+            idle_timeout_s = 2
             api_key_file = "\(key)"
             [jarvis]
             url = "\(jarvis.baseURL)"
@@ -100,6 +101,25 @@ import TestSupport
             heard = Self.milliseconds(of: Self.answerHz, inStereo48k: (try? TestFiles.readSamples(played)) ?? [])
         }
         #expect(heard >= 600, "heard \(heard) ms of the answer; log:\n\(logText())")
+
+        // After the quiet period the conversation ends: `status` is back to idle, and the log shows the
+        // contract's states in order.
+        var idle = false
+        let idleDeadline = ContinuousClock.now + .seconds(15)
+        while !idle && ContinuousClock.now < idleDeadline {
+            let status = try await ChildProcess.run([binary, "ctl", "--config", config, "status"])
+            idle = status.stdout.contains(#""state":"idle""#)
+            if !idle { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(idle, "log:\n\(logText())")
+        let transitions = logText().split(separator: "\n").compactMap { line -> String? in
+            guard let range = line.firstRange(of: "state: ") else { return nil }
+            let rest: Substring = line[range.upperBound...]
+            return String(rest.prefix { $0 != " " })
+        }
+        #expect(transitions.prefix(7) == ["idle", "connecting", "listening", "user_speaking", "processing", "waiting_for_jarvis", "ai_speaking"],
+                "\(transitions)")
+        #expect(logText().contains("-> idle (quiet_period)"), "log:\n\(logText())")
 
         #expect(service.signal(SIGTERM))
         #expect(await service.wait(timeout: .seconds(5)) == 0)
