@@ -152,6 +152,9 @@ import TestSupport
         var stream = MediaStandIn.LiveStream(audio: try MediaFixtures.sineMP3(seconds: 4, frequency: Self.radioHz, sampleRate: 48_000))
         stream.titles = titles
         stream.metaInterval = 4_096
+        // 4 s ahead of real time (in the socket buffers), so a test process stalled by the full suite's load
+        // does not starve the player into silence while the levels are measured.
+        stream.burstBytes = 4 * stream.bytesPerSecond
         media.route("/radio.mp3", .live(stream))
         return media.url("/radio.mp3")
     }
