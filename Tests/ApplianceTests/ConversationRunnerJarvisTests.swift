@@ -18,10 +18,12 @@ import TestSupport
         let client: JarvisClient
     }
 
-    func setup(token: String = Self.token, options: TermLLMStandIn.Options = .init()) async throws -> Setup {
+    func setup(token: String = Self.token, options: TermLLMStandIn.Options = .init(),
+               inactivityTimeout: Duration = .milliseconds(400), totalTimeout: Duration = .seconds(3),
+               connectTimeout: Duration = .milliseconds(500)) async throws -> Setup {
         let server = try await TermLLMStandIn.start(options: options)
         let settings = JarvisSettings(
-            url: server.baseURL, inactivityTimeout: .milliseconds(400), totalTimeout: .seconds(3), connectTimeout: .milliseconds(500),
+            url: server.baseURL, inactivityTimeout: inactivityTimeout, totalTimeout: totalTimeout, connectTimeout: connectTimeout,
             breakerFailureThreshold: 10)
         let client = JarvisClient(settings: settings, token: token, http: try HTTPClient())
         let transport = FakeRealtimeTransport()
@@ -67,7 +69,8 @@ import TestSupport
     }
 
     @Test func aTapWhileJarvisThinksClosesTheRequestAndCancelsTheRun() async throws {
-        let s = try await setup()
+        // Timeouts far from the tap: this is about the tap, and a loaded machine must not time the request out first.
+        let s = try await setup(inactivityTimeout: .seconds(5), totalTimeout: .seconds(30), connectTimeout: .seconds(5))
         s.server.setPlanner { _ in TermLLMTurnPlan(steps: [.sleep(.seconds(10)), .text("too late")]) }
         s.server.updateOptions { $0.pingInterval = .milliseconds(100) }
         let link = try await base.connect(ConversationRunnerTests.Setup(h: s.h, transport: s.transport, jarvis: ScriptedJarvis()))

@@ -28,7 +28,8 @@ import TestSupport
     }
 
     func setup(configure: (inout RealtimeStandInScript) -> Void = { _ in }, clientKey: String? = nil,
-               jarvisToken: String = Self.jarvisToken, realtimeLogs: RunnerLogCapture? = nil) async throws -> Setup {
+               jarvisToken: String = Self.jarvisToken, realtimeLogs: RunnerLogCapture? = nil,
+               engine: ConversationConfiguration = RunnerHarness.fastEngine()) async throws -> Setup {
         var script = RealtimeStandInScript()
         script.answerAudio = tone(milliseconds: 800, frequency: Self.answerHz)
         configure(&script)
@@ -43,7 +44,7 @@ import TestSupport
         var quiet = Logger(label: "realtime-test")
         quiet.logLevel = .critical
         let transport = WebSocketRealtimeTransport(configuration: connection, logger: realtimeLogs?.logger(label: "realtime") ?? quiet)
-        let h = try RunnerHarness(transport: transport, tools: ToolRegistry([AskJarvisTool(jarvis: jarvis)]), jarvis: jarvis)
+        let h = try RunnerHarness(transport: transport, tools: ToolRegistry([AskJarvisTool(jarvis: jarvis)]), jarvis: jarvis, engine: engine)
         h.start()
         return Setup(h: h, realtime: realtime, jarvisServer: jarvisServer, jarvis: jarvis)
     }
@@ -194,11 +195,18 @@ import TestSupport
 
     @Test(arguments: [RealtimeStandInScript.AuthFailure.http401, .errorEventThenClose])
     func aRejectedAPIKeyIsFatalAndNotRetried(_ failure: RealtimeStandInScript.AuthFailure) async throws {
-        let s = try await setup(configure: { $0.authFailure = failure }, clientKey: "sk-wrong")
+        // A connect timeout far beyond anything the rejection needs: on a starved test machine the 3 s default
+        // can expire before a slow 401 is seen, and the test must show the rejection, not the timeout.
+        var engine = RunnerHarness.fastEngine()
+        engine.connectTimeout = .seconds(30)
+        let realtimeLogs = RunnerLogCapture()
+        let s = try await setup(
+            configure: { $0.authFailure = failure }, clientKey: "sk-wrong", realtimeLogs: realtimeLogs, engine: engine)
         let h = s.h
         h.runner.tap()
-        await h.waitForState(.error)
-        #expect(h.logs.contains("not retrying"))
+        await h.waitForState(.error, timeout: .seconds(30))
+        #expect(h.logs.contains("not retrying"), "\(h.logs.all)\nrealtime: \(realtimeLogs.all)")
+        #expect(!h.logs.contains("connect_timeout"), "\(h.logs.all)")
         #expect(h.mixer.requestedGain(.media) == 1)
         await h.waitForState(.idle)
         #expect(s.realtime.upgradeAttempts == 1)

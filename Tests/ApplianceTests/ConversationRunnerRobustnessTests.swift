@@ -50,6 +50,23 @@ import Testing
         try await s.h.stop()
     }
 
+    /// The close that follows a fatal error event can be slow (a busy box, a slow close handshake); the error
+    /// alone must end the conversation as fatal, not leave it to the connect timeout.
+    @Test func aFatalServerErrorIsFatalWithoutWaitingForTheClose() async throws {
+        let s = try base.setup()
+        s.h.runner.tap()
+        #expect(await waitUntil { s.transport.links.count == 1 })
+        let link = try #require(s.transport.current)
+        link.serverSends(ServerFrames.error(code: "invalid_api_key", message: "Incorrect API key provided."))
+        await s.h.waitForState(.error, timeout: .seconds(2))
+        #expect(s.h.logs.contains("invalid_api_key: Incorrect API key provided. (not retrying)"), "\(s.h.logs.all)")
+        #expect(!s.h.logs.contains("connect_timeout"), "\(s.h.logs.all)")
+        #expect(await waitUntil { link.closedByClient }, "the runner closes the rejected link")
+        try await Task.sleep(for: .milliseconds(150))
+        #expect(s.transport.attempts == 1)
+        try await s.h.stop()
+    }
+
     @Test func aDroppedSocketMidAnswerRecoversOnTheNextTap() async throws {
         let s = try base.setup()
         let h = s.h
@@ -181,7 +198,7 @@ import Testing
         transport.scriptConnects(.hang)
         h.runner.tap()
         await h.waitForState(.connecting)
-        await advance(clock, by: .seconds(3))
+        await advance(clock, by: RunnerHarness.fastEngine().connectTimeout, step: .milliseconds(50))
         await h.waitForState(.error)
         #expect(h.logs.contains("could not reach the Realtime API"))
         #expect(h.mixer.requestedGain(.media) == 1)

@@ -1,7 +1,7 @@
 import Logging
 import Synchronization
 
-/// Collects the runner's log lines ("level message").
+/// Collects the runner's log lines ("level message [metadata] @N ms").
 final class RunnerLogCapture: Sendable {
     let lines = Mutex<[String]>([])
 
@@ -10,6 +10,8 @@ final class RunnerLogCapture: Sendable {
         logger.logLevel = .trace
         return logger
     }
+
+    static let origin = ContinuousClock.now
 
     var all: [String] { lines.withLock { $0 } }
 
@@ -26,7 +28,10 @@ final class RunnerLogCapture: Sendable {
         }
 
         func log(event: LogEvent) {
-            capture.lines.withLock { $0.append("\(event.level) \(event.message)") }
+            let details = event.metadata.map { metadata in metadata.isEmpty ? "" : " \(metadata)" } ?? ""
+            // Milliseconds since the first captured line of the process: shows where a slow test waited.
+            let milliseconds = RunnerLogCapture.origin.duration(to: .now) / .milliseconds(1)
+            capture.lines.withLock { $0.append("\(event.level) \(event.message)\(details) @\(Int(milliseconds)) ms") }
         }
     }
 }

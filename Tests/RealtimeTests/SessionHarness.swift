@@ -26,7 +26,10 @@ final class SessionHarness: Sendable {
         let standIn = try await RealtimeStandIn.start(script: script)
         let configuration = RealtimeConnectionConfiguration(
             url: urlTransform(standIn.url), model: "gpt-realtime", apiKey: RealtimeAPIKey(apiKey ?? script.apiKey),
-            connectTimeout: .seconds(2), pingInterval: pingInterval, pongTimeout: pongTimeout ?? pingInterval, closeTimeout: .milliseconds(500))
+            // The default pong timeout is long: the stand-in answers pings from this (busy) test process, and a
+            // 2 s stall under the full suite's load used to drop the connection mid-response.
+            connectTimeout: .seconds(2), pingInterval: pingInterval, pongTimeout: pongTimeout ?? .seconds(10),
+            closeTimeout: .milliseconds(500))
         let session = RealtimeSession(
             configuration: configuration,
             lifecycle: .init(policy: ReconnectPolicy(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200), maximumAttempts: maximumAttempts),

@@ -52,6 +52,11 @@ extension RunnerLoop {
             default: break
             }
             await feed(.server(serverEvent))
+            if case .error(let error) = serverEvent, let code = error.code, RealtimeDisconnect.fatalErrorCodes.contains(code), link != nil {
+                // The socket is already closing itself on this code; the close handshake can take long on a busy
+                // box, and meanwhile `connecting` may time out and hide the real reason. It is fatal now.
+                await linkClosed(reason: error.description, fatal: true)
+            }
         case .undecodable(let detail):
             malformedEvents += 1
             logger.warning("Realtime: ignored an unreadable server frame (\(detail)); \(malformedEvents) so far")
