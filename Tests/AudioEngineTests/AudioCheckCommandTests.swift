@@ -68,7 +68,7 @@ import Testing
         #expect(wav.format == .realtime)
         #expect(wav.samples.count == 24_000 * 3)
         // The echo reaches the mic at about -6 dB of the far end; the last second of the uplink must
-        // be far below it (the chain cancels it). Typically 25-30 dB; 15 dB leaves room for a stall of
+        // be far below it (the chain cancels it). The floor is 15 dB: room for a stall of
         // the paced devices when the whole suite loads the 2 cores (once seen at 17.9 dB).
         let echoDBFS = far.withUnsafeBufferPointer { LevelMeter.rmsDBFS($0) } - 6.02
         let tail = Array(wav.samples.suffix(24_000))
