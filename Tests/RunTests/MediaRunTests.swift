@@ -11,102 +11,32 @@ import TestSupport
 @Suite(.serialized, .timeLimit(.minutes(2))) struct MediaRunTests {
     static let radioHz = 400
     static let answerHz = 1_500.0
-    static let question = "what is on my calendar today"
     let dir = TemporaryDirectory()
 
-    struct Service {
-        let process: BackgroundProcess
-        let config: String
-        let log: String
-        let played: String
-        let mic: String
-    }
-
-    var binary: String {
-        get throws { try #require(ChildProcess.builtExecutable(), "jarvis-voice is not built next to the tests") }
-    }
-
-    func write(_ name: String, _ text: String, mode: mode_t = 0o600) throws -> String {
-        let path = dir.file(name)
-        try TestFiles.write(Array(text.utf8), to: path)
-        chmod(path, mode)
-        return path
-    }
-
-    /// Starts `jarvis-voice run` on paced devices (a mic that follows `mic.raw`, a speaker writing
-    /// `played.raw`) and waits until the control socket answers.
-    func start(realtime: RealtimeStandIn, jarvis: TermLLMStandIn, media extra: String = "", link: String) async throws -> Service {
-        let mic = dir.file("mic-\(link).raw")
-        try TestFiles.write([], to: mic)
-        let played = dir.file("played-\(link).raw")
-        let alsa = dir.file("asound-\(link).conf")
-        try TestPCMConfig.write([
-            .paced(name: "media_mic", PacedPCMOptions(infile: mic, followInfile: true)),
-            .paced(name: "media_speaker", PacedPCMOptions(outfile: played)),
-        ], to: alsa)
-        let key = try write("openai.key", realtime.script.apiKey + "\n")
-        let token = try write("jarvis.token", "s3cret\n")
-        let config = try write("config.toml", """
-            [audio]
-            capture_device = "media_mic"
-            playback_device = "media_speaker"
-            realtime_priority = 0
-            [realtime]
-            url = "\(realtime.url)"
-            api_key_file = "\(key)"
-            idle_timeout_s = 2
-            [jarvis]
-            url = "\(jarvis.baseURL)"
-            token_file = "\(token)"
-            [button]
-            enabled = false
-            [control]
-            socket = "\(dir.file("control.sock"))"
-            [media]
-            volume = 1.0
-            duck_db = -20
-            state_dir = "\(dir.file("state"))"
-            station_catalog_url = ""
-            \(extra)
-            [log]
-            level = "debug"
-
-            """)
-        let log = dir.file("service-\(link).log")
-        let process = try BackgroundProcess(
-            [try binary, "run", "--config", config],
-            environment: ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(alsa)", "OPENAI_API_KEY": "",
-                          "CREDENTIALS_DIRECTORY": "", "NOTIFY_SOCKET": "", "WATCHDOG_USEC": ""],
-            stderr: .file(log))
-        let service = Service(process: process, config: config, log: log, played: played, mic: mic)
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline {
-            if try await ctl(service, "status").status == 0 { return service }
-            try await Task.sleep(for: .milliseconds(50))
+    /// The service with the radio at full volume, ducking by 20 dB, and a mic that follows appends;
+    /// returns once the control socket answers.
+    func start(realtime: RealtimeStandIn, jarvis: TermLLMStandIn, media extra: String = "", link: String) async throws -> ServiceUnderTest {
+        let service = try ServiceUnderTest.start(
+            in: dir, name: link, realtime: realtime, jarvis: jarvis,
+            mediaSection: "volume = 1.0\nduck_db = -20\nstation_catalog_url = \"\"\n\(extra)")
+        guard try await service.ctlWhenReady("status", timeout: .seconds(10)) else {
+            _ = service.process.signal(SIGKILL)
+            Issue.record("the service did not answer; log:\n\(service.logText)")
+            throw CancellationError()
         }
-        _ = process.signal(SIGKILL)
-        Issue.record("the service did not answer; log:\n\(logText(service))")
-        throw CancellationError()
-    }
-
-    func ctl(_ service: Service, _ words: String...) async throws -> ChildProcess.Result {
-        try await ChildProcess.run([try binary, "ctl", "--config", service.config, "--timeout", "5"] + words, timeout: .seconds(10))
-    }
-
-    func logText(_ service: Service) -> String {
-        String(decoding: (try? TestFiles.read(service.log)) ?? [], as: UTF8.self)
+        return service
     }
 
     /// `status` as JSON.
-    func status(_ service: Service) async throws -> JSONValue? {
-        let result = try await ctl(service, "status")
+    func status(_ service: ServiceUnderTest) async throws -> JSONValue? {
+        let result = try await service.ctl("status")
         guard result.status == 0 else { return nil }
         return JSONValue.parse(result.stdout)
     }
 
     /// Polls `status` until `condition` holds; returns the frames played by then (the speaker file's
     /// length), or nil on timeout.
-    func waitForStatus(_ service: Service, timeout: Duration = .seconds(10),
+    func waitForStatus(_ service: ServiceUnderTest, timeout: Duration = .seconds(10),
                        _ condition: (JSONValue) -> Bool) async throws -> Int? {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
@@ -118,34 +48,9 @@ import TestSupport
         return nil
     }
 
-    func playedFrames(_ service: Service) -> Int {
+    func playedFrames(_ service: ServiceUnderTest) -> Int {
         var info = stat()
         return stat(service.played, &info) == 0 ? Int(info.st_size) / 4 : 0
-    }
-
-    func stopped(_ service: Service) async {
-        #expect(service.process.signal(SIGTERM))
-        #expect(await service.process.wait(timeout: .seconds(5)) == 0, "log:\n\(logText(service))")
-    }
-
-    /// The question, spoken by espeak-ng, as 16 kHz mono PCM16 followed by 1.5 s of silence.
-    func spokenQuestion() async throws -> [Int16] {
-        let wav = dir.file("question.wav")
-        let raw = dir.file("question.raw")
-        let speak = try await ChildProcess.run(["espeak-ng", "-v", "en-us", "-s", "165", "-w", wav, Self.question])
-        try #require(speak.status == 0, "\(speak)")
-        let convert = try await ChildProcess.run(
-            ["sox", "-D", wav, "-r", "16000", "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw", raw])
-        try #require(convert.status == 0, "\(convert)")
-        return try TestFiles.readSamples(raw) + [Int16](repeating: 0, count: 24_000)
-    }
-
-    func speak(_ samples: [Int16], into service: Service) throws {
-        let bytes = samples.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8(truncatingIfNeeded: $0 >> 8)] }
-        let fd = open(service.mic, O_WRONLY | O_APPEND)
-        try #require(fd >= 0)
-        defer { close(fd) }
-        try #require(bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } == bytes.count)
     }
 
     func liveRadio(_ media: MediaStandIn, titles: [String]) throws -> String {
@@ -168,30 +73,30 @@ import TestSupport
         let jarvis = try await TermLLMStandIn.start()
         let media = try await MediaStandIn.start()
         let radio = try liveRadio(media, titles: ["Stand-in Artist - First Song"])
-        let question = try await spokenQuestion()
+        let question = try await SpokenTurnTests.micInput(leadMilliseconds: 0, in: dir)
         let service = try await start(realtime: realtime, jarvis: jarvis, link: "duck")
         defer { _ = service.process.signal(SIGKILL) }
 
-        let play = try await ctl(service, "play", radio)
+        let play = try await service.ctl("play", radio)
         #expect(play.status == 0, "\(play)")
         // ICY titles reach `status`.
         let onAir = try await waitForStatus(service) {
             $0["media"]?["state"] == "playing" && $0["media"]?["title"] == "Stand-in Artist - First Song"
         }
-        try #require(onAir != nil, "log:\n\(logText(service))")
+        try #require(onAir != nil, "log:\n\(service.logText)")
         try await Task.sleep(for: .seconds(1))
 
         let beforeTap = playedFrames(service)
-        let tapped = try await ctl(service, "tap")
+        let tapped = try await service.ctl("tap")
         #expect(tapped.status == 0, "\(tapped)")
-        let listening = try #require(await waitForStatus(service) { $0["state"] == "listening" }, "log:\n\(logText(service))")
-        try speak(question, into: service)
-        #expect(await realtime.waitForClientEvent("conversation.item.create", timeout: .seconds(15)), "log:\n\(logText(service))")
+        let listening = try #require(await waitForStatus(service) { $0["state"] == "listening" }, "log:\n\(service.logText)")
+        try service.speak(question)
+        #expect(await realtime.waitForClientEvent("conversation.item.create", timeout: .seconds(15)), "log:\n\(service.logText)")
         let idle = try #require(await waitForStatus(service, timeout: .seconds(20)) {
             $0["state"] == "idle" && $0["media"]?["ducked"] == .bool(false)
-        }, "log:\n\(logText(service))")
+        }, "log:\n\(service.logText)")
         try await Task.sleep(for: .seconds(1))
-        await stopped(service)
+        await service.stop()
 
         let output = try TestFiles.readSamples(service.played)
         let radioLevels = ToneMeter.levels(of: Double(Self.radioHz), inStereo48k: output)
@@ -200,7 +105,7 @@ import TestSupport
         // The radio's level in the half second before the tap.
         let before = ToneMeter.median(radioLevels[(tapBlock - 50)..<tapBlock])
         let trace = stride(from: 0, to: radioLevels.count, by: 10).map { "\($0 / 10)s/10:\(Int(radioLevels[$0]))" }
-        #expect(before > -20, "the radio is audible before the conversation: \(before) dB; tap at \(tapBlock / 10), levels \(trace); log:\n\(logText(service))")
+        #expect(before > -20, "the radio is audible before the conversation: \(before) dB; tap at \(tapBlock / 10), levels \(trace); log:\n\(service.logText)")
         // Ducked by the configured 20 dB within ~100 ms of listening starting (status is polled, and
         // the speaker file runs ahead of the ear by the device buffer: 100 ms of slack). Ducking starts
         // with the conversation, so on a slow connect it is already down when listening starts.
@@ -238,8 +143,8 @@ import TestSupport
         let service = try await start(realtime: realtime, jarvis: jarvis, link: "tools")
         defer { _ = service.process.signal(SIGKILL) }
 
-        #expect(try await ctl(service, "ask", "play me something").status == 0)
-        #expect(await realtime.waitUntil(timeout: .seconds(15)) { realtime.functionCallOutputs.count == 2 }, "log:\n\(logText(service))")
+        #expect(try await service.ctl("ask", "play me something").status == 0)
+        #expect(await realtime.waitUntil(timeout: .seconds(15)) { realtime.functionCallOutputs.count == 2 }, "log:\n\(service.logText)")
         let outputs = Dictionary(realtime.functionCallOutputs.map { ($0.callID, $0.output) }, uniquingKeysWith: { a, _ in a })
         #expect(outputs["call_play"]?.contains("Stand-in Radio Hour") == true, "\(outputs)")
         let now = try #require(outputs["call_now"].flatMap(JSONValue.parse), "\(outputs)")
@@ -249,9 +154,9 @@ import TestSupport
         // The stream plays, and its ICY title reaches status.
         #expect(try await waitForStatus(service) {
             $0["media"]?["state"] == "playing" && $0["media"]?["title"] == "Stand-in Artist - Second Song"
-        } != nil, "log:\n\(logText(service))")
+        } != nil, "log:\n\(service.logText)")
         try await Task.sleep(for: .seconds(1))
-        await stopped(service)
+        await service.stop()
         let radioLevels = ToneMeter.levels(of: Double(Self.radioHz), inStereo48k: try TestFiles.readSamples(service.played))
         #expect(radioLevels.filter { $0 > -40 }.count >= 20, "the radio was heard on the speaker")
         await realtime.shutdown()
@@ -267,27 +172,27 @@ import TestSupport
         var service = try await start(realtime: realtime, jarvis: jarvis, link: "verbs")
         defer { _ = service.process.signal(SIGKILL) }
 
-        #expect(try await ctl(service, "play", radio).status == 0)
-        #expect(try await waitForStatus(service) { $0["media"]?["state"] == "playing" } != nil, "log:\n\(logText(service))")
+        #expect(try await service.ctl("play", radio).status == 0)
+        #expect(try await waitForStatus(service) { $0["media"]?["state"] == "playing" } != nil, "log:\n\(service.logText)")
         #expect(try await waitForStatus(service) { $0["media"]?["url"] == .string(radio) } != nil)
-        #expect(try await ctl(service, "pause").status == 0)
+        #expect(try await service.ctl("pause").status == 0)
         #expect(try await waitForStatus(service) { $0["media"]?["state"] == "paused" } != nil)
-        #expect(try await ctl(service, "resume").status == 0)
+        #expect(try await service.ctl("resume").status == 0)
         #expect(try await waitForStatus(service) { $0["media"]?["state"] == "playing" } != nil)
-        let volume = try await ctl(service, "volume", "0.3")
+        let volume = try await service.ctl("volume", "0.3")
         #expect(volume.status == 0, "\(volume)")
         let level = try await status(service)?["media"]?["volume"]?.numberValue
         #expect(level.map { abs($0 - 0.3) <= 0.05 } == true, "volume \(String(describing: level))")
-        #expect(try await ctl(service, "stop").status == 0)
+        #expect(try await service.ctl("stop").status == 0)
         #expect(try await waitForStatus(service) { $0["media"]?["state"] == "stopped" } != nil)
-        let refused = try await ctl(service, "play", "file:///etc/passwd")
+        let refused = try await service.ctl("play", "file:///etc/passwd")
         #expect(refused.status != 0)
-        await stopped(service)
+        await service.stop()
 
         service = try await start(realtime: realtime, jarvis: jarvis, link: "verbs2")
         let restarted = try await status(service)?["media"]?["volume"]?.numberValue
         #expect(restarted == level, "volume after a restart \(String(describing: restarted)), before \(String(describing: level))")
-        await stopped(service)
+        await service.stop()
         await realtime.shutdown()
         await jarvis.stop()
         await media.stop()
@@ -305,17 +210,17 @@ import TestSupport
         let service = try await start(realtime: realtime, jarvis: jarvis, media: "reconnect_attempts = 2", link: "flaky")
         defer { _ = service.process.signal(SIGKILL) }
 
-        #expect(try await ctl(service, "play", media.url("/flaky.mp3")).status == 0)
-        #expect(try await waitForStatus(service) { $0["media"]?["state"] == "playing" } != nil, "log:\n\(logText(service))")
+        #expect(try await service.ctl("play", media.url("/flaky.mp3")).status == 0)
+        #expect(try await waitForStatus(service) { $0["media"]?["state"] == "playing" } != nil, "log:\n\(service.logText)")
         media.route("/flaky.mp3", .status(503))
         // Gave up: stopped, and the assistant is asked to say so.
         #expect(try await waitForStatus(service, timeout: .seconds(20)) { $0["media"]?["state"] == "stopped" } != nil,
-                "log:\n\(logText(service))")
-        #expect(await realtime.waitForClientEvent("response.create", timeout: .seconds(10)), "log:\n\(logText(service))")
+                "log:\n\(service.logText)")
+        #expect(await realtime.waitForClientEvent("response.create", timeout: .seconds(10)), "log:\n\(service.logText)")
         let told = realtime.clientEvents(ofType: "conversation.item.create").map(\.text)
         #expect(told.contains { $0.contains("flaky.mp3") || $0.contains("stopped") }, "\(told)")
-        #expect(logText(service).contains("gave up"), "log:\n\(logText(service))")
-        await stopped(service)
+        #expect(service.logText.contains("gave up"), "log:\n\(service.logText)")
+        await service.stop()
         await realtime.shutdown()
         await jarvis.stop()
         await media.stop()

@@ -15,7 +15,6 @@ import TestSupport
     let dir = TemporaryDirectory()
 
     @Test func pressAndReleaseTakeOneSpokenTurn() async throws {
-        let binary = try #require(ChildProcess.builtExecutable(), "jarvis-voice is not built next to the tests")
         var script = RealtimeStandInScript()
         script.answerAudio = (0..<(24 * 800)).map { Int16(8_000 * sin(Double($0) * 2 * .pi * SpokenTurnTests.answerHz / 24_000)) }
         let realtime = try await RealtimeStandIn.start(script: script)
@@ -25,64 +24,16 @@ import TestSupport
         let mic = dir.file("mic.raw")
         let question = try await SpokenTurnTests.micInput(leadMilliseconds: 2_500, in: dir)
         try TestFiles.write(samples: question + [Int16](repeating: 0, count: 16 * 3_000), to: mic)
-        let played = dir.file("played.raw")
-        let alsa = dir.file("asound.conf")
-        try TestPCMConfig.write([
-            .paced(name: "ptt_mic", PacedPCMOptions(infile: mic)),
-            .paced(name: "ptt_speaker", PacedPCMOptions(outfile: played)),
-        ], to: alsa)
-        let key = dir.file("openai.key")
-        try TestFiles.write(Array((script.apiKey + "\n").utf8), to: key)
-        chmod(key, 0o600)
-        let token = dir.file("jarvis.token")
-        try TestFiles.write(Array("s3cret\n".utf8), to: token)
-        chmod(token, 0o600)
-        let config = dir.file("config.toml")
-        try TestFiles.write(Array("""
-            [audio]
-            capture_device = "ptt_mic"
-            playback_device = "ptt_speaker"
-            realtime_priority = 0
-            [realtime]
-            url = "\(realtime.url)"
-            api_key_file = "\(key)"
-            idle_timeout_s = 2
-            [jarvis]
-            url = "\(jarvis.baseURL)"
-            token_file = "\(token)"
-            [button]
-            enabled = false
-            [control]
-            socket = "\(dir.file("control.sock"))"
-            [media]
-            state_dir = "\(dir.file("state"))"
-
-            """.utf8), to: config)
-        let log = dir.file("service.log")
-        let service = try BackgroundProcess(
-            [binary, "run", "--config", config],
-            environment: ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(alsa)", "OPENAI_API_KEY": "",
-                          "CREDENTIALS_DIRECTORY": "", "NOTIFY_SOCKET": ""],
-            stderr: .file(log))
-        defer { _ = service.signal(SIGKILL) }
-        func logText() -> String { String(decoding: (try? TestFiles.read(log)) ?? [], as: UTF8.self) }
-        func ctl(_ words: String...) async throws -> ChildProcess.Result {
-            try await ChildProcess.run([binary, "ctl", "--config", config] + words, timeout: .seconds(30))
-        }
-
-        var pressed = false
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !pressed && ContinuousClock.now < deadline {
-            pressed = try await ctl("press").status == 0
-            if !pressed { try await Task.sleep(for: .milliseconds(20)) }
-        }
-        try #require(pressed, "log:\n\(logText())")
+        let service = try ServiceUnderTest.start(in: dir, name: "ptt", realtime: realtime, jarvis: jarvis,
+                                                 mic: PacedPCMOptions(infile: mic))
+        defer { _ = service.process.signal(SIGKILL) }
+        try #require(try await service.ctlWhenReady("press"), "log:\n\(service.logText)")
 
         // `ctl status`, polled for the rest of the test.
         let states = Mutex<[String]>([])
         let poller = Task {
             while !Task.isCancelled {
-                if let result = try? await ChildProcess.run([binary, "ctl", "--config", config, "status"], timeout: .seconds(30)),
+                if let result = try? await service.ctl("status"),
                    result.status == 0, let state = JSONValue.parse(result.stdout)?["state"]?.stringValue {
                     states.withLock { if $0.last != state { $0.append(state) } }
                 }
@@ -92,25 +43,25 @@ import TestSupport
         defer { poller.cancel() }
 
         // Held: the whole question streams to the server, and nothing ends the turn by itself.
-        #expect(await realtime.waitUntil(timeout: .seconds(30)) { Self.questionEnded(in: realtime) }, "log:\n\(logText())")
+        #expect(await realtime.waitUntil(timeout: .seconds(30)) { Self.questionEnded(in: realtime) }, "log:\n\(service.logText)")
         let beforeRelease = realtime.clientEvents
         let update = beforeRelease.last { $0.type == "session.update" }
         #expect(update?.json["session"]?["audio"]?["input"]?["turn_detection"] == .null, "push-to-talk turns server VAD off")
         #expect(!beforeRelease.contains { $0.type == "input_audio_buffer.commit" || $0.type == "response.create" })
         #expect(states.withLock { $0.contains("user_speaking") }, "states \(states.withLock { $0 })")
 
-        #expect(try await ctl("release").status == 0)
-        #expect(await realtime.waitForClientEvent("input_audio_buffer.commit", timeout: .seconds(15)), "log:\n\(logText())")
-        #expect(await realtime.waitForClientEvent("conversation.item.create", timeout: .seconds(15)), "log:\n\(logText())")
+        #expect(try await service.ctl("release").status == 0)
+        #expect(await realtime.waitForClientEvent("input_audio_buffer.commit", timeout: .seconds(15)), "log:\n\(service.logText)")
+        #expect(await realtime.waitForClientEvent("conversation.item.create", timeout: .seconds(15)), "log:\n\(service.logText)")
         #expect(jarvis.recordedRequests.count == 1)
 
         var heard = 0
         let heardDeadline = ContinuousClock.now + .seconds(20)
         while heard < 600 && ContinuousClock.now < heardDeadline {
             try await Task.sleep(for: .milliseconds(200))
-            heard = SpokenTurnTests.milliseconds(of: SpokenTurnTests.answerHz, inStereo48k: (try? TestFiles.readSamples(played)) ?? [])
+            heard = SpokenTurnTests.milliseconds(of: SpokenTurnTests.answerHz, inStereo48k: (try? TestFiles.readSamples(service.played)) ?? [])
         }
-        #expect(heard >= 600, "heard \(heard) ms of the answer; log:\n\(logText())")
+        #expect(heard >= 600, "heard \(heard) ms of the answer; log:\n\(service.logText)")
 
         let idle = await realtime.waitUntil(timeout: .seconds(30)) {
             let seen = states.withLock { $0 }
@@ -119,15 +70,14 @@ import TestSupport
         poller.cancel()
         await poller.value
         let seen = states.withLock { $0 }
-        #expect(idle, "polled states \(seen); log:\n\(logText())")
+        #expect(idle, "polled states \(seen); log:\n\(service.logText)")
         #expect(Self.isSubsequence(["user_speaking", "ai_speaking", "idle"], of: seen), "polled states \(seen)")
-        let text = logText()
+        let text = service.logText
         #expect(text.contains("state: user_speaking -> processing"), "the release commits the turn; log:\n\(text)")
         #expect(text.contains("-> ai_speaking"))
         #expect(realtime.rejections.isEmpty, "\(realtime.rejections)")
 
-        #expect(service.signal(SIGTERM))
-        #expect(await service.wait(timeout: .seconds(5)) == 0)
+        await service.stop()
         await realtime.shutdown()
         await jarvis.stop()
     }

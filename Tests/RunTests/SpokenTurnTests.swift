@@ -28,7 +28,6 @@ import TestSupport
     }
 
     @Test func spokenQuestionIsAnsweredThroughTheSpeaker() async throws {
-        let binary = try #require(ChildProcess.builtExecutable(), "jarvis-voice is not built next to the tests")
         var script = RealtimeStandInScript()
         script.answerAudio = (0..<(24 * 800)).map { Int16(8_000 * sin(Double($0) * 2 * .pi * Self.answerHz / 24_000)) }
         let realtime = try await RealtimeStandIn.start(script: script)
@@ -36,59 +35,15 @@ import TestSupport
 
         let mic = dir.file("mic.raw")
         try TestFiles.write(samples: try await Self.micInput(leadMilliseconds: 800, in: dir), to: mic)
-        let played = dir.file("played.raw")
-        let alsa = dir.file("asound.conf")
-        try TestPCMConfig.write([
-            .paced(name: "turn_mic", PacedPCMOptions(infile: mic)),
-            .paced(name: "turn_speaker", PacedPCMOptions(outfile: played)),
-        ], to: alsa)
-        let key = dir.file("openai.key")
-        try TestFiles.write(Array((realtime.script.apiKey + "\n").utf8), to: key)
-        chmod(key, 0o600)
-        let token = dir.file("jarvis.token")
-        try TestFiles.write(Array("s3cret\n".utf8), to: token)
-        chmod(token, 0o600)
-        let config = dir.file("config.toml")
-        try TestFiles.write(Array("""
-            [audio]
-            capture_device = "turn_mic"
-            playback_device = "turn_speaker"
-            realtime_priority = 0
-            [realtime]
-            url = "\(realtime.url)"
-            idle_timeout_s = 2
-            api_key_file = "\(key)"
-            [jarvis]
-            url = "\(jarvis.baseURL)"
-            token_file = "\(token)"
-            [button]
-            enabled = false
-            [control]
-            socket = "\(dir.file("control.sock"))"
-            [media]
-            state_dir = "\(dir.file("state"))"
-
-            """.utf8), to: config)
-        let log = dir.file("service.log")
-        let service = try BackgroundProcess(
-            [binary, "run", "--config", config],
-            environment: ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(alsa)", "OPENAI_API_KEY": "",
-                          "CREDENTIALS_DIRECTORY": "", "NOTIFY_SOCKET": ""],
-            stderr: .file(log))
-        defer { _ = service.signal(SIGKILL) }
-        func logText() -> String { String(decoding: (try? TestFiles.read(log)) ?? [], as: UTF8.self) }
+        let service = try ServiceUnderTest.start(in: dir, name: "turn", realtime: realtime, jarvis: jarvis,
+                                                 mic: PacedPCMOptions(infile: mic))
+        defer { _ = service.process.signal(SIGKILL) }
 
         // Tap as soon as the service answers: the speech starts 800 ms after the devices opened and
         // the idle pre-roll keeps the last second, so the whole question reaches the stand-in.
-        var tapped = false
-        let deadline = ContinuousClock.now + .seconds(5)
-        while !tapped && ContinuousClock.now < deadline {
-            tapped = try await ChildProcess.run([binary, "ctl", "--config", config, "tap"]).status == 0
-            if !tapped { try await Task.sleep(for: .milliseconds(20)) }
-        }
-        try #require(tapped, "log:\n\(logText())")
+        try #require(try await service.ctlWhenReady("tap", timeout: .seconds(5)), "log:\n\(service.logText)")
 
-        #expect(await realtime.waitForClientEvent("conversation.item.create", timeout: .seconds(15)), "log:\n\(logText())")
+        #expect(await realtime.waitForClientEvent("conversation.item.create", timeout: .seconds(15)), "log:\n\(service.logText)")
         let asked = jarvis.recordedRequests
         #expect(asked.count == 1)
         #expect(asked.first?.body.contains(Self.question) == true)
@@ -98,31 +53,30 @@ import TestSupport
         let heardDeadline = ContinuousClock.now + .seconds(10)
         while heard < 600 && ContinuousClock.now < heardDeadline {
             try await Task.sleep(for: .milliseconds(200))
-            heard = Self.milliseconds(of: Self.answerHz, inStereo48k: (try? TestFiles.readSamples(played)) ?? [])
+            heard = Self.milliseconds(of: Self.answerHz, inStereo48k: (try? TestFiles.readSamples(service.played)) ?? [])
         }
-        #expect(heard >= 600, "heard \(heard) ms of the answer; log:\n\(logText())")
+        #expect(heard >= 600, "heard \(heard) ms of the answer; log:\n\(service.logText)")
 
         // After the quiet period the conversation ends: `status` is back to idle, and the log shows the
         // contract's states in order.
         var idle = false
         let idleDeadline = ContinuousClock.now + .seconds(15)
         while !idle && ContinuousClock.now < idleDeadline {
-            let status = try await ChildProcess.run([binary, "ctl", "--config", config, "status"])
+            let status = try await service.ctl("status")
             idle = status.stdout.contains(#""state":"idle""#)
             if !idle { try await Task.sleep(for: .milliseconds(50)) }
         }
-        #expect(idle, "log:\n\(logText())")
-        let transitions = logText().split(separator: "\n").compactMap { line -> String? in
+        #expect(idle, "log:\n\(service.logText)")
+        let transitions = service.logText.split(separator: "\n").compactMap { line -> String? in
             guard let range = line.firstRange(of: "state: ") else { return nil }
             let rest: Substring = line[range.upperBound...]
             return String(rest.prefix { $0 != " " })
         }
         #expect(transitions.prefix(7) == ["idle", "connecting", "listening", "user_speaking", "processing", "waiting_for_jarvis", "ai_speaking"],
                 "\(transitions)")
-        #expect(logText().contains("-> idle (quiet_period)"), "log:\n\(logText())")
+        #expect(service.logText.contains("-> idle (quiet_period)"), "log:\n\(service.logText)")
 
-        #expect(service.signal(SIGTERM))
-        #expect(await service.wait(timeout: .seconds(5)) == 0)
+        await service.stop()
         await realtime.shutdown()
         await jarvis.stop()
     }

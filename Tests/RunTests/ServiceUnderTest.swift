@@ -1,0 +1,109 @@
+import ALSATestbed
+import Glibc
+import Realtime
+import Testing
+import TestProcess
+import TestSupport
+
+/// `jarvis-voice run` as a child process on two paced test PCMs (the mic reads `mic`, the speaker writes
+/// `played`), talking to the given Realtime and term-llm stand-ins, with its control socket, state
+/// directory, secrets and log in `dir`. `name` keeps the PCMs and files of several services apart.
+struct ServiceUnderTest {
+    let process: BackgroundProcess
+    let binary: String
+    let config: String
+    let log: String
+    let mic: String
+    let played: String
+
+    /// - Parameters:
+    ///   - mic: the paced mic's options; `infile` defaults to an empty file that follows appends.
+    ///   - realtimeSection, mediaSection: extra lines for `[realtime]` and `[media]`.
+    static func start(in dir: TemporaryDirectory, name: String, realtime: RealtimeStandIn, jarvis: TermLLMStandIn,
+                      mic micOptions: PacedPCMOptions? = nil, realtimeSection: String = "idle_timeout_s = 2",
+                      mediaSection: String = "", logLevel: String = "debug") throws -> ServiceUnderTest {
+        let binary = try #require(ChildProcess.builtExecutable(), "jarvis-voice is not built next to the tests")
+        var micOptions = micOptions ?? PacedPCMOptions(followInfile: true)
+        if micOptions.infile == nil {
+            micOptions.infile = dir.file("\(name)-mic.raw")
+            try TestFiles.write([], to: dir.file("\(name)-mic.raw"))
+        }
+        let played = dir.file("\(name)-played.raw")
+        let alsa = dir.file("\(name)-asound.conf")
+        try TestPCMConfig.write([
+            .paced(name: "\(name)_mic", micOptions),
+            .paced(name: "\(name)_speaker", PacedPCMOptions(outfile: played)),
+        ], to: alsa)
+        let key = try secret(dir.file("openai.key"), realtime.script.apiKey)
+        let token = try secret(dir.file("jarvis.token"), "s3cret")
+        let config = dir.file("\(name)-config.toml")
+        try TestFiles.write(Array("""
+            [audio]
+            capture_device = "\(name)_mic"
+            playback_device = "\(name)_speaker"
+            realtime_priority = 0
+            [realtime]
+            url = "\(realtime.url)"
+            api_key_file = "\(key)"
+            \(realtimeSection)
+            [jarvis]
+            url = "\(jarvis.baseURL)"
+            token_file = "\(token)"
+            [button]
+            enabled = false
+            [control]
+            socket = "\(dir.file("control.sock"))"
+            [media]
+            state_dir = "\(dir.file("state"))"
+            \(mediaSection)
+            [log]
+            level = "\(logLevel)"
+
+            """.utf8), to: config)
+        let log = dir.file("\(name)-service.log")
+        let process = try BackgroundProcess(
+            [binary, "run", "--config", config],
+            environment: ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(alsa)", "OPENAI_API_KEY": "",
+                          "CREDENTIALS_DIRECTORY": "", "NOTIFY_SOCKET": "", "WATCHDOG_USEC": ""],
+            stderr: .file(log))
+        return ServiceUnderTest(process: process, binary: binary, config: config, log: log,
+                                mic: micOptions.infile ?? "", played: played)
+    }
+
+    private static func secret(_ path: String, _ value: String) throws -> String {
+        try TestFiles.write(Array((value + "\n").utf8), to: path)
+        chmod(path, 0o600)
+        return path
+    }
+
+    func ctl(_ words: String...) async throws -> ChildProcess.Result {
+        try await ChildProcess.run([binary, "ctl", "--config", config] + words, timeout: .seconds(30))
+    }
+
+    /// Retries `ctl WORD` until the service answers (it binds the socket before opening the devices).
+    func ctlWhenReady(_ word: String, timeout: Duration = .seconds(20)) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if try await ctl(word).status == 0 { return true }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+
+    var logText: String { String(decoding: (try? TestFiles.read(log)) ?? [], as: UTF8.self) }
+
+    /// Appends 16 kHz mono PCM16 to a following mic: heard from the next period on.
+    func speak(_ samples: [Int16]) throws {
+        let bytes = samples.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8(truncatingIfNeeded: $0 >> 8)] }
+        let fd = open(mic, O_WRONLY | O_APPEND)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        try #require(bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } == bytes.count)
+    }
+
+    /// SIGTERM; expects exit 0 within 5 s.
+    func stop(sourceLocation: SourceLocation = #_sourceLocation) async {
+        #expect(process.signal(SIGTERM), sourceLocation: sourceLocation)
+        #expect(await process.wait(timeout: .seconds(5)) == 0, "log:\n\(logText)", sourceLocation: sourceLocation)
+    }
+}
