@@ -1,6 +1,5 @@
 @testable import Appliance
 import AudioCore
-import Logging
 import Media
 import Realtime
 import Testing
@@ -8,36 +7,9 @@ import TestSupport
 
 /// Announcements (the DJ loop) and the speech-aware long hold through the whole runner over loopback.
 @Suite(.timeLimit(.minutes(1))) struct ConversationRunnerAnnounceTests {
-    struct Setup {
-        let h: RunnerHarness
-        let realtime: RealtimeStandIn
-        let player: FakeMediaPlayer
-
-        func stop() async throws {
-            try await h.stop()
-            await realtime.shutdown()
-        }
-    }
-
-    func setup(calls: [ScriptedFunctionCall] = []) async throws -> Setup {
-        var script = RealtimeStandInScript()
-        script.functionCalls = calls
-        script.answerAudio = tone(milliseconds: 500, frequency: 660)
-        let realtime = try await RealtimeStandIn.start(script: script)
-        let player = FakeMediaPlayer()
-        let ducking = MediaDuckingControl()
-        let tools = ToolRegistry(MediaTools.make(player: player, ducking: ducking))
-        let connection = RealtimeConnectionConfiguration(
-            url: realtime.url, model: "gpt-realtime", apiKey: RealtimeAPIKey(script.apiKey),
-            connectTimeout: .seconds(2), closeTimeout: .milliseconds(500))
-        var quiet = Logger(label: "realtime-test")
-        quiet.logLevel = .critical
-        let h = try RunnerHarness(
-            transport: WebSocketRealtimeTransport(configuration: connection, logger: quiet), tools: tools, jarvis: nil,
-            engine: RunnerHarness.fastEngine(tools: tools.functionTools), ducking: ducking,
-            earcons: { _ in nil })  // no earcons: the only audio out is the answer
-        h.start()
-        return Setup(h: h, realtime: realtime, player: player)
+    /// No earcons: the only audio out is the answer.
+    func setup(calls: [ScriptedFunctionCall] = []) async throws -> MediaLoopback {
+        try await MediaLoopback.start(calls: calls, answerAudio: tone(milliseconds: 500, frequency: 660), earcons: { _ in nil })
     }
 
     @Test func aDJCueInIdlePlaysTheNextPickAndEndsWithoutTheMic() async throws {
