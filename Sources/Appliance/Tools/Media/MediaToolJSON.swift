@@ -26,12 +26,14 @@ enum MediaToolJSON {
     /// Two decimals, for volume levels.
     static func level(_ value: Double) -> JSONValue { .number(value.isFinite ? (value * 100).rounded() / 100 : 0) }
 
-    /// Only `http` and `https` URLs are played (no `file:`, no other schemes).
+    /// Refuses what the player would refuse (`MediaURL`: only absolute `http`/`https` URLs, bounded length)
+    /// before the call reaches it.
     static func checkURL(_ url: String, tool: String) -> ToolOutput? {
-        let lower = url.lowercased()
-        guard lower.hasPrefix("http://") || lower.hasPrefix("https://"), lower.count > 8 else {
-            return .failure("\(tool): only http and https URLs can be played, not \"\(url)\"")
+        do throws(MediaURLError) {
+            _ = try MediaURL(parsing: url)
+            return nil
+        } catch {
+            return .failure("\(tool): \(error)")
         }
-        return nil
     }
 }
