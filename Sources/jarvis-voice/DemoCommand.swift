@@ -85,8 +85,8 @@ struct DemoCommand: AsyncParsableCommand {
         guard let executable = DemoWorkspace.executablePath() else { throw DemoError("cannot read /proc/self/exe") }
 
         Self.say("demo: speaking the question and the answer with espeak-ng")
-        let spokenQuestion = try await DemoSpeech.synthesize(question, rate: DemoWorkspace.captureRate, in: workspace, name: "question")
-        let spokenAnswer = try await DemoSpeech.synthesize(answer, rate: 24_000, in: workspace, name: "answer")
+        let spokenQuestion = try await speak(question, rate: DemoWorkspace.captureRate, in: workspace, name: "question")
+        let spokenAnswer = try await speak(answer, rate: 24_000, in: workspace, name: "answer")
         let mic = [Int16](repeating: 0, count: DemoWorkspace.captureRate * Self.leadMilliseconds / 1000) + spokenQuestion
             + [Int16](repeating: 0, count: DemoWorkspace.captureRate * 3)
         do { try TestFiles.write(samples: mic, to: workspace.micInput) } catch { throw DemoError("\(error)") }
@@ -206,5 +206,13 @@ struct DemoCommand: AsyncParsableCommand {
     static func format(_ value: Double) -> String {
         let tenths = Int((value * 10).rounded())
         return "\(tenths / 10).\(tenths % 10)"
+    }
+
+    private func speak(_ text: String, rate: Int, in workspace: DemoWorkspace, name: String) async throws(DemoError) -> [Int16] {
+        do throws(SpeechSynthesis.Failure) {
+            return try await SpeechSynthesis.speak(text, rate: rate, directory: workspace.path, name: name)
+        } catch {
+            throw DemoError(error.description)
+        }
     }
 }

@@ -15,15 +15,7 @@ import TestSupport
 
     /// 16 kHz mono PCM16 (the mic's format): `lead` ms of silence, the question, 2 s of silence.
     static func micInput(leadMilliseconds: Int, in dir: TemporaryDirectory) async throws -> [Int16] {
-        let wav = dir.file("question.wav")
-        let raw = dir.file("question.raw")
-        let speak = try await ChildProcess.run(["espeak-ng", "-v", "en-us", "-s", "165", "-w", wav, Self.question])
-        try #require(speak.status == 0, "\(speak)")
-        let convert = try await ChildProcess.run(
-            ["sox", "-D", wav, "-r", "16000", "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw", raw])
-        try #require(convert.status == 0, "\(convert)")
-        let speech = try TestFiles.readSamples(raw)
-        try #require(speech.count > 8_000)
+        let speech = try await SpeechSynthesis.speak(question, rate: 16_000, directory: dir.path, name: "question")
         return [Int16](repeating: 0, count: 16 * leadMilliseconds) + speech + [Int16](repeating: 0, count: 32_000)
     }
 
