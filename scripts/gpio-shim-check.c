@@ -1,8 +1,8 @@
-// Tiny C driver for the CShims GPIO backend, used by scripts/check-libgpiod2 (and runnable in a
+// Tiny C driver for the CGPIODShim GPIO backend, used by scripts/check-libgpiod2 (and runnable in a
 // gpio-sim VM). usage: gpio-shim-check [CHIP_PATH [OFFSET]]
 //   without a chip on the machine: expects the open to fail with a named call and errno;
 //   with a chip: lists its lines and reads OFFSET's value.
-#include "cshim_gpio.h"
+#include "CGPIODShim.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

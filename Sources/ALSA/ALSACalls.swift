@@ -1,5 +1,5 @@
 import CALSA
-import CShims
+import CALSAShim
 import Glibc
 
 /// The only file in this module that calls alsa-lib. Every failing call becomes an `ALSAError`

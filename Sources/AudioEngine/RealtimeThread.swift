@@ -1,4 +1,4 @@
-import CShims
+import CPosixShim
 import Glibc
 import Synchronization
 

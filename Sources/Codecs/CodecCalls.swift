@@ -1,7 +1,7 @@
 import AudioCore
 import CMPG123
 import COpus
-import CShims
+import COpusShim
 
 // The only file in Codecs that calls libmpg123 or libopus. Handles own their C objects.
 

@@ -1,12 +1,12 @@
-import CShims
+import CGPIODShim
 import Glibc
 
-/// An owned libgpiod-backed handle from CShims; the owning class frees it exactly once.
+/// An owned libgpiod-backed handle from CGPIODShim; the owning class frees it exactly once.
 struct GPIOHandle: @unchecked Sendable {
     let raw: OpaquePointer
 }
 
-/// The only caller of the CShims GPIO API (and of the POSIX calls the GPIO threads need).
+/// The only caller of the CGPIODShim GPIO API (and of the POSIX calls the GPIO threads need).
 /// Turns NULL/-1 returns into `GPIOError`s naming the failed C function; retries EINTR.
 enum GPIOCalls {
     static var backend: Int { Int(cshim_gpio_backend()) }

@@ -1,5 +1,5 @@
 import CCurl
-import CShims
+import CCurlShim
 import Glibc
 import Synchronization
 

@@ -1,4 +1,4 @@
-import CShims
+import CCurlShim
 import Glibc
 import Synchronization
 

@@ -1,4 +1,4 @@
-import CShims
+import CPosixShim
 import Glibc
 
 /// The only caller of the POSIX process API in this module.

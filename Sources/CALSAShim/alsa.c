@@ -1,4 +1,4 @@
-#include "CShims.h"
+#include "CALSAShim.h"
 
 static void cshim_alsa_quiet(const char *file, int line, const char *function, int err, const char *fmt, ...) {
     (void)file; (void)line; (void)function; (void)err; (void)fmt;

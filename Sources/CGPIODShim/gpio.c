@@ -2,7 +2,7 @@
 // #defines GPIOD_LINE_BULK_MAX_LINES, 2.x's defines no macro besides its include guard.
 // -DCSHIM_GPIO_BACKEND=1|2 overrides the detection.
 #define _GNU_SOURCE 1
-#include "cshim_gpio.h"
+#include "CGPIODShim.h"
 #include <gpiod.h>
 #include <errno.h>
 #include <poll.h>

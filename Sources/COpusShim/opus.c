@@ -1,4 +1,4 @@
-#include "cshim_opus.h"
+#include "COpusShim.h"
 
 int cshim_opus_ms_decoder_set_gain(OpusMSDecoder *decoder, int gain_q8) {
     return opus_multistream_decoder_ctl(decoder, OPUS_SET_GAIN(gain_q8));

@@ -1,5 +1,5 @@
 #define _GNU_SOURCE
-#include "CShims.h"
+#include "CCurlShim.h"
 #include <pthread.h>
 
 void cshim_http_set_thread_name(const char *name) {

@@ -1,7 +1,7 @@
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <string.h>
-#include "CShims.h"
+#include "CPosixShim.h"
 
 int cshim_thread_set_name(const char *name) {
     char shortened[16];
