@@ -1,4 +1,3 @@
-import Configuration
 import Synchronization
 
 /// The talk button: a small thread polls the GPIO line (and a wake-up fd), feeds edges into a
@@ -82,10 +81,10 @@ public final class ButtonGestureSource: Sendable {
         }
     }
 
-    /// Opens the line from `[button]` (none when `enabled = false`) and starts the thread.
-    public convenience init(_ config: ButtonConfig, consumer: String = "jarvis-voice") throws(GPIOError) {
-        let input = config.enabled ? try GPIOInputLine(config, consumer: consumer) : nil
-        try self.init(input: input, settings: GestureRecognizer.Settings(config))
+    /// Opens the button's line and starts the thread.
+    public convenience init(line: ButtonLineSettings, gestures: GestureRecognizer.Settings = .init(),
+                            consumer: String = "jarvis-voice") throws(GPIOError) {
+        try self.init(input: GPIOInputLine(line, consumer: consumer), settings: gestures)
     }
 
     /// A press or release from outside the GPIO line (control socket), dated now. Debounced like

@@ -1,5 +1,3 @@
-import Configuration
-
 /// One edge of an input line; `rising` means it became active (active-low already applied).
 public struct GPIOEdge: Sendable, Equatable {
     public var rising: Bool
@@ -20,7 +18,7 @@ public final class GPIOInputLine: @unchecked Sendable {
     public let kernelDebounced: Bool
     private let handle: GPIOHandle
 
-    public init(chip: String, line: Int, activeLow: Bool, bias: GPIOBias, debounce: Duration,
+    public init(chip: String, line: Int, activeLow: Bool, bias: GPIOLineBias, debounce: Duration,
                 consumer: String = "jarvis-voice") throws(GPIOError) {
         self.chip = chip
         self.line = line
@@ -30,10 +28,10 @@ public final class GPIOInputLine: @unchecked Sendable {
         self.kernelDebounced = micros > 0 && GPIOCalls.kernelDebounceSupported
     }
 
-    /// The button line described by `[button]`.
-    public convenience init(_ config: ButtonConfig, consumer: String = "jarvis-voice") throws(GPIOError) {
-        try self.init(chip: config.chip, line: config.line, activeLow: config.activeLow, bias: config.bias,
-                      debounce: .milliseconds(config.debounceMs), consumer: consumer)
+    /// The button's line.
+    public convenience init(_ settings: ButtonLineSettings, consumer: String = "jarvis-voice") throws(GPIOError) {
+        try self.init(chip: settings.chip, line: settings.line, activeLow: settings.activeLow, bias: settings.bias,
+                      debounce: settings.debounce, consumer: consumer)
     }
 
     deinit {
@@ -54,7 +52,7 @@ public final class GPIOInputLine: @unchecked Sendable {
     }
 }
 
-extension GPIOBias {
+extension GPIOLineBias {
     var cshimValue: Int32 {
         switch self {
         case .asIs: 0

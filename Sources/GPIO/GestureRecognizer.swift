@@ -1,5 +1,3 @@
-import Configuration
-
 /// Turns raw button edges into `ButtonGesture`s: a pure value-type state machine with a manual
 /// clock. Feed it edges (`pressed` is the logical level, active-low already applied) and ticks;
 /// after each call, wake it again at `nextDeadline` (if any) with `advance(to:)`.
@@ -21,11 +19,6 @@ public struct GestureRecognizer: Sendable {
             self.debounce = max(debounce, .zero)
             self.hold = max(hold, .zero)
             self.longHold = max(longHold, .zero)
-        }
-
-        public init(_ config: ButtonConfig) {
-            self.init(debounce: .milliseconds(config.debounceMs), hold: .milliseconds(config.holdMs),
-                      longHold: .milliseconds(config.longHoldMs))
         }
     }
 

@@ -1,4 +1,3 @@
-import Configuration
 import Synchronization
 
 /// Plays `LEDPattern`s on an output: a small thread wakes at each scheduled change and writes the
@@ -65,11 +64,11 @@ public final class LEDDriver: Sendable {
         try self.init(setLevel: { (lit: Bool) throws(GPIOError) in try output.set(lit) }, onError: onError)
     }
 
-    /// Opens the LED from `[led]`; nil when it is disabled or has no line.
-    public static func open(_ config: LEDConfig, consumer: String = "jarvis-voice",
-                            onError: @escaping @Sendable (GPIOError) -> Void = { _ in }) throws(GPIOError) -> LEDDriver? {
-        guard config.enabled, let line = config.line else { return nil }
-        let output = try GPIOOutputLine(chip: config.chip, line: line, activeLow: config.activeLow, consumer: consumer)
+    /// Opens the LED's line and starts the thread.
+    public static func open(_ settings: LEDLineSettings, consumer: String = "jarvis-voice",
+                            onError: @escaping @Sendable (GPIOError) -> Void = { _ in }) throws(GPIOError) -> LEDDriver {
+        let output = try GPIOOutputLine(chip: settings.chip, line: settings.line, activeLow: settings.activeLow,
+                                        consumer: consumer)
         return try LEDDriver(output: output, onError: onError)
     }
 

@@ -2,6 +2,7 @@ import ALSA
 import AudioCore
 import AudioEngine
 import Configuration
+import GPIO
 
 // The one place where the file's sections become the engines' configurations, so `run` and
 // `dsp` can never disagree about what a key means.
@@ -33,5 +34,38 @@ extension AudioPipelineConfiguration {
             periodMilliseconds: audio.periodMs, bufferPeriods: audio.bufferPeriods,
             fifoPriority: audio.realtimePriority > 0 ? Int32(audio.realtimePriority) : nil,
             chain: CaptureChainConfiguration(config.dsp))
+    }
+}
+
+extension ButtonLineSettings {
+    init(_ button: ButtonConfig) {
+        self.init(chip: button.chip, line: button.line, activeLow: button.activeLow,
+                  bias: GPIOLineBias(button.bias), debounce: .milliseconds(button.debounceMs))
+    }
+}
+
+extension GPIOLineBias {
+    init(_ bias: GPIOBias) {
+        switch bias {
+        case .pullUp: self = .pullUp
+        case .pullDown: self = .pullDown
+        case .disabled: self = .disabled
+        case .asIs: self = .asIs
+        }
+    }
+}
+
+extension GestureRecognizer.Settings {
+    init(_ button: ButtonConfig) {
+        self.init(debounce: .milliseconds(button.debounceMs), hold: .milliseconds(button.holdMs),
+                  longHold: .milliseconds(button.longHoldMs))
+    }
+}
+
+extension LEDLineSettings {
+    /// nil when `[led]` is disabled or names no line.
+    init?(_ led: LEDConfig) {
+        guard led.enabled, let line = led.line else { return nil }
+        self.init(chip: led.chip, line: line, activeLow: led.activeLow)
     }
 }

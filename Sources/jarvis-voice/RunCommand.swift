@@ -163,7 +163,7 @@ struct RunCommand: AsyncParsableCommand {
             return nil
         }
         do {
-            return try ButtonGestureSource(config)
+            return try ButtonGestureSource(line: ButtonLineSettings(config), gestures: GestureRecognizer.Settings(config))
         } catch {
             logger.error("button unavailable, continuing with the control socket only: \(error)")
             return nil
@@ -172,8 +172,9 @@ struct RunCommand: AsyncParsableCommand {
 
     private func openLED(_ config: LEDConfig) -> LEDDriver? {
         let logger = Logger(label: "led")
+        guard let settings = LEDLineSettings(config) else { return nil }
         do {
-            return try LEDDriver.open(config, onError: { logger.warning("LED: \($0)") })
+            return try LEDDriver.open(settings, onError: { logger.warning("LED: \($0)") })
         } catch {
             logger.error("LED unavailable: \(error)")
             return nil

@@ -1,4 +1,3 @@
-import Configuration
 import Glibc
 import Testing
 @testable import GPIO
@@ -20,7 +19,7 @@ private func touch(_ path: String) {
     @Test(.enabled(if: noGPIOChip0, "this machine has a /dev/gpiochip0"))
     func missingChipGivesAClearTypedError() {
         #expect {
-            _ = try GPIOInputLine(ButtonConfig())
+            _ = try GPIOInputLine(ButtonLineSettings())
         } throws: { error in
             guard let e = error as? GPIOError else { return false }
             #expect(e.operation == .openInput)
@@ -37,17 +36,15 @@ private func touch(_ path: String) {
     @Test func buttonSourceAndLEDFailToOpenAMissingChip() {
         let chip = "/tmp/no-such-dir-\(getpid())/gpiochip9"
         #expect(throws: GPIOError(.openInput, call: "gpiod_chip_open", chip: chip, line: 4, errno: ENOENT)) {
-            _ = try ButtonGestureSource(ButtonConfig(chip: chip, line: 4))
+            _ = try ButtonGestureSource(line: ButtonLineSettings(chip: chip, line: 4))
         }
         #expect(throws: GPIOError(.openOutput, call: "gpiod_chip_open", chip: chip, line: 5, errno: ENOENT)) {
-            _ = try LEDDriver.open(LEDConfig(enabled: true, chip: chip, line: 5))
+            _ = try LEDDriver.open(LEDLineSettings(chip: chip, line: 5))
         }
     }
 
-    @Test func disabledDevicesOpenNothing() throws {
-        #expect(try LEDDriver.open(LEDConfig(enabled: false, line: 5)) == nil)
-        #expect(try LEDDriver.open(LEDConfig(enabled: true, line: nil)) == nil)
-        let source = try ButtonGestureSource(ButtonConfig(enabled: false, chip: "/nonexistent"))
+    @Test func aSourceWithoutALineOpensNothing() throws {
+        let source = try ButtonGestureSource(input: nil)
         #expect(source.input == nil)
         source.stop()
     }

@@ -1,4 +1,3 @@
-import Configuration
 import Glibc
 import Testing
 @testable import GPIO
@@ -34,9 +33,10 @@ struct GPIOSimTests {
 
     @Test func buttonEdgesBecomeGesturesAndTheLEDLineFollows() async throws {
         let chip = try #require(simChip)
-        let config = ButtonConfig(chip: chip, line: 0, activeLow: false, bias: .asIs, debounceMs: 5,
-                                  holdMs: 1000, longHoldMs: 6000)
-        let source = try ButtonGestureSource(config, consumer: "jarvis-test")
+        let source = try ButtonGestureSource(
+            line: ButtonLineSettings(chip: chip, line: 0, activeLow: false, bias: .asIs, debounce: .milliseconds(5)),
+            gestures: GestureRecognizer.Settings(debounce: .milliseconds(5), hold: .milliseconds(1000), longHold: .milliseconds(6000)),
+            consumer: "jarvis-test")
         #expect(try source.input?.value() == false)
         let listed = try GPIOChipInfo.read(path: chip).lines[0]
         #expect(listed.isUsed && listed.consumer == "jarvis-test")

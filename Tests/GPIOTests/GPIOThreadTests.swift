@@ -1,4 +1,3 @@
-import Configuration
 import Glibc
 import Synchronization
 import Testing

@@ -1,4 +1,3 @@
-import Configuration
 import Testing
 @testable import GPIO
 
@@ -94,10 +93,8 @@ private func gestures(_ list: [(ButtonGesture, Int64)]) -> [ButtonGesture] { lis
         #expect(gestures(out) == [.holdBegan, .holdEnded(heldFor: .milliseconds(400))])
     }
 
-    @Test func thresholdsComeFromButtonConfig() {
-        let config = ButtonConfig(debounceMs: 5, holdMs: 1000, longHoldMs: 2000)
-        let settings = GestureRecognizer.Settings(config)
-        #expect(settings == GestureRecognizer.Settings(debounce: .milliseconds(5), hold: .seconds(1), longHold: .seconds(2)))
+    @Test func thresholdsAreTheSettings() {
+        let settings = GestureRecognizer.Settings(debounce: .milliseconds(5), hold: .seconds(1), longHold: .seconds(2))
         // 800 ms is a hold with the defaults but a tap here; a 7 ms spike passes a 5 ms debounce.
         #expect(gestures(drive(settings, edges: [(0, true), (800, false)], until: 3000)) == [.tap])
         #expect(gestures(drive(edges: [(0, true), (800, false)], until: 3000)).first == .holdBegan)
@@ -107,7 +104,7 @@ private func gestures(_ list: [(ButtonGesture, Int64)]) -> [ButtonGesture] { lis
     }
 
     @Test func defaultsMatchTheDesign() {
-        let d = GestureRecognizer.Settings(ButtonConfig())
+        let d = GestureRecognizer.Settings()
         #expect(d.debounce == .milliseconds(20))
         #expect(d.hold == .milliseconds(400))
         #expect(d.longHold == .seconds(3))
