@@ -59,24 +59,29 @@ let package = Package(
         cLibrary("CMPG123", pkgConfig: "libmpg123", apt: "libmpg123-dev"),
         cLibrary("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
         cLibrary("CGPIOD", pkgConfig: "libgpiod", apt: "libgpiod-dev"),
-        .target(name: "CShims", dependencies: ["CALSA", "CCurl", "CGPIOD", "COpus"]),
+        // per-library shims: what Swift cannot import (variadics, function-like macros, callbacks)
+        .target(name: "CALSAShim", dependencies: ["CALSA"]),
+        .target(name: "CCurlShim", dependencies: ["CCurl"]),
+        .target(name: "CGPIODShim", dependencies: ["CGPIOD"]),
+        .target(name: "COpusShim", dependencies: ["COpus"]),
+        .target(name: "CPosixShim"),
         .target(name: "JVPacedPCM", dependencies: ["CALSA"], cSettings: [.define("PIC")]),
 
         // pure
         swiftTarget("AudioCore"),
 
         // wrappers
-        swiftTarget("ALSA", ["CALSA", "CShims", "AudioCore"]),
+        swiftTarget("ALSA", ["CALSA", "CALSAShim", "AudioCore"]),
         swiftTarget("SpeexDSP", ["CSpeexDSP"]),
-        swiftTarget("HTTP", ["CCurl", "CShims"]),
-        swiftTarget("GPIO", ["CShims", "Configuration"]),
-        swiftTarget("Codecs", ["CMPG123", "COpus", "CShims", "AudioCore"]),
+        swiftTarget("HTTP", ["CCurl", "CCurlShim"]),
+        swiftTarget("GPIO", ["CGPIODShim"]),
+        swiftTarget("Codecs", ["CMPG123", "COpus", "COpusShim", "AudioCore"]),
 
         // engines
-        swiftTarget("AudioEngine", ["AudioCore", "ALSA", "SpeexDSP", "CShims", logging, serviceLifecycle]),
+        swiftTarget("AudioEngine", ["AudioCore", "ALSA", "SpeexDSP", "CPosixShim", logging, serviceLifecycle]),
         swiftTarget("Realtime", ["AudioCore", nioCore, nioPosix, nioHTTP1, nioWebSocket, nioSSL, logging, serviceLifecycle]),
         swiftTarget("Jarvis", ["HTTP", logging]),
-        swiftTarget("Media", ["AudioCore", "Codecs", "HTTP", "AudioEngine", logging, serviceLifecycle]),
+        swiftTarget("Media", ["AudioCore", "Codecs", "HTTP", logging, serviceLifecycle]),
 
         // product
         swiftTarget("Configuration", [logging]),
@@ -101,7 +106,7 @@ let package = Package(
 
         // test support: PCMs (file plugin and the paced plugin), in-process stand-in servers, tools
         swiftTarget("ALSATestbed", ["ALSA", "TestProcess"]),
-        swiftTarget("TestProcess", ["CShims"]),
+        swiftTarget("TestProcess", ["CPosixShim"]),
         swiftTarget("TestSupport", ["Realtime", nioCore, nioPosix, nioHTTP1, nioWebSocket]),
         .executableTarget(name: "media-bench", dependencies: ["Codecs", "AudioEngine", "AudioCore"], path: "Sources/media-bench", swiftSettings: swiftSettings),
         .executableTarget(name: "capture-bench", dependencies: ["AudioEngine", "AudioCore"], path: "Sources/capture-bench", swiftSettings: swiftSettings),
@@ -110,7 +115,7 @@ let package = Package(
         // tests
         testTarget("AudioCoreTests", ["AudioCore", "TestProcess"]),
         testTarget("ALSATests", ["ALSA", "ALSATestbed", "AudioCore", "TestProcess"]),
-        testTarget("GPIOTests", ["GPIO", "Configuration"]),
+        testTarget("GPIOTests", ["GPIO"]),
         testTarget("SpeexDSPTests", ["SpeexDSP"]),
         testTarget("ConfigurationTests", ["Configuration", "TestProcess"]),
         testTarget("SystemdTests", ["Systemd", "TestProcess", logging]),

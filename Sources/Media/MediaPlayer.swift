@@ -1,3 +1,4 @@
+import AudioCore
 import HTTP
 import Logging
 import ServiceLifecycle

@@ -207,16 +207,3 @@ final class SleepLog: Sendable {
         #expect(settings.reconnectDelay(attempt: 2, jitter: 0.75) == .milliseconds(750))
     }
 }
-
-@Suite struct MixerMediaSinkTests {
-    @Test func resamplesIntoTheMixersMediaChannel() throws {
-        let mixer = Mixer(configuration: Mixer.Configuration(format: AudioFormat(sampleRate: 48_000, channels: 2)))
-        let sink = MixerMediaSink(mixer: mixer)
-        let input = [Int16](repeating: 1_000, count: 4_410 * 2)
-        let accepted = input.withUnsafeBufferPointer { sink.write($0, format: AudioFormat(sampleRate: 44_100, channels: 2)) }
-        #expect(accepted == 4_410)
-        sink.finish()
-        let queued = mixer.framesQueued(.media)
-        #expect(abs(queued - 4_800) < 64, "\(queued) frames at 48 kHz for 100 ms")
-    }
-}

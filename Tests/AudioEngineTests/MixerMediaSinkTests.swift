@@ -1,8 +1,8 @@
 import AudioCore
-import Media
+import AudioEngine
 import Testing
 
-@Suite struct MixerMediaOutputTests {
+@Suite struct MixerMediaSinkTests {
     @Test func flushDropsQueuedAudioAndHoldsNewAudioUntilApplied() {
         let mixer = Mixer(configuration: Mixer.Configuration(format: AudioFormat(sampleRate: 48_000, channels: 2)))
         let output: any MediaOutput = MixerMediaSink(mixer: mixer)
@@ -19,5 +19,16 @@ import Testing
         #expect(block.withUnsafeBufferPointer { output.write($0, format: format) } == 4_800)
         period.withUnsafeMutableBufferPointer { mixer.render(into: $0) }
         #expect(period.allSatisfy { $0 == 1_000 }, "new audio plays after the flush")
+    }
+
+    @Test func resamplesIntoTheMixersMediaChannel() throws {
+        let mixer = Mixer(configuration: Mixer.Configuration(format: AudioFormat(sampleRate: 48_000, channels: 2)))
+        let sink = MixerMediaSink(mixer: mixer)
+        let input = [Int16](repeating: 1_000, count: 4_410 * 2)
+        let accepted = input.withUnsafeBufferPointer { sink.write($0, format: AudioFormat(sampleRate: 44_100, channels: 2)) }
+        #expect(accepted == 4_410)
+        sink.finish()
+        let queued = mixer.framesQueued(.media)
+        #expect(abs(queued - 4_800) < 64, "\(queued) frames at 48 kHz for 100 ms")
     }
 }

@@ -1,20 +1,10 @@
 import AudioCore
-import AudioEngine
-import SpeexDSP
-
-/// Where a stream source puts decoded audio. `write` takes what fits and returns the frames
-/// accepted; the source keeps the rest and offers it again later (back-pressure).
-public protocol PCMSink: AnyObject {
-    func write(_ samples: UnsafeBufferPointer<Int16>, format: AudioFormat) -> Int
-    /// The stream ended: push out anything held back (the resampler's tail).
-    func finish()
-}
 
 /// The mixer's media channel behind a `PlaybackChannelWriter` (resampled once to the device rate);
 /// a new writer is made when the stream's format changes.
 /// `@unchecked Sendable`: one producer at a time (the `MediaPlayer` runs one stream at a time and
 /// flushes between them); the mixer itself is thread-safe.
-public final class MixerMediaSink: PCMSink, @unchecked Sendable {
+public final class MixerMediaSink: MediaOutput, @unchecked Sendable {
     public let mixer: Mixer
     public let channel: MixerChannel
     public let quality: Int
@@ -49,8 +39,12 @@ public final class MixerMediaSink: PCMSink, @unchecked Sendable {
 
     /// Drops what the mixer holds for this channel (5 ms fade) and the resampler history; audio written
     /// afterwards waits until the render thread has applied the flush.
-    func flushChannel() {
+    public func flush() {
         pendingFlush = mixer.flush(channel)
         writer?.reset()
+    }
+
+    public var queuedSeconds: Double {
+        Double(mixer.framesQueued(channel)) / Double(max(1, mixer.format.sampleRate))
     }
 }

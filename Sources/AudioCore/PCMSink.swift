@@ -1,0 +1,18 @@
+/// Where a stream source puts decoded audio. `write` takes what fits and returns the frames
+/// accepted; the source keeps the rest and offers it again later (back-pressure).
+public protocol PCMSink: AnyObject {
+    func write(_ samples: UnsafeBufferPointer<Int16>, format: AudioFormat) -> Int
+    /// The stream ended: push out anything held back (the resampler's tail).
+    func finish()
+}
+
+/// Where the media player's audio goes: a `PCMSink` that can also drop what it still holds (stop,
+/// skip) and say how much audio is queued but not yet heard (for positions). One stream writes at a
+/// time; the player guarantees that, so implementations need no locking for `write`.
+/// `AudioEngine.MixerMediaSink` is the device's; tests use their own.
+public protocol MediaOutput: PCMSink, Sendable {
+    /// Drops queued audio at once (with the mixer's short fade) and forgets resampler state.
+    func flush()
+    /// Seconds accepted by `write` that have not been played yet.
+    var queuedSeconds: Double { get }
+}
