@@ -110,6 +110,8 @@ let package = Package(
         swiftTarget("TestSupport", ["Realtime", nioCore, nioPosix, nioHTTP1, nioWebSocket]),
         .executableTarget(name: "media-bench", dependencies: ["Codecs", "AudioEngine", "AudioCore"], path: "Sources/media-bench", swiftSettings: swiftSettings),
         .executableTarget(name: "capture-bench", dependencies: ["AudioEngine", "AudioCore"], path: "Sources/capture-bench", swiftSettings: swiftSettings),
+        // scripts/vm-test: the stand-in servers for the test VM (dev only; not in the package).
+        .executableTarget(name: "vm-standins", dependencies: ["TestSupport", "ALSATestbed", "Realtime"], path: "Sources/vm-standins", swiftSettings: swiftSettings),
         .executableTarget(name: "rtcheck-probe", dependencies: ["AudioCore"], path: "Sources/rtcheck-probe", swiftSettings: swiftSettings),
 
         // tests

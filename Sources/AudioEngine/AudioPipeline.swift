@@ -3,6 +3,7 @@ import AudioCore
 import Logging
 import ServiceLifecycle
 import SpeexDSP
+import Synchronization
 
 /// The appliance's audio: `rt:playback` renders the mixer into the speaker and feeds the echo
 /// reference; `rt:capture` reads the mic, runs the capture chain (echo cancellation, preprocessing,
@@ -19,6 +20,11 @@ public final class AudioPipeline: Service, Sendable {
     public var captureStatistics: CaptureStatistics { processor.stats }
     private let processor: CaptureChainDriver
     private let logger: Logger
+    private let serviceTick = Atomic<Int64>(0)
+
+    /// CLOCK_MONOTONIC ns of the last tick of the service loop (`run()`, every 100 ms; 0 before it
+    /// starts): the supervisor's proof that this loop is alive, device or not.
+    public var lastServiceTickNanoseconds: Int64 { serviceTick.load(ordering: .relaxed) }
 
     public init(configuration: AudioPipelineConfiguration, logger: Logger) throws(AudioPipelineError) {
         self.configuration = configuration
@@ -116,6 +122,7 @@ public final class AudioPipeline: Service, Sendable {
         defer { stop() }
         var ticks = 0
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
+            serviceTick.store(monotonicNanoseconds(), ordering: .relaxed)
             drainEvents()
             ticks += 1
             if ticks % 600 == 0 { logStatistics() }

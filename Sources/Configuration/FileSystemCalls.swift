@@ -61,6 +61,61 @@ enum FileSystemCalls {
         return ReadError(kind: code == ENOENT ? .notFound : .other, reason: String(cString: strerror(code)))
     }
 
+    struct Status {
+        var uid: UInt32
+        var gid: UInt32
+        /// `st_mode & 0o7777`.
+        var permissions: UInt32
+        var summary: String {
+            "owner \(FileSystemCalls.userName(uid) ?? String(uid)), group \(FileSystemCalls.groupName(gid) ?? String(gid)), mode 0\(String(permissions, radix: 8))"
+        }
+    }
+
+    /// `stat(2)` (following symlinks); nil when it fails.
+    static func status(_ path: String) -> Status? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Status(uid: info.st_uid, gid: info.st_gid, permissions: UInt32(info.st_mode) & 0o7777)
+    }
+
+    struct UserIdentity: Sendable {
+        var uid: UInt32
+        /// Primary and supplementary groups (`getgrouplist`).
+        var groups: [UInt32]
+    }
+
+    static func userIdentity(_ name: String) -> UserIdentity? {
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 16_384)
+        guard getpwnam_r(name, &entry, &buffer, buffer.count, &result) == 0, result != nil else { return nil }
+        var count: Int32 = 64
+        var groups = [gid_t](repeating: 0, count: Int(count))
+        if getgrouplist(name, entry.pw_gid, &groups, &count) < 0 {
+            groups = [gid_t](repeating: 0, count: Int(count))
+            guard getgrouplist(name, entry.pw_gid, &groups, &count) >= 0 else { return nil }
+        }
+        return UserIdentity(uid: entry.pw_uid, groups: Array(groups.prefix(Int(count))))
+    }
+
+    static func effectiveUserID() -> UInt32 { geteuid() }
+
+    static func userName(_ uid: UInt32) -> String? {
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 16_384)
+        guard getpwuid_r(uid, &entry, &buffer, buffer.count, &result) == 0, result != nil, let name = entry.pw_name else { return nil }
+        return String(cString: name)
+    }
+
+    static func groupName(_ gid: UInt32) -> String? {
+        var entry = group()
+        var result: UnsafeMutablePointer<group>?
+        var buffer = [CChar](repeating: 0, count: 16_384)
+        guard getgrgid_r(gid, &entry, &buffer, buffer.count, &result) == 0, result != nil, let name = entry.gr_name else { return nil }
+        return String(cString: name)
+    }
+
     /// The process environment as a dictionary (first occurrence of a name wins, like getenv).
     static func environment() -> [String: String] {
         var result: [String: String] = [:]

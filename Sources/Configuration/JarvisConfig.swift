@@ -7,7 +7,8 @@ public struct JarvisConfig: Sendable, Equatable {
 
     /// Base URL including term-llm's base path; `/v1/chat/completions` or `/v1/responses` is appended.
     public var url: String
-    /// File holding the Bearer token; "" = none. Fallback: the systemd credential `jarvis-token`.
+    /// File holding the Bearer token, read by the service user; "" (the default) = the systemd
+    /// credential `jarvis-token` if present.
     /// Without either, requests carry no Authorization header.
     public var tokenFile: String
     public var api: API
@@ -22,7 +23,7 @@ public struct JarvisConfig: Sendable, Equatable {
 
     public init(
         url: String = "http://10.0.0.52:8081/ui",
-        tokenFile: String = "/etc/jarvis-voice/jarvis.token",
+        tokenFile: String = "",
         api: API = .chatCompletions,
         inactivityTimeoutSeconds: Double = 30,
         totalTimeoutSeconds: Double = 120,

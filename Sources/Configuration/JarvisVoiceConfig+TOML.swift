@@ -10,10 +10,10 @@ extension JarvisVoiceConfig {
     ///            drift_compensation = true, noise_suppress_db = -15, echo_suppress_db = -40,
     ///            echo_suppress_active_db = -15, agc = false, agc_level = 8000
     /// [realtime] url = "wss://api.openai.com/v1/realtime", model = "gpt-realtime",
-    ///            api_key_file = "/etc/jarvis-voice/openai.key", voice = "marin", vad = "semantic",
+    ///            api_key_file = "", voice = "marin", vad = "semantic",
     ///            vad_eagerness = "auto", log_transcripts = false, idle_timeout_s = 10,
     ///            connect_timeout_s = 10
-    /// [jarvis]   url = "http://10.0.0.52:8081/ui", token_file = "/etc/jarvis-voice/jarvis.token",
+    /// [jarvis]   url = "http://10.0.0.52:8081/ui", token_file = "",
     ///            api = "chat_completions", inactivity_timeout_s = 30, total_timeout_s = 120,
     ///            session_idle_reset_min = 30, max_answer_words = 150
     /// [button]   enabled = true, chip = "/dev/gpiochip0", line = 17, active_low = true,

@@ -12,8 +12,8 @@ public struct RealtimeConfig: Sendable, Equatable {
     /// WebSocket URL; the service appends `?model=<model>`. `ws://` only for loopback hosts.
     public var url: String
     public var model: String
-    /// File holding the API key; "" = do not use a file. Fallbacks: `$OPENAI_API_KEY`, then the
-    /// systemd credential `openai-api-key`.
+    /// File holding the API key, read by the service user; "" (the default) = the systemd
+    /// credential `openai-api-key`, else `$OPENAI_API_KEY`.
     public var apiKeyFile: String
     /// Output voice (`marin` and `cedar` are recommended for gpt-realtime).
     public var voice: String
@@ -31,7 +31,7 @@ public struct RealtimeConfig: Sendable, Equatable {
     public init(
         url: String = "wss://api.openai.com/v1/realtime",
         model: String = "gpt-realtime",
-        apiKeyFile: String = "/etc/jarvis-voice/openai.key",
+        apiKeyFile: String = "",
         voice: String = "marin",
         vad: TurnDetection = .semantic,
         vadEagerness: Eagerness = .auto,

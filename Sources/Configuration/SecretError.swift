@@ -15,4 +15,6 @@ public struct SecretError: Error, Sendable, Equatable, CustomStringConvertible {
     public var isNotFound: Bool { code == .notFound }
     /// The file exists but group or others may access it (fix: `chmod 600`).
     public var isPermissionProblem: Bool { code == .permissions }
+    /// The file exists but the service cannot read it (permission denied, not a regular file).
+    public var isUnreadable: Bool { code == .unreadable }
 }

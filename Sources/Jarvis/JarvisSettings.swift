@@ -46,7 +46,7 @@ public struct JarvisSettings: Sendable, Equatable {
 
     public init(
         url: String,
-        tokenFile: String = "/etc/jarvis-voice/jarvis.token",
+        tokenFile: String = "",
         api: API = .chatCompletions,
         inactivityTimeout: Duration = .seconds(30),
         totalTimeout: Duration = .seconds(120),

@@ -24,11 +24,19 @@ struct ConfigOption: ParsableArguments {
     }
 
     /// For `run`: the OpenAI key (required) and the Jarvis token (optional). A missing key or an
-    /// unsafe secret file is a configuration error: logged (without the secret) and exit 78.
+    /// unsafe secret file is a configuration error: logged (without the secret) and exit 78. A
+    /// configured file the service cannot read, passed over for a credential, is one warning line.
     func loadSecrets(_ config: JarvisVoiceConfig, environment: [String: String]? = nil) throws -> (openAIKey: Secret, jarvisToken: Secret?) {
         let loader = SecretLoader(environment: environment)
         do {
-            return (try loader.openAIKey(config.realtime), try loader.jarvisToken(config.jarvis))
+            let key = try loader.openAIKey(config.realtime)
+            let token = try loader.jarvisToken(config.jarvis)
+            for loaded in [key, token].compactMap({ $0 }) {
+                if let skipped = loaded.skipped {
+                    StandardErrorWriter.shared.write(line: "<4>\(self.config): \(skipped); using the \(loaded.secret.source)")
+                }
+            }
+            return (key.secret, token?.secret)
         } catch {
             StandardErrorWriter.shared.write(line: "<3>\(self.config): \(error)")
             throw Self.exConfig

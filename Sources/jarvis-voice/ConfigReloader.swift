@@ -5,23 +5,27 @@ import Systemd
 import UnixSignals
 
 /// SIGHUP: re-reads and validates the file. A bad file keeps the running configuration (each
-/// problem is logged as an error); a good one applies `[log] level`. Everything else (devices,
-/// URLs, keys, the socket) is only read at start.
+/// problem is logged as an error); a good one applies the keys in `ReloadPlan.liveKeys` at once and
+/// names every other changed key as needing a restart (until the service restarts, later reloads
+/// keep naming them).
 struct ConfigReloader: Service {
     let path: String
     let running: JarvisVoiceConfig
     let logLevel: ReloadableLogLevel
+    let media: MediaSettings
     let notify: SDNotify
     let logger: Logger
 
     func run() async throws {
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         await cancelWhenGracefulShutdown {
-            for await _ in hangups { reload() }
+            var effective = running
+            for await _ in hangups { reload(&effective) }
         }
     }
 
-    func reload() {
+    /// `effective`: what the service runs with (the start configuration plus applied reloads).
+    func reload(_ effective: inout JarvisVoiceConfig) {
         _ = try? notify.reloading()
         defer { _ = try? notify.ready() }
         logger.notice("SIGHUP: reloading \(path)")
@@ -33,19 +37,12 @@ struct ConfigReloader: Service {
             logger.error("reload failed: keeping the running configuration")
             return
         }
+        let plan = ReloadPlan(running: effective, new: config)
         logLevel.level = config.log.level
-        var changed: [String] = []
-        if config.audio != running.audio { changed.append("[audio]") }
-        if config.dsp != running.dsp { changed.append("[dsp]") }
-        if config.realtime != running.realtime { changed.append("[realtime]") }
-        if config.jarvis != running.jarvis { changed.append("[jarvis]") }
-        if config.button != running.button { changed.append("[button]") }
-        if config.led != running.led { changed.append("[led]") }
-        if config.media != running.media { changed.append("[media]") }
-        if config.control != running.control { changed.append("[control]") }
-        let note = changed.isEmpty
-            ? "device, network and socket settings need a restart to change"
-            : "changes in \(changed.joined(separator: " ")) need a restart (systemctl restart jarvis-voice)"
-        logger.notice("reloaded \(path): log level \(config.log.level); \(note)")
+        media.apply(config.media)
+        effective.log = config.log
+        effective.media.dj = config.media.dj
+        effective.media.radioMode = config.media.radioMode
+        logger.notice("reloaded \(path): \(plan.summary)")
     }
 }

@@ -9,32 +9,14 @@ struct DoctorChecks {
     let config: JarvisVoiceConfig
     let configPath: String
     let environment: [String: String]?
+    /// The user the unit runs as: secret files are judged by what it can read, not by what the
+    /// doctor's caller (often root) can. "" = judge as the caller.
+    var serviceUser = "jarvis-voice"
 
     func run() async -> DoctorReport {
         var report = DoctorReport()
         report.pass("config", "\(configPath) is valid")
-        let loader = SecretLoader(environment: environment)
-        var openAIKey: Secret?
-        do {
-            let key = try loader.openAIKey(config.realtime)
-            openAIKey = key
-            report.pass("OpenAI API key", "found (\(describe(key)))")
-        } catch {
-            report.fail("OpenAI API key", error.description, fix: error.isPermissionProblem
-                ? "chmod 600 the file and chown it to the service user"
-                : "put the key in \(config.realtime.apiKeyFile.isEmpty ? "a file named by [realtime] api_key_file" : config.realtime.apiKeyFile) with mode 0600")
-        }
-        var jarvisToken: Secret?
-        do {
-            jarvisToken = try loader.jarvisToken(config.jarvis)
-            if let token = jarvisToken {
-                report.pass("Jarvis token", "found (\(describe(token)))")
-            } else {
-                report.pass("Jarvis token", "none configured (Jarvis is called without a token)")
-            }
-        } catch {
-            report.fail("Jarvis token", error.description, fix: "chmod 600 \(config.jarvis.tokenFile), or fix its contents")
-        }
+        let (openAIKey, jarvisToken) = checkSecrets(&report)
         checkControlSocket(&report)
         checkPCM(&report, stream: .capture)
         checkPCM(&report, stream: .playback)
@@ -50,6 +32,52 @@ struct DoctorChecks {
         await checkRealtime(&report, key: openAIKey, http: http)
         await checkJarvis(&report, token: jarvisToken, http: http)
         return report
+    }
+
+    /// What the service will get: the configured files as the service user can read them, then the
+    /// credentials the unit loads (outside the service: from systemd's credential store).
+    private func checkSecrets(_ report: inout DoctorReport) -> (Secret?, Secret?) {
+        let environment = environment ?? DoctorCalls.environment()
+        let inService = !(environment["CREDENTIALS_DIRECTORY"] ?? "").isEmpty
+        let loader = SecretLoader(
+            environment: environment,
+            credentialDirectories: inService ? nil : SecretLoader.systemdCredentialSearchPath,
+            serviceAccess: ServiceFileAccess.user(serviceUser))
+        let unreadableFix = DoctorCalls.isRoot
+            ? "make the file readable by \(serviceUser.isEmpty ? "the service user" : serviceUser) only, or leave the setting empty and use the credential"
+            : "run the doctor as root (sudo) to check /etc/credstore, or make the file readable"
+        var openAIKey: Secret?
+        do {
+            let key = try loader.openAIKey(config.realtime)
+            openAIKey = key.secret
+            report.pass("OpenAI API key", "found (\(describe(key)))")
+        } catch {
+            report.fail("OpenAI API key", error.description, fix: error.isPermissionProblem
+                ? "chmod 600 the file and chown it to the service user"
+                : error.isUnreadable ? unreadableFix
+                : config.realtime.apiKeyFile.isEmpty
+                ? "put the key in /etc/credstore/\(SecretLoader.openAICredential) (root, mode 0600)"
+                : "put the key in \(config.realtime.apiKeyFile) (mode 0600, owned by the service user)")
+        }
+        var jarvisToken: Secret?
+        do {
+            if let token = try loader.jarvisToken(config.jarvis) {
+                jarvisToken = token.secret
+                report.pass("Jarvis token", "found (\(describe(token)))")
+            } else {
+                report.pass("Jarvis token", "none configured (Jarvis is called without a token)")
+            }
+        } catch {
+            let file = config.jarvis.tokenFile.isEmpty ? "/etc/credstore/\(SecretLoader.jarvisCredential)" : config.jarvis.tokenFile
+            report.fail("Jarvis token", error.description,
+                        fix: error.isUnreadable ? unreadableFix : "chmod 600 \(file), or fix its contents")
+        }
+        return (openAIKey, jarvisToken)
+    }
+
+    private func describe(_ loaded: LoadedSecret) -> String {
+        let note = loaded.skipped.map { "; passed over: \($0)" } ?? ""
+        return describe(loaded.secret) + note
     }
 
     private func describe(_ secret: Secret) -> String {
@@ -194,7 +222,8 @@ struct DoctorChecks {
         case .ok:
             report.pass("Jarvis", health.summary)
         case .tokenRejected:
-            report.fail("Jarvis", health.summary, fix: "put the server's token in \(jarvis.tokenFile) (mode 0600)")
+            let file = jarvis.tokenFile.isEmpty ? "/etc/credstore/\(SecretLoader.jarvisCredential)" : jarvis.tokenFile
+            report.fail("Jarvis", health.summary, fix: "put the server's token in \(file) (mode 0600)")
         case .wrongURL:
             report.fail("Jarvis", health.summary, fix: "set [jarvis] url to the server's base URL including its base path")
         case .unreachable:

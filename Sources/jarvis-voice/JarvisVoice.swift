@@ -5,6 +5,7 @@ struct JarvisVoice: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "jarvis-voice",
         abstract: "A headless voice appliance: talk button, echo-cancelled mic, Realtime API, Jarvis.",
+        version: "jarvis-voice \(Version.current)",
         subcommands: [
             AudioCheckCommand.self, CheckConfigCommand.self, CtlCommand.self, DemoCommand.self, DevicesCommand.self, DoctorCommand.self,
             DSPCommand.self, RunCommand.self,

@@ -9,10 +9,9 @@ import ServiceLifecycle
 struct MediaEventForwarder: Service {
     let events: AsyncStream<MediaPlayerEvent>
     let runner: ConversationRunner
-    /// `[media] dj`: announce the next item when one ends.
-    let dj: Bool
-    /// `[media] radio_mode`: when the queue runs out, ask Jarvis for the next pick.
-    let radioMode: Bool
+    /// `[media] dj` (announce the next item when one ends) and `radio_mode` (when the queue runs
+    /// out, ask Jarvis for the next pick); SIGHUP changes them.
+    let settings: MediaSettings
 
     func run() async {
         for await event in events.cancelOnGracefulShutdown() {
@@ -24,11 +23,11 @@ struct MediaEventForwarder: Service {
             case .streamTitleChanged:
                 break
             case .itemEnded:
-                guard dj, let cue = MediaCue(event: event, radioMode: radioMode) else { continue }
+                guard settings.dj, let cue = MediaCue(event: event, radioMode: settings.radioMode) else { continue }
                 runner.announce(cue)
             case .gaveUp:
                 // Never silence without a word: said even with the DJ loop off.
-                guard let cue = MediaCue(event: event, radioMode: radioMode) else { continue }
+                guard let cue = MediaCue(event: event, radioMode: settings.radioMode) else { continue }
                 runner.announce(cue)
             }
         }

@@ -20,8 +20,9 @@ struct RunCommand: AsyncParsableCommand {
         abstract: "Run the voice appliance service (logs to stderr with journald priority prefixes).",
         discussion: """
             Validates the configuration before touching any device (exit 78 on problems). SIGTERM/SIGINT \
-            shut down cleanly; SIGHUP re-reads the file and applies [log] level (other changes need a \
-            restart; a bad file keeps the running configuration).
+            shut down cleanly; SIGHUP re-reads the file and applies [log] level, [media] dj and \
+            [media] radio_mode at once, logging every other changed key as needing a restart (a bad \
+            file keeps the running configuration).
             """
     )
 
@@ -55,7 +56,8 @@ struct RunCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         let notify = SDNotify()
-        let supervisor = SystemdSupervisor(notify: notify, pipeline: pipeline, logger: Logger(label: "systemd"))
+        let supervisor = SystemdSupervisor(notify: notify, pipeline: pipeline, controlSocket: config.control.socket,
+                                           logger: Logger(label: "systemd"))
         do {
             runner = try makeRunner(config, secrets: secrets, pipeline: pipeline, player: player) { supervisor.status($0.rawValue) }
         } catch {
@@ -75,13 +77,13 @@ struct RunCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
 
+        let mediaSettings = MediaSettings(config.media)
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: pipeline, serviceName: "audio"),
             .init(service: control, serviceName: "control"),
             .init(service: player, serviceName: "media"),
             .init(service: runner, serviceName: "conversation"),
-            .init(service: MediaEventForwarder(events: mediaEvents, runner: runner, dj: config.media.dj,
-                                               radioMode: config.media.radioMode),
+            .init(service: MediaEventForwarder(events: mediaEvents, runner: runner, settings: mediaSettings),
                   serviceName: "media-events"),
         ]
         if let button = openButton(config.button, logger: logger) {
@@ -91,7 +93,7 @@ struct RunCommand: AsyncParsableCommand {
                 successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore, serviceName: "button"))
         }
         services.append(.init(
-            service: ConfigReloader(path: options.config, running: config, logLevel: logLevel, notify: notify,
+            service: ConfigReloader(path: options.config, running: config, logLevel: logLevel, media: mediaSettings, notify: notify,
                                     logger: Logger(label: "config")),
             serviceName: "reload"))
         // Last, so it is the first to hear about the shutdown (STOPPING=1).
