@@ -138,7 +138,7 @@ let package = Package(
         testTarget("JarvisTests", ["Jarvis", "HTTP", "TestSupport", logging]),
         testTarget("ControlTests", ["Control", "AudioCore", "TestSupport", "ALSATestbed", "TestProcess", nioCore, nioPosix, nioHTTP1, serviceLifecycle]),
         testTarget("AudioEngineTests", ["AudioEngine", "AudioCore", "ALSA", "ALSATestbed", "TestProcess"]),
-        testTarget("RealtimeTests", ["Realtime", "TestSupport", "AudioCore", logging]),
+        testTarget("RealtimeTests", ["Realtime", "TestSupport", "AudioCore", logging, nioCore]),
         testTarget("CodecsTests", ["Codecs", "AudioCore", "TestSupport"]),
         testTarget("MediaTests", ["Media", "Codecs", "HTTP", "AudioCore", "TestSupport", logging, serviceLifecycle]),
         testTarget("TestProcessTests", ["TestProcess"]),
