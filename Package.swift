@@ -41,6 +41,8 @@ let package = Package(
     name: "jarvis-voice",
     products: [
         .executable(name: "jarvis-voice", targets: ["jarvis-voice"]),
+        // Development machines only: the demo (stand-ins, test PCMs) runs the jarvis-voice next to it.
+        .executable(name: "jarvis-voice-demo", targets: ["jarvis-voice-demo"]),
         // The paced test PCM (alsa-lib loads it by this name; see Sources/JVPacedPCM/jvpaced.c).
         .library(name: "asound_module_pcm_jvpaced", type: .dynamic, targets: ["JVPacedPCM"]),
     ],
@@ -95,11 +97,29 @@ let package = Package(
             dependencies: [
                 "AudioCore", "ALSA", "SpeexDSP", "AudioEngine", "Configuration", "Systemd", "GPIO",
                 "Control", "HTTP", "Jarvis", "Media", "Appliance", "Realtime", serviceLifecycle,
-                // `jarvis-voice demo` runs the service against the stand-ins on the paced test PCMs.
-                "TestSupport", "ALSATestbed", "TestProcess",
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 logging,
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // dev exe: `jarvis-voice demo` forwards here; the service against the stand-ins on the paced test PCMs.
+        .executableTarget(
+            name: "jarvis-voice-demo",
+            dependencies: [
+                "ALSATestbed", "AudioCore", "Realtime", "Systemd", "TestProcess", "TestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // dev exe: the endurance run (Benchmarks/soak): the service next to it against the stand-ins for an hour.
+        .executableTarget(
+            name: "jarvis-voice-soak",
+            dependencies: [
+                "ALSATestbed", "Realtime", "TestProcess", "TestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -125,7 +145,7 @@ let package = Package(
         testTarget("JarvisTests", ["Jarvis", "HTTP", "TestSupport", logging]),
         testTarget("ControlTests", ["Control", "AudioCore", "TestSupport", "ALSATestbed", "TestProcess", nioCore, nioPosix, nioHTTP1, serviceLifecycle]),
         testTarget("AudioEngineTests", ["AudioEngine", "AudioCore", "ALSA", "ALSATestbed", "TestProcess"]),
-        testTarget("RealtimeTests", ["Realtime", "TestSupport", "AudioCore", logging]),
+        testTarget("RealtimeTests", ["Realtime", "TestSupport", "AudioCore", logging, nioCore]),
         testTarget("CodecsTests", ["Codecs", "AudioCore", "TestSupport"]),
         testTarget("MediaTests", ["Media", "Codecs", "HTTP", "AudioCore", "TestSupport", logging, serviceLifecycle]),
         testTarget("TestProcessTests", ["TestProcess"]),

@@ -19,17 +19,25 @@ public enum ControlCommand: Sendable, Equatable {
     case volume(Double)
     /// Forget the Jarvis session (start fresh).
     case reset
+    /// Speak TEXT as an announcement through the assistant's voice; answered once it has been spoken.
+    case say(String)
+    /// The assistant's voice and earcons, validated to 0.0...1.0 (`volume` stays the media volume).
+    case voiceVolume(Double)
 
     /// Every verb, in the contract's order.
     public static let verbs = [
         "tap", "press", "release", "ask", "status", "play", "station", "podcast",
-        "pause", "resume", "stop", "skip", "volume", "reset",
+        "pause", "resume", "stop", "skip", "volume", "reset", "say", "voice-volume",
     ]
 
     /// Verbs that take exactly one argument, with the name shown in usage messages.
     public static let argumentNames = [
         "ask": "TEXT", "play": "URL", "station": "NAME", "podcast": "FEED_URL", "volume": "LEVEL",
+        "say": "TEXT", "voice-volume": "LEVEL",
     ]
+
+    /// Verbs whose argument is the rest of the command line (several words).
+    public static let textVerbs: Set<String> = ["ask", "say"]
 
     /// Builds a command from its verb and optional argument, as typed after `ctl` or sent on the wire.
     public init(verb: String, argument: String?) throws(ControlCommandError) {
@@ -42,6 +50,8 @@ public enum ControlCommand: Sendable, Equatable {
             case "play": self = .play(url: argument)
             case "station": self = .station(name: argument)
             case "podcast": self = .podcast(feedURL: argument)
+            case "say": self = .say(argument)
+            case "voice-volume": self = .voiceVolume(try Self.level(argument))
             default: self = .volume(try Self.level(argument))
             }
             return
@@ -84,6 +94,8 @@ public enum ControlCommand: Sendable, Equatable {
         case .skip: "skip"
         case .volume: "volume"
         case .reset: "reset"
+        case .say: "say"
+        case .voiceVolume: "voice-volume"
         }
     }
 
@@ -95,6 +107,8 @@ public enum ControlCommand: Sendable, Equatable {
         case .station(let name): name
         case .podcast(let feedURL): feedURL
         case .volume(let level): "\(level)"
+        case .say(let text): text
+        case .voiceVolume(let level): "\(level)"
         case .tap, .press, .release, .status, .pause, .resume, .stop, .skip, .reset: nil
         }
     }
@@ -103,7 +117,16 @@ public enum ControlCommand: Sendable, Equatable {
     public var isMedia: Bool {
         switch self {
         case .play, .station, .podcast, .pause, .resume, .stop, .skip, .volume: true
-        case .tap, .press, .release, .ask, .status, .reset: false
+        case .tap, .press, .release, .ask, .status, .reset, .say, .voiceVolume: false
+        }
+    }
+
+    /// How long the service may take to answer: `say` answers once the announcement has been spoken,
+    /// possibly after a running conversation (at most `sayMaxAge`, 5 min, plus the speech).
+    public var answerTime: Duration {
+        switch self {
+        case .say: .seconds(330)
+        default: .seconds(10)
         }
     }
 }

@@ -13,7 +13,8 @@ public final class ControlServer: Service, Sendable {
     public struct Limits: Sendable {
         /// The request line must arrive within this time after connecting. Default 5 s.
         public var requestTimeout: Duration
-        /// Longest wait for the handler (it is cancelled, and the client told so). Default 10 s.
+        /// Longest wait for the handler (it is cancelled, and the client told so). Default 10 s; a command
+        /// that answers later by design (`say`) gets its `ControlCommand.answerTime`.
         public var handlerTimeout: Duration
         /// Writing the response may take this long (a client that does not read). Default 5 s.
         public var writeTimeout: Duration
@@ -203,7 +204,7 @@ public final class ControlServer: Service, Sendable {
             return
         }
         let handler = handler
-        let timeout = limits.handlerTimeout
+        let timeout = max(limits.handlerTimeout, command.answerTime)
         try await withThrowingTaskGroup(of: ControlResponse?.self) { group in
             group.addTask { await handler.handle(command) }
             group.addTask {

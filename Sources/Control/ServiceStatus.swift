@@ -1,5 +1,5 @@
 /// The `status` answer (ARCHITECTURE §9). Encodes exactly
-/// `{"state", "realtime_connected", "jarvis_session_id", "media": {"state", "title", "url", "volume", "ducked"}}`
+/// `{"state", "realtime_connected", "jarvis_session_id", "voice_volume", "media": {"state", "title", "url", "volume", "ducked"}}`
 /// with absent values as JSON `null` (never omitted).
 public struct ServiceStatus: Sendable, Equatable, Codable {
     /// The conversation engine's state in snake_case: `idle`, `connecting`, `listening`,
@@ -7,12 +7,15 @@ public struct ServiceStatus: Sendable, Equatable, Codable {
     public var state: String
     public var realtimeConnected: Bool
     public var jarvisSessionID: String?
+    /// The assistant's voice and earcon level, 0.0...1.0 (`ctl voice-volume`).
+    public var voiceVolume: Double
     public var media: MediaStatus
 
-    public init(state: String, realtimeConnected: Bool, jarvisSessionID: String?, media: MediaStatus) {
+    public init(state: String, realtimeConnected: Bool, jarvisSessionID: String?, voiceVolume: Double = 1, media: MediaStatus) {
         self.state = state
         self.realtimeConnected = realtimeConnected
         self.jarvisSessionID = jarvisSessionID
+        self.voiceVolume = voiceVolume
         self.media = media
     }
 
@@ -20,6 +23,7 @@ public struct ServiceStatus: Sendable, Equatable, Codable {
         case state
         case realtimeConnected = "realtime_connected"
         case jarvisSessionID = "jarvis_session_id"
+        case voiceVolume = "voice_volume"
         case media
     }
 
@@ -28,6 +32,7 @@ public struct ServiceStatus: Sendable, Equatable, Codable {
         try c.encode(state, forKey: .state)
         try c.encode(realtimeConnected, forKey: .realtimeConnected)
         try c.encodeOrNull(jarvisSessionID, forKey: .jarvisSessionID)
+        try c.encode(voiceVolume, forKey: .voiceVolume)
         try c.encode(media, forKey: .media)
     }
 }

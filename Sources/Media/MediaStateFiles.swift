@@ -1,27 +1,29 @@
 import Glibc
 
-/// The player's only file-system calls: read a small file, replace one atomically (temp + fsync +
+/// The player's (and the voice volume's) only file-system calls: read a small file, replace one atomically (temp + fsync +
 /// rename, mode 0600: feed URLs may carry tokens), append a line, make the directory. Errors name the call and the path.
-struct MediaStateFiles: Sendable {
-    struct Failure: Error, CustomStringConvertible {
+public struct MediaStateFiles: Sendable {
+    public struct Failure: Error, CustomStringConvertible {
         var function: String
         var path: String
         var code: Int32
-        var description: String { "\(function)(\(path)) failed: \(String(cString: strerror(code)))" }
+        public var description: String { "\(function)(\(path)) failed: \(String(cString: strerror(code)))" }
     }
 
-    let directory: String
+    public let directory: String
 
-    func path(_ name: String) -> String { directory + "/" + name }
+    public init(directory: String) { self.directory = directory }
+
+    public func path(_ name: String) -> String { directory + "/" + name }
 
     /// Creates the directory (one level) if missing.
-    func prepare() throws(Failure) {
+    public func prepare() throws(Failure) {
         if mkdir(directory, 0o755) != 0, errno != EEXIST { throw Failure(function: "mkdir", path: directory, code: errno) }
         guard access(directory, W_OK) == 0 else { throw Failure(function: "access", path: directory, code: errno) }
     }
 
     /// nil when the file does not exist; at most `limit` bytes.
-    func read(_ name: String, limit: Int = 16 << 20) throws(Failure) -> [UInt8]? {
+    public func read(_ name: String, limit: Int = 16 << 20) throws(Failure) -> [UInt8]? {
         let file = path(name)
         let fd = retrying { open(file, O_RDONLY | O_CLOEXEC) }
         guard fd >= 0 else {
@@ -41,7 +43,7 @@ struct MediaStateFiles: Sendable {
     }
 
     /// Writes `bytes` to a temporary file next to `name`, syncs it and renames it over `name`.
-    func replace(_ name: String, with bytes: [UInt8]) throws(Failure) {
+    public func replace(_ name: String, with bytes: [UInt8]) throws(Failure) {
         let file = path(name)
         let temporary = file + ".tmp"
         let fd = retrying { open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) }

@@ -72,10 +72,11 @@ public final class MediaStandIn: Sendable {
     private let serverChannel: any Channel
     private let acceptTask: Mutex<Task<Void, Never>?>
 
-    public static func start() async throws -> MediaStandIn {
+    /// `port` 0 picks an ephemeral port; a fixed one lets a restarted server come back at the same URL.
+    public static func start(port: Int = 0) async throws -> MediaStandIn {
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .bind(host: "127.0.0.1", port: 0) { channel in
+            .bind(host: "127.0.0.1", port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(HTTPRequestDecoder()))
                     return try NIOAsyncChannel<HTTPServerRequestPart, ByteBuffer>(wrappingChannelSynchronously: channel)

@@ -38,12 +38,14 @@ public final class RealtimeStandIn: Sendable {
         self.port = channel.channel.localAddress?.port ?? 0
     }
 
-    public static func start(script: RealtimeStandInScript = .init()) async throws -> RealtimeStandIn {
+    /// `port` 0 picks a free one; a fixed port brings a stand-in back where a stopped one was ("the network
+    /// is back").
+    public static func start(script: RealtimeStandInScript = .init(), port: Int = 0) async throws -> RealtimeStandIn {
         let apiKey = script.apiKey
         let rejectWith401 = script.authFailure == .http401
         let channel: NIOAsyncChannel<EventLoopFuture<UpgradeResult>, Never> = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .bind(host: "127.0.0.1", port: 0) { channel in
+            .bind(host: "127.0.0.1", port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let upgrader = NIOTypedWebSocketServerUpgrader<UpgradeResult>(
                         maxFrameSize: 32 << 20,

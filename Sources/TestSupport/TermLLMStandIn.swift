@@ -46,13 +46,14 @@ public final class TermLLMStandIn: Sendable {
     /// The base URL clients use, base path included, e.g. `http://127.0.0.1:40123/ui`.
     public var baseURL: String { "http://127.0.0.1:\(port)\(state.withLock { $0.options.basePath })" }
 
-    public static func start(options: Options = Options()) async throws -> TermLLMStandIn {
+    /// `port` 0 picks an ephemeral port; a fixed one lets a restarted server come back at the same URL.
+    public static func start(options: Options = Options(), port: Int = 0) async throws -> TermLLMStandIn {
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture { try CloseOnExec.mark(channel) }
             }
-            .bind(host: "127.0.0.1", port: 0) { channel in
+            .bind(host: "127.0.0.1", port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try CloseOnExec.mark(channel)
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)

@@ -1,11 +1,14 @@
 import Appliance
 import Control
+import Logging
 import Media
 
 /// Maps control-socket verbs onto the conversation runner and the media player.
 struct ApplianceControlHandler: ControlHandler {
     let runner: ConversationRunner
     let media: any MediaControlling
+    let voiceVolume: VoiceVolumeStore
+    var logger = Logger(label: "control")
 
     func handle(_ command: ControlCommand) async -> ControlResponse {
         switch command {
@@ -52,6 +55,19 @@ struct ApplianceControlHandler: ControlHandler {
         case .volume(let level):
             let applied = await media.setVolume(level)
             return .done("volume \(applied)")
+        case .voiceVolume(let level):
+            runner.setVoiceVolume(Float(level))
+            do throws(MediaStateFiles.Failure) {
+                try voiceVolume.set(level)
+            } catch {
+                logger.warning("voice volume \(level) applied but not saved: \(error)")
+            }
+            return .done("voice volume \(level)")
+        case .say(let text):
+            switch await runner.say(text) {
+            case .spoken: return .done("spoken")
+            case .failed(let reason): return .failed(reason)
+            }
         }
     }
 
@@ -72,7 +88,7 @@ struct ApplianceControlHandler: ControlHandler {
         let now = await media.nowPlaying()
         return ServiceStatus(
             state: conversation.state.rawValue, realtimeConnected: conversation.realtimeConnected,
-            jarvisSessionID: conversation.jarvisSessionID,
+            jarvisSessionID: conversation.jarvisSessionID, voiceVolume: voiceVolume.current,
             media: MediaStatus(
                 state: MediaStatus.State(rawValue: now.state.rawValue) ?? .stopped, title: now.displayTitle,
                 url: now.item?.url, volume: now.volume, ducked: conversation.media.ducked))

@@ -10,9 +10,11 @@ struct CtlCommand: ParsableCommand {
         abstract: "Send a command to the running service over its control socket.",
         discussion: """
             COMMAND is one of: tap, press, release, ask TEXT, status, play URL, station NAME, \
-            podcast FEED_URL, pause, resume, stop, skip, volume LEVEL (0.0-1.0), reset.
+            podcast FEED_URL, pause, resume, stop, skip, volume LEVEL (0.0-1.0), reset, say TEXT, \
+            voice-volume LEVEL (0.0-1.0).
             `status` prints one JSON object on stdout; other commands print the service's one-line \
-            answer. Only [control] socket is read from the configuration file.
+            answer. `say` waits until the announcement has been spoken (exit 0) or says why it could not \
+            be (exit 1). Only [control] socket is read from the configuration file.
             Exit codes: 0 done; 1 the service refused or failed the command; 64 bad command or \
             argument; 69 the service is not running; 74 communication error; 75 no answer in time; \
             77 no permission on the socket; 78 configuration error.
@@ -21,12 +23,12 @@ struct CtlCommand: ParsableCommand {
 
     @OptionGroup var options: ConfigOption
 
-    @Argument(help: ArgumentHelp("The command and its argument (ask takes the rest of the line).", valueName: "COMMAND [ARG]"))
+    @Argument(help: ArgumentHelp("The command and its argument (ask and say take the rest of the line).", valueName: "COMMAND [ARG]"))
     var words: [String] = []
 
     /// How long to wait for the service's answer.
-    @Option(name: .long, help: ArgumentHelp("Seconds to wait for the answer.", valueName: "SECONDS"))
-    var timeout: Double = 15
+    @Option(name: .long, help: ArgumentHelp("Seconds to wait for the answer (default 15; say: 340).", valueName: "SECONDS"))
+    var timeout: Double?
 
     static let exUnavailable = ExitCode(69)
     static let exIOError = ExitCode(74)
@@ -35,6 +37,7 @@ struct CtlCommand: ParsableCommand {
 
     func validate() throws {
         _ = try command()
+        guard let timeout else { return }
         guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be between 0 and 3600 seconds") }
     }
 
@@ -44,7 +47,7 @@ struct CtlCommand: ParsableCommand {
             throw ValidationError("missing COMMAND; expected one of: \(ControlCommand.verbs.joined(separator: ", "))")
         }
         let rest = Array(words.dropFirst())
-        if verb != "ask" && rest.count > 1 {
+        if !ControlCommand.textVerbs.contains(verb) && rest.count > 1 {
             throw ValidationError("\(verb) takes at most one argument, got \(rest.count)")
         }
         do {
@@ -65,7 +68,8 @@ struct CtlCommand: ParsableCommand {
         }
         let reply: ControlWire.Reply
         do {
-            reply = try ControlClient.send(command, to: socket, timeout: .milliseconds(Int(timeout * 1000)))
+            let wait = timeout.map { Duration.milliseconds(Int($0 * 1000)) } ?? (command.answerTime + .seconds(10))
+            reply = try ControlClient.send(command, to: socket, timeout: max(wait, timeout == nil ? .seconds(15) : .zero))
         } catch {
             StandardErrorWriter.shared.write(line: "jarvis-voice ctl: \(error)")
             switch error {

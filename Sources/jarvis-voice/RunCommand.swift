@@ -39,6 +39,7 @@ struct RunCommand: AsyncParsableCommand {
         let pipeline: AudioPipeline
         let runner: ConversationRunner
         let player: MediaPlayer
+        let voiceVolume = VoiceVolumeStore(stateDirectory: config.media.stateDir) { logger.warning("\($0)") }
         do {
             pipeline = try AudioPipeline(configuration: AudioPipelineConfiguration(config), logger: Logger(label: "audio"))
         } catch {
@@ -60,6 +61,7 @@ struct RunCommand: AsyncParsableCommand {
                                            logger: Logger(label: "systemd"))
         do {
             runner = try makeRunner(config, secrets: secrets, pipeline: pipeline, player: player) { supervisor.status($0.rawValue) }
+            runner.setVoiceVolume(Float(voiceVolume.current))
         } catch {
             logger.critical("cannot set up the conversation: \(error)")
             throw ExitCode.failure
@@ -70,7 +72,7 @@ struct RunCommand: AsyncParsableCommand {
         do {
             control = try await ControlServer.bind(
                 path: config.control.socket,
-                handler: ApplianceControlHandler(runner: runner, media: player),
+                handler: ApplianceControlHandler(runner: runner, media: player, voiceVolume: voiceVolume),
                 logger: Logger(label: "control"))
         } catch {
             logger.critical("\(error)")
@@ -139,8 +141,7 @@ struct RunCommand: AsyncParsableCommand {
         let transport = WebSocketRealtimeTransport(
             configuration: RealtimeConnectionConfiguration(
                 url: config.realtime.url, model: config.realtime.model,
-                apiKey: RealtimeAPIKey(secrets.openAIKey.unredacted), connectTimeout: config.realtime.connectTimeout),
-            logger: Logger(label: "realtime"))
+                apiKey: RealtimeAPIKey(secrets.openAIKey.unredacted), connectTimeout: config.realtime.connectTimeout))
 
         let engine = ConversationConfiguration(
             session: RealtimeSessionSettings(config.realtime), tools: tools.functionTools,

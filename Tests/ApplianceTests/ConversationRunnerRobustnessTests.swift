@@ -11,24 +11,43 @@ import Testing
     @Test func failedConnectsAreRetriedWithBackoffWhileConnecting() async throws {
         let s = try base.setup()
         s.transport.scriptConnects(
-            .fail(RealtimeConnectError(reason: "connection refused", fatal: false)),
-            .fail(RealtimeConnectError(reason: "connection refused", fatal: false)))
+            .fail(RealtimeDisconnect(kind: .transient, reason: .upgradeRejected(status: 503))),
+            .fail(RealtimeDisconnect(kind: .transient, reason: .upgradeRejected(status: 503))))
         s.h.runner.tap()
         #expect(await waitUntil { s.transport.links.count == 1 })
         #expect(s.transport.attempts == 3)
         let link = try #require(s.transport.current)
         link.serverSends(ServerFrames.sessionCreated())
         await s.h.waitForState(.listening)
-        #expect(s.h.logs.contains("reconnecting in"))
+        #expect(s.h.logs.contains("HTTP 503; retrying"))
+        try await s.h.stop()
+    }
+
+    /// The network is down (refused, no DNS, timeout): no retries in `connecting`; one plain line and the
+    /// offline earcon at once, media released; the next tap connects again.
+    @Test(arguments: [RealtimeDisconnect.Unreachable.connectionRefused, .hostNotFound, .timedOut])
+    func anUnreachableAPIFailsAtOnceAndTheNextTapTriesAgain(_ why: RealtimeDisconnect.Unreachable) async throws {
+        let s = try base.setup()
+        s.transport.scriptConnects(.fail(RealtimeDisconnect(kind: .transient, reason: .unreachable(host: "api.openai.com", why))))
+        s.h.runner.tap()
+        await s.h.waitForState(.error)
+        let line = "cannot reach the Realtime API at api.openai.com: \(why); check the network"
+        #expect(s.h.logs.all.filter { $0.contains("cannot reach the Realtime API") }.count == 1, "\(s.h.logs.all)")
+        #expect(s.h.logs.contains(line), "\(s.h.logs.all)")
+        #expect(s.transport.attempts == 1)
+        #expect(s.h.mixer.requestedGain(.media) == 1, "media released")
+        await s.h.waitForState(.idle)
+        _ = try await base.connect(s)
+        #expect(s.transport.attempts == 2)
         try await s.h.stop()
     }
 
     @Test func aFatalConnectErrorStopsRetryingAndReleasesDucking() async throws {
         let s = try base.setup()
-        s.transport.scriptConnects(.fail(RealtimeConnectError(reason: "HTTP 401 at the upgrade: invalid_api_key", fatal: true)))
+        s.transport.scriptConnects(.fail(RealtimeDisconnect.classify(upgradeStatus: 401)))
         s.h.runner.tap()
         await s.h.waitForState(.error)
-        #expect(s.h.logs.contains("not retrying"))
+        #expect(s.h.logs.contains("rejected the API key"))
         #expect(s.h.mixer.requestedGain(.media) == 1)
         #expect(s.h.ledPatterns.last == .error)
         await s.h.waitForState(.idle)
@@ -42,9 +61,9 @@ import Testing
         #expect(await waitUntil { s.transport.links.count == 1 })
         let link = try #require(s.transport.current)
         link.serverSends(ServerFrames.error(code: "beta_api_shape_disabled", message: "The Realtime Beta API is no longer supported."))
-        link.drop(reason: "close 4000")
+        link.drop(RealtimeDisconnect.classify(closeCode: 4000, lastErrorCode: "beta_api_shape_disabled", closedByUs: false))
         await s.h.waitForState(.error)
-        #expect(s.h.logs.contains("not retrying"))
+        #expect(s.h.logs.contains("beta-shaped"))
         try await Task.sleep(for: .milliseconds(150))
         #expect(s.transport.attempts == 1)
         try await s.h.stop()
@@ -59,7 +78,7 @@ import Testing
         let link = try #require(s.transport.current)
         link.serverSends(ServerFrames.error(code: "invalid_api_key", message: "Incorrect API key provided."))
         await s.h.waitForState(.error, timeout: .seconds(2))
-        #expect(s.h.logs.contains("invalid_api_key: Incorrect API key provided. (not retrying)"), "\(s.h.logs.all)")
+        #expect(s.h.logs.contains("rejected the API key"), "\(s.h.logs.all)")
         #expect(!s.h.logs.contains("connect_timeout"), "\(s.h.logs.all)")
         #expect(await waitUntil { link.closedByClient }, "the runner closes the rejected link")
         try await Task.sleep(for: .milliseconds(150))

@@ -7,7 +7,7 @@ import Synchronization
 final class FakeRealtimeTransport: RealtimeTransport {
     enum ConnectOutcome: Sendable {
         case open
-        case fail(RealtimeConnectError)
+        case fail(RealtimeDisconnect)
         /// Never completes until cancelled.
         case hang
     }
@@ -29,7 +29,7 @@ final class FakeRealtimeTransport: RealtimeTransport {
     var links: [FakeRealtimeLink] { state.withLock { $0.links } }
     var current: FakeRealtimeLink? { state.withLock { $0.links.last } }
 
-    func connect() async throws(RealtimeConnectError) -> any RealtimeLink {
+    func connect() async throws(RealtimeDisconnect) -> any RealtimeLink {
         let outcome = state.withLock { state -> ConnectOutcome in
             state.attempts += 1
             return state.outcomes.isEmpty ? .open : state.outcomes.removeFirst()
@@ -43,18 +43,32 @@ final class FakeRealtimeTransport: RealtimeTransport {
             throw error
         case .hang:
             while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(5)) }
-            throw RealtimeConnectError(reason: "cancelled", fatal: false)
+            throw RealtimeDisconnect(kind: .closedByClient, reason: .clientClosed)
         }
     }
 }
 
 final class FakeRealtimeLink: RealtimeLink {
-    let events: AsyncStream<RealtimeLinkEvent>
-    private let continuation: AsyncStream<RealtimeLinkEvent>.Continuation
+    private enum Frame: Sendable {
+        case event(RealtimeLinkEvent)
+        case end(RealtimeDisconnect)
+    }
+    private let frames: AsyncStream<Frame>
+    private let continuation: AsyncStream<Frame>.Continuation
     private let state = Mutex((sent: [String](), closedByClient: false, gone: false, decoder: ServerEventDecoder()))
 
     init() {
-        (events, continuation) = AsyncStream.makeStream(of: RealtimeLinkEvent.self)
+        (frames, continuation) = AsyncStream.makeStream(of: Frame.self)
+    }
+
+    func run(deliver: @escaping @Sendable (RealtimeLinkEvent) -> Void) async -> RealtimeDisconnect {
+        for await frame in frames {
+            switch frame {
+            case .event(let event): deliver(event)
+            case .end(let end): return end
+            }
+        }
+        return RealtimeDisconnect(kind: .closedByClient, reason: .clientClosed)
     }
 
     func send(_ text: String) async throws(RealtimeSendError) {
@@ -66,7 +80,7 @@ final class FakeRealtimeLink: RealtimeLink {
         if gone { throw RealtimeSendError(reason: "socket closed") }
     }
 
-    func close() async {
+    func close() {
         state.withLock {
             $0.closedByClient = true
             $0.gone = true
@@ -80,15 +94,15 @@ final class FakeRealtimeLink: RealtimeLink {
     func serverSends(_ text: String) {
         let event = state.withLock { $0.decoder.decode(text) }
         switch event {
-        case .success(let decoded): continuation.yield(.server(decoded))
-        case .failure(let error): continuation.yield(.undecodable("\(error)"))
+        case .success(let decoded): continuation.yield(.event(.server(decoded)))
+        case .failure(let error): continuation.yield(.event(.undecodable("\(error)")))
         }
     }
 
     /// The server or network drops the socket.
-    func drop(reason: String = "connection reset by peer", fatal: Bool = false) {
+    func drop(_ end: RealtimeDisconnect = RealtimeDisconnect(kind: .transient, reason: .connectionLost)) {
         state.withLock { $0.gone = true }
-        continuation.yield(.closed(reason: reason, fatal: fatal))
+        continuation.yield(.end(end))
         continuation.finish()
     }
 

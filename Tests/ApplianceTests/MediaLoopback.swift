@@ -24,10 +24,8 @@ struct MediaLoopback {
         let connection = RealtimeConnectionConfiguration(
             url: realtime.url, model: "gpt-realtime", apiKey: RealtimeAPIKey(script.apiKey),
             connectTimeout: .seconds(10), closeTimeout: .milliseconds(500))
-        var quiet = Logger(label: "realtime-test")
-        quiet.logLevel = .critical
         let h = try RunnerHarness(
-            transport: WebSocketRealtimeTransport(configuration: connection, logger: quiet), tools: tools, jarvis: nil,
+            transport: WebSocketRealtimeTransport(configuration: connection), tools: tools, jarvis: nil,
             engine: RunnerHarness.fastEngine(tools: tools.functionTools), ducking: ducking, earcons: earcons)
         h.start()
         return MediaLoopback(h: h, realtime: realtime, player: player)

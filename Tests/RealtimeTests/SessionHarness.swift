@@ -1,27 +1,37 @@
-import Logging
 import Realtime
 import Synchronization
 import TestSupport
 
-/// Runs a `RealtimeSession` against a fresh Realtime stand-in and records every session event.
+/// Runs single `RealtimeConnection`s against a fresh Realtime stand-in and records what they report. The
+/// harness plays the connection's owner: after a transient or expired end it opens the next connection
+/// (at most `maximumAttempts` failed opens in a row), after a fatal one it records `.stopped`.
 final class SessionHarness: Sendable {
+    enum Event: Sendable {
+        case connected(connection: Int)
+        case server(ServerEvent)
+        case undecodable(RealtimeDecodingError)
+        /// A connection ended, or an open failed, and the harness tries again.
+        case disconnected(RealtimeDisconnect)
+        /// Fatal, or `maximumAttempts` failed opens: no further connection.
+        case stopped(RealtimeDisconnect)
+    }
+
     let standIn: RealtimeStandIn
-    let session: RealtimeSession
-    private let recorded = Mutex<[RealtimeSessionEvent]>([])
+    let session = CurrentConnection()
+    private let recorded = Mutex<[Event]>([])
 
     static let askJarvis = FunctionTool(
         name: "ask_jarvis", description: "Ask Jarvis, the owner's agent.",
         parameters: ["type": "object", "properties": ["query": ["type": "string"]], "required": ["query"]])
 
-    private init(standIn: RealtimeStandIn, session: RealtimeSession) {
+    private init(standIn: RealtimeStandIn) {
         self.standIn = standIn
-        self.session = session
     }
 
     static func run(
-        script: RealtimeStandInScript = .init(), apiKey: String? = nil, maximumAttempts: Int? = nil,
-        urlTransform: (String) -> String = { $0 }, recycleAfter: Duration = .seconds(55 * 60),
-        pingInterval: Duration = .seconds(1), pongTimeout: Duration? = nil, _ body: (SessionHarness) async throws -> Void
+        script: RealtimeStandInScript = .init(), apiKey: String? = nil, maximumAttempts: Int = 5,
+        urlTransform: (String) -> String = { $0 }, pingInterval: Duration = .seconds(1), pongTimeout: Duration? = nil,
+        _ body: (SessionHarness) async throws -> Void
     ) async throws {
         let standIn = try await RealtimeStandIn.start(script: script)
         let configuration = RealtimeConnectionConfiguration(
@@ -30,28 +40,64 @@ final class SessionHarness: Sendable {
             // 2 s stall under the full suite's load used to drop the connection mid-response.
             connectTimeout: .seconds(2), pingInterval: pingInterval, pongTimeout: pongTimeout ?? .seconds(10),
             closeTimeout: .milliseconds(500))
-        let session = RealtimeSession(
-            configuration: configuration,
-            lifecycle: .init(policy: ReconnectPolicy(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200), maximumAttempts: maximumAttempts),
-                recycleAfter: recycleAfter),
-            logger: Logger(label: "realtime-test", factory: { _ in SwiftLogNoOpLogHandler() }),
-            random: { 0.5 })
-        let harness = SessionHarness(standIn: standIn, session: session)
+        let harness = SessionHarness(standIn: standIn)
         var failure: (any Error)?
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { try? await session.run() }
-            group.addTask {
-                for await event in session.events { harness.recorded.withLock { $0.append(event) } }
-            }
+            group.addTask { await harness.connectLoop(configuration, maximumAttempts: maximumAttempts) }
             do { try await body(harness) } catch { failure = error }
-            session.shutdown()
+            harness.session.shutdown()
             await group.waitForAll()
         }
         await standIn.shutdown()
         if let failure { throw failure }
     }
 
-    var events: [RealtimeSessionEvent] { recorded.withLock { $0 } }
+    private func connectLoop(_ configuration: RealtimeConnectionConfiguration, maximumAttempts: Int) async {
+        var failures = 0
+        var number = 0
+        while !session.isShutDown {
+            let connection: RealtimeConnection
+            do {
+                connection = try await RealtimeConnection.open(configuration: configuration)
+            } catch {
+                failures += 1
+                if error.isFatal || failures >= maximumAttempts {
+                    record(.stopped(error))
+                    return
+                }
+                record(.disconnected(error))
+                try? await Task.sleep(for: .milliseconds(20))
+                continue
+            }
+            failures = 0
+            number += 1
+            guard session.attach(connection) else {
+                connection.close()
+                _ = await connection.run { _ in }
+                return
+            }
+            record(.connected(connection: number))
+            let end = await connection.run { [self] output in
+                switch output {
+                case .server(let event): record(.server(event))
+                case .undecodable(let problem): record(.undecodable(problem))
+                }
+            }
+            session.detach()
+            switch end.kind {
+            case .closedByClient: return
+            case .fatal:
+                record(.stopped(end))
+                return
+            case .transient, .expired:
+                record(.disconnected(end))
+            }
+        }
+    }
+
+    private func record(_ event: Event) { recorded.withLock { $0.append(event) } }
+
+    var events: [Event] { recorded.withLock { $0 } }
 
     var serverEvents: [ServerEvent] {
         events.compactMap { if case .server(let event) = $0 { event } else { nil } }
@@ -59,7 +105,7 @@ final class SessionHarness: Sendable {
 
     /// Waits until `count` recorded events satisfy `predicate`; returns the last match.
     @discardableResult
-    func waitFor(count: Int = 1, timeout: Duration = .seconds(5), _ predicate: (RealtimeSessionEvent) -> Bool) async -> RealtimeSessionEvent? {
+    func waitFor(count: Int = 1, timeout: Duration = .seconds(5), _ predicate: (Event) -> Bool) async -> Event? {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         repeat {
             let matches = events.filter(predicate)
@@ -92,6 +138,45 @@ final class SessionHarness: Sendable {
             try? await Task.sleep(for: .milliseconds(5))
         }
         return standIn.connectionCount
+    }
+}
+
+/// The harness's open connection, if any: what the tests send on.
+final class CurrentConnection: Sendable {
+    private let state = Mutex<(connection: RealtimeConnection?, shutDown: Bool, counters: ServerEventDecoder?)>((nil, false, nil))
+
+    var isConnected: Bool { state.withLock { $0.connection != nil } }
+    var isShutDown: Bool { state.withLock { $0.shutDown } }
+    /// The open connection's counters (or the last one's).
+    var counters: ServerEventDecoder? { state.withLock { $0.connection?.counters ?? $0.counters } }
+
+    @discardableResult
+    func send(_ event: ClientEvent, eventID: String? = nil) -> Bool { send(text: event.jsonText(eventID: eventID)) }
+
+    @discardableResult
+    func send(text: String) -> Bool { state.withLock { $0.connection }?.send(text: text) ?? false }
+
+    func attach(_ connection: RealtimeConnection) -> Bool {
+        state.withLock { state in
+            guard !state.shutDown else { return false }
+            state.connection = connection
+            return true
+        }
+    }
+
+    func detach() {
+        state.withLock { state in
+            state.counters = state.connection?.counters
+            state.connection = nil
+        }
+    }
+
+    func shutdown() {
+        let open = state.withLock { state -> RealtimeConnection? in
+            state.shutDown = true
+            return state.connection
+        }
+        open?.close()
     }
 }
 

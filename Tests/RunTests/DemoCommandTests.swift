@@ -41,16 +41,67 @@ import TestProcess
         #expect(loud * 2 >= blocks, "\(loud) of \(blocks) blocks carry sound")
     }
 
-    /// Run from a directory without the paced plugin (a hard link of the binary), it says how to build it.
+    /// Run from a directory without the paced plugin (hard links of both executables), the demo says
+    /// how to build it.
     @Test func aMissingPluginIsExplainedBeforeAnythingStarts() async throws {
-        let binary = try #require(ChildProcess.builtExecutable(), "jarvis-voice is not built next to the tests")
-        let copy = dir.file("jarvis-voice")
-        try #require(link(binary, copy) == 0, "link: \(String(cString: strerror(errno)))")
-        let demo = try await ChildProcess.run([copy, "demo", "--out", dir.file("answer.wav")], timeout: .seconds(60))
+        let copy = try linkBuilt(["jarvis-voice", "jarvis-voice-demo"])
+        let demo = try await ChildProcess.run([copy["jarvis-voice"]!, "demo", "--out", dir.file("answer.wav")], timeout: .seconds(60))
         #expect(demo.status == 1, "\(demo)")
         #expect(demo.stderr.contains("libasound_module_pcm_jvpaced.so is missing"), "\(demo)")
         #expect(demo.stderr.contains("swift build"), "\(demo)")
         #expect(!TestFiles.exists(dir.file("answer.wav")))
+    }
+
+    /// The shipped binary alone (as installed on the device): `demo` says where the demo comes from.
+    @Test func anInstalledServiceExplainsThatTheDemoIsADevelopmentTool() async throws {
+        let copy = try linkBuilt(["jarvis-voice"])
+        let demo = try await ChildProcess.run([copy["jarvis-voice"]!, "demo", "--out", dir.file("answer.wav")], timeout: .seconds(60))
+        #expect(demo.status == 1, "\(demo)")
+        #expect(demo.stderr.contains("jarvis-voice-demo is missing"), "\(demo)")
+        #expect(demo.stderr.contains("swift build"), "\(demo)")
+        #expect(!TestFiles.exists(dir.file("answer.wav")))
+    }
+
+    /// The demo without the service next to it names the missing executable before starting anything.
+    @Test func theDemoNeedsTheServiceNextToIt() async throws {
+        let copy = try linkBuilt(["jarvis-voice-demo", PacedPlugin.fileName])
+        let demo = try await ChildProcess.run([copy["jarvis-voice-demo"]!, "--out", dir.file("answer.wav")], timeout: .seconds(60))
+        #expect(demo.status == 1, "\(demo)")
+        #expect(demo.stderr.contains("/jarvis-voice is missing"), "\(demo)")
+        #expect(!TestFiles.exists(dir.file("answer.wav")))
+    }
+
+    /// The shipped executable links no test support: no stand-in server, test PCM or test-process type
+    /// in its symbols (the demo's own executable has them).
+    @Test func theShippedBinaryLinksNoTestSupport() async throws {
+        let shipped = try #require(ChildProcess.builtExecutable(), "jarvis-voice is not built next to the tests")
+        let demo = try #require(ChildProcess.builtExecutable("jarvis-voice-demo"), "jarvis-voice-demo is not built")
+        let markers = ["RealtimeStandIn", "TermLLMStandIn", "MediaStandIn", "PacedPlugin", "TestPCMConfig", "BackgroundProcess"]
+        let shippedSymbols = try await Self.symbols(shipped)
+        let demoSymbols = try await Self.symbols(demo)
+        for marker in markers {
+            #expect(!shippedSymbols.contains(marker), "jarvis-voice has \(marker)")
+        }
+        #expect(demoSymbols.contains("RealtimeStandIn") && demoSymbols.contains("PacedPlugin"), "the check would see them")
+    }
+
+    static func symbols(_ binary: String) async throws -> String {
+        let nm = try await ChildProcess.run(["nm", binary], timeout: .seconds(120))
+        try #require(nm.status == 0, "nm \(binary): \(nm.stderr)")
+        return nm.stdout
+    }
+
+    /// Hard links of built files (executables, the plugin) in the test's directory, by name.
+    private func linkBuilt(_ names: [String]) throws -> [String: String] {
+        let shipped = try #require(ChildProcess.builtExecutable(), "jarvis-voice is not built next to the tests")
+        let buildDirectory = String(shipped[..<shipped.lastIndex(of: "/")!])
+        var links: [String: String] = [:]
+        for name in names {
+            let copy = dir.file(name)
+            try #require(link(buildDirectory + "/" + name, copy) == 0, "link \(name): \(String(cString: strerror(errno)))")
+            links[name] = copy
+        }
+        return links
     }
 
     /// How long espeak-ng speaks `text` (what the demo's stand-in plays as the answer).

@@ -30,6 +30,8 @@ public struct ConversationConfiguration: Sendable {
     public var toolCancelledMessage: String
     /// An announcement (`ConversationEvent.announce`) still waiting after this long is dropped. Default 60 s.
     public var announcementMaxAge: Duration
+    /// The owner's announcement (`say`) still waiting behind a conversation after this long fails. Default 5 min.
+    public var sayMaxAge: Duration
     /// Tools that answer at once (local media controls): calling only these plays no "thinking" earcon.
     /// Default `MediaTools.names`.
     public var quietTools: Set<String>
@@ -42,7 +44,7 @@ public struct ConversationConfiguration: Sendable {
         minimumCommit: Duration = .milliseconds(100),
         toolTimeoutMessage: String = "Jarvis did not answer in time. Please try again.",
         toolCancelledMessage: String = "The user cancelled this request.",
-        announcementMaxAge: Duration = .seconds(60), quietTools: Set<String> = Set(MediaTools.names)
+        announcementMaxAge: Duration = .seconds(60), sayMaxAge: Duration = .seconds(300), quietTools: Set<String> = Set(MediaTools.names)
     ) {
         self.session = session
         self.tools = tools
@@ -58,6 +60,7 @@ public struct ConversationConfiguration: Sendable {
         self.toolTimeoutMessage = toolTimeoutMessage
         self.toolCancelledMessage = toolCancelledMessage
         self.announcementMaxAge = announcementMaxAge
+        self.sayMaxAge = sayMaxAge
         self.quietTools = quietTools
     }
 

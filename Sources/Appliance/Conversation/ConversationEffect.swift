@@ -21,6 +21,8 @@ public enum ConversationEffect: Sendable, Equatable {
     case playEarcon(Earcon)
     case setLED(LEDPattern)
     case resetJarvisSession
+    /// The owner's announcement `id` (`say`) has been played out (`failure` nil), or will not be spoken.
+    case announcementFinished(id: Int, failure: String?)
     case turnCompleted(TurnMetrics)
     case log(LogLevel, String)
 }

@@ -16,6 +16,10 @@ extension ConversationEngine {
         case .idle, .error:
             startConversation(.handsFree, audioSince: pressedAt)
         case .connecting:
+            if interludeOnly {  // the tap stops the announcement it is connecting for
+                failSays(in: pendingAnnouncements, "a tap stopped it")
+                pendingAnnouncements = []
+            }
             endConversation(earcon: .done, reason: "tap while connecting")
         case .listening:
             endConversation(earcon: .done, reason: "tap")
@@ -26,7 +30,10 @@ extension ConversationEngine {
 
     /// A tap stops one thing, in priority order: assistant speech → pending Jarvis call → media.
     private mutating func interrupt() {
-        if interludeOnly { pendingAnnouncements = [] }  // a tap stops the DJ, not just this sentence
+        if interludeOnly {  // a tap stops the DJ, not just this sentence
+            failSays(in: pendingAnnouncements, "a tap stopped it")
+            pendingAnnouncements = []
+        }
         if assistantIsSpeaking {
             stopSpeech(cancelResponse: true)
             log(.info, "tap: stopped the assistant")

@@ -11,6 +11,7 @@ extension ConversationEngine {
     /// barge-in), flush the voice channel, and truncate the item at what was actually played, clamped to
     /// what was received, so the model knows where it was cut off.
     mutating func stopSpeech(cancelResponse: Bool) {
+        failSay("it was interrupted")
         if response.active {
             if cancelResponse { send(.responseCancel(responseID: nil)) }
             response.discardCurrent()

@@ -19,7 +19,7 @@ extension ConversationEngine {
             return
         }
         if fatal {
-            fail(earcon: .offline, reason: reason + " (not retrying)")
+            fail(earcon: .offline, reason: reason)
         } else if state == .connecting {
             log(.warning, reason + "; retrying")
         } else {
@@ -139,6 +139,7 @@ extension ConversationEngine {
         guard state != .connecting, !response.isDiscarded(delta.responseID) else { return }
         if state == .userSpeaking, hold != nil { return }
         voice.receive(itemID: delta.itemID, responseID: delta.responseID, samples: delta.sampleCount)
+        saying?.heardAudio = true
         emit(.enqueueVoice(itemID: delta.itemID, audio: delta.delta))
         let isAnswer = response.isAnswer && (response.id == nil || response.id == delta.responseID)
         metrics.audioReceived(at: now, isAnswer: isAnswer)

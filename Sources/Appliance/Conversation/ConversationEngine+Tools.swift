@@ -69,6 +69,7 @@ extension ConversationEngine {
         case .processingTimeout:
             log(.warning, "no answer from the Realtime API within \(seconds(configuration.processingTimeout))")
             abandonResponse()
+            failSay("the Realtime API did not answer in time")
             emit(.playEarcon(.error))
             afterSpeech()
         case .speakingWatchdog:
@@ -76,6 +77,7 @@ extension ConversationEngine {
             if voice.isPlaying { emit(.flushVoice) }
             voice.flushed()
             abandonResponse()
+            failSay("its speech stopped half-way")
             afterSpeech()
         case .toolTimeout:
             for callID in calls.running.keys.sorted() {

@@ -31,6 +31,8 @@ public struct ConversationEngine: Sendable {
     var pendingAnnouncements: [PendingAnnouncement] = []
     /// The conversation exists only to speak announcements: it ends after the spoken reply.
     var interludeOnly = false
+    /// The owner's announcement (`say`) whose response is being spoken.
+    var saying: SayInFlight?
 
     struct PushToTalkHold: Sendable {
         var pressedAt: EngineTime
@@ -39,6 +41,14 @@ public struct ConversationEngine: Sendable {
     struct PendingAnnouncement: Sendable {
         var text: String
         var receivedAt: EngineTime
+        /// Dropped when still waiting after this long.
+        var maxAge: Duration
+        /// Set for the owner's `say`: its outcome is reported with `announcementFinished`.
+        var sayID: Int?
+    }
+    struct SayInFlight: Sendable {
+        var id: Int
+        var heardAudio = false
     }
     enum PendingRelease: Sendable { case commit, drop }
 
@@ -55,13 +65,15 @@ public struct ConversationEngine: Sendable {
         case .resetJarvis: resetJarvisSession(force: true)
         case .realtimeConnected: handleConnected()
         case .realtimeDisconnected(let reason): handleConnectionLost(reason: "Realtime session closed: \(reason)", fatal: false)
-        case .realtimeFailed(let reason, let fatal): handleConnectionLost(reason: "Realtime session failed: \(reason)", fatal: fatal)
+        case .realtimeFailed(let reason, let fatal):
+            handleConnectionLost(reason: fatal ? reason : "Realtime session failed: \(reason)", fatal: fatal)
         case .server(let serverEvent): handleServer(serverEvent)
         case .toolFinished(let callID, let output): handleToolFinished(callID: callID, output: output)
         case .timerFired(let id): handleTimer(id)
         case .voicePlayed(let samples): handleVoicePlayed(samples)
         case .mediaChanged(let playing): mediaPlaying = playing
         case .announce(let text): handleAnnounce(text)
+        case .say(let text, let id): handleSay(text, id: id)
         case .userSpeechDetected: handleSpeechDetected()
         }
         deliverAnnouncementsIfListening()
@@ -125,23 +137,34 @@ public struct ConversationEngine: Sendable {
     /// Ends the conversation: closes the Realtime session (billing), unducks, back to idle.
     mutating func endConversation(earcon: Earcon?, reason: String) {
         log(.info, "conversation ended: \(reason)")
-        tearDown()
+        // The owner's announcements still waiting get a session of their own once this one is closed.
+        let waitingSays = pendingAnnouncements.filter { $0.sayID != nil }
+        pendingAnnouncements.removeAll { $0.sayID != nil }
+        tearDown(reason: "the conversation ended (\(reason))")
         if let earcon { emit(.playEarcon(earcon)) }
         enter(.idle)
+        if let first = waitingSays.first {
+            startConversation(.text, audioSince: nil, silent: true)
+            pendingAnnouncements = waitingSays
+            interludeOnly = true
+            log(.info, "say #\(first.sayID ?? 0): opening a session to speak it")
+        }
     }
 
     /// Something went wrong that ends the conversation: say so, show it, then return to idle.
     mutating func fail(earcon: Earcon, reason: String) {
         log(.error, reason)
-        tearDown()
+        tearDown(reason: reason)
         emit(.playEarcon(earcon))
         enter(.error)
     }
 
-    private mutating func tearDown() {
+    private mutating func tearDown(reason: String) {
         if !pendingAnnouncements.isEmpty {
             log(.info, "conversation ended: \(pendingAnnouncements.count) announcement(s) not spoken")
         }
+        failSay(reason)
+        failSays(in: pendingAnnouncements, reason)
         for callID in calls.running.keys.sorted() { emit(.cancelTool(callID: callID)) }
         if voice.isPlaying { emit(.flushVoice) }
         emit(.uplink(.stop))
@@ -165,6 +188,7 @@ public struct ConversationEngine: Sendable {
         metrics = TurnMetricsRecorder()
         pendingAnnouncements = []
         interludeOnly = false
+        saying = nil
     }
 
     /// Closes the per-turn metrics, if a turn was open.
@@ -200,9 +224,11 @@ public struct ConversationEngine: Sendable {
         } else if response.active {
             enter(.processing)
         } else if interludeOnly {
+            finishSay()
             finishTurn()
             deliverAnnouncementsOrEndInterlude()  // one that came in meanwhile, else the interlude is over
         } else {
+            finishSay()
             finishTurn()
             enter(.listening)
         }

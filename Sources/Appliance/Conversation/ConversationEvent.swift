@@ -13,7 +13,8 @@ public enum ConversationEvent: Sendable, Equatable {
     case realtimeConnected
     /// The WebSocket closed (a close the engine did not ask for is an error mid-conversation).
     case realtimeDisconnected(reason: String)
-    /// Connecting or the session failed. `fatal`: retrying cannot help (bad key, quota, beta shape).
+    /// Connecting or the session failed. `fatal`: the runner will not retry (bad key, quota, beta shape, the
+    /// API unreachable); `reason` is then one plain sentence for the journal.
     case realtimeFailed(reason: String, fatal: Bool)
     /// A decoded Realtime server event.
     case server(ServerEvent)
@@ -30,6 +31,10 @@ public enum ConversationEvent: Sendable, Equatable {
     /// and it ends after the spoken reply. In `listening` it goes out at once; otherwise it waits until the
     /// conversation is back in `listening` and is dropped when older than `announcementMaxAge`.
     case announce(String)
+    /// `ctl say TEXT`: the owner's announcement, read verbatim (response-level instructions, no tools), like
+    /// `announce` otherwise but kept for `sayMaxAge`; when a conversation ends before its turn it gets a
+    /// session of its own. `announcementFinished(id:failure:)` reports once it has been played or failed.
+    case say(text: String, id: Int)
     /// The microphone heard speech in the current capture (sent once per capture by the runner). During a
     /// push-to-talk hold it makes the hold a request, so the long-hold reset does not apply.
     case userSpeechDetected

@@ -20,6 +20,8 @@ public protocol ConversationAudio: AnyObject, Sendable {
     /// The user's media volume, 0...1 (moves the ducked level too while ducked).
     func setMediaVolume(_ volume: Float)
     var mediaGain: MediaGainStatus { get }
+    /// The assistant's voice and earcon level, 0...1 as an amplitude factor (0.5 ≈ −6 dB), ramped.
+    func setVoiceVolume(_ level: Float)
     /// Moves waiting audio into the mixer as room frees up; called on every runner tick.
     func pump()
     /// Executes an uplink command at `now`; returns `input_audio_buffer.append` frames to send at once.

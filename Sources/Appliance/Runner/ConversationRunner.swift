@@ -27,6 +27,7 @@ public final class ConversationRunner: Service, Sendable {
     /// A tick is waiting in the stream (ticks are coalesced when the loop is busy).
     let tickQueued = Atomic(false)
     private let started = Atomic(false)
+    private let lastSayID = Atomic(0)
 
     /// - Parameters:
     ///   - jarvis: the Jarvis client, for `resetJarvisSession` and the session id in `status()`; the tools
@@ -74,6 +75,26 @@ public final class ConversationRunner: Service, Sendable {
     /// Has the model say something (a DJ interlude, a media notice): see `ConversationEvent.announce`.
     /// Never opens the microphone by itself.
     public func announce(_ text: String) { continuation.yield(.engine(.announce(text))) }
+    /// `ctl say TEXT`: the owner's announcement, spoken verbatim by the Realtime voice like a DJ interlude
+    /// (music ducked, no microphone, no Jarvis call), queued behind a running conversation. Returns once
+    /// it has been played out, or why it will not be.
+    public func say(_ text: String) async -> SayOutcome {
+        let id = lastSayID.add(1, ordering: .relaxed).newValue
+        let continuation = continuation
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (reply: CheckedContinuation<SayOutcome, Never>) in
+                if case .terminated = continuation.yield(.say(text: text, id: id, reply: reply)) {
+                    reply.resume(returning: .failed("the service is stopping"))
+                }
+            }
+        } onCancel: {
+            continuation.yield(.sayAbandoned(id: id))
+        }
+    }
+
+    /// The assistant's voice and earcons, 0...1 (an amplitude factor: 0.5 ≈ −6 dB); media is separate.
+    public func setVoiceVolume(_ level: Float) { continuation.yield(.voiceVolume(level)) }
+
     /// `announce(cue.text)`.
     public func announce(_ cue: MediaCue) { announce(cue.text) }
     /// The user's media volume 0...1; ducking keeps working relative to it.

@@ -104,6 +104,13 @@ public final class MixerConversationAudio: ConversationAudio, @unchecked Sendabl
         if let change = ducker.setVolume(volume) { mixer.apply(change, to: .media) }
     }
 
+    public func setVoiceVolume(_ level: Float) {
+        let gain = min(max(level, 0), 1)
+        let frames = mixer.format.frames(milliseconds: 50)
+        mixer.setGain(gain, frames: frames, shape: .linear, for: .voice)
+        mixer.setGain(gain, frames: frames, shape: .linear, for: .earcon)
+    }
+
     public var mediaGain: MediaGainStatus { MediaGainStatus(ducked: ducker.isDucked, volume: ducker.volume) }
 
     // MARK: uplink

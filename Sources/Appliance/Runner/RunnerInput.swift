@@ -1,19 +1,26 @@
+import Realtime
+
 /// Everything the runner's loop reacts to, in one stream: public inputs (already stamped with their
 /// time), I/O outcomes tagged with the connection generation or task token they belong to (stale ones are
 /// ignored), and the periodic tick.
 enum RunnerInput: Sendable {
     case engine(ConversationEvent)
     case linkOpened(generation: Int, link: any RealtimeLink)
-    case connectFailed(generation: Int, error: RealtimeConnectError)
+    case connectFailed(generation: Int, error: RealtimeDisconnect)
     case link(generation: Int, event: RealtimeLinkEvent)
-    /// The link's event stream finished (after `.closed`, or without one).
-    case linkEnded(generation: Int)
+    /// The link's `run` returned: how the session ended.
+    case linkEnded(generation: Int, end: RealtimeDisconnect)
     case retryConnect(generation: Int)
     case toolFinished(callID: String, token: Int, output: ToolOutput)
     case timerFired(TimerID, token: Int)
     case closeFinished(token: Int)
     case tick
     case mediaVolume(Float)
+    case voiceVolume(Float)
+    /// `ctl say`: `reply` is resumed once, when the engine reports the outcome (or the runner stops).
+    case say(text: String, id: Int, reply: CheckedContinuation<SayOutcome, Never>)
+    /// The `say` caller went away (its reply is answered at once; the announcement still plays).
+    case sayAbandoned(id: Int)
     case shutdown
 }
 
@@ -36,6 +43,7 @@ extension ConversationEvent {
         case .voicePlayed: "playback progress"
         case .mediaChanged(let playing): playing ? "media playing" : "media stopped"
         case .announce: "announcement"
+        case .say: "say"
         case .userSpeechDetected: "speech heard"
         }
     }

@@ -42,6 +42,8 @@ extension RunnerLoop {
             runner.hooks.setLED(pattern)
         case .resetJarvisSession:
             await runner.jarvis?.resetSession()
+        case .announcementFinished(let id, let failure):
+            sayWaiters.removeValue(forKey: id)?.resume(returning: failure.map(SayOutcome.failed) ?? .spoken)
         case .turnCompleted(let metrics):
             runner.hooks.turnCompleted(metrics)
         case .log(let level, let line):

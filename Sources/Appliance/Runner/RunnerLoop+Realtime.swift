@@ -1,8 +1,8 @@
 import Logging
 import Realtime
 
-/// The Realtime link: connecting (with retries while the engine is still `connecting`), reading its
-/// events, sending frames, closing.
+/// The Realtime link: connecting, reading its events, sending frames, closing; and the one place that
+/// decides about retrying, from the typed `RealtimeDisconnect` the transport reports.
 extension RunnerLoop {
     func startConnect() {
         generation += 1
@@ -10,9 +10,13 @@ extension RunnerLoop {
         let transport = runner.transport
         let continuation = continuation
         connectTask = Task {
-            do throws(RealtimeConnectError) {
+            do throws(RealtimeDisconnect) {
                 let opened = try await transport.connect()
-                continuation.yield(.linkOpened(generation: attempt, link: opened))
+                if case .terminated = continuation.yield(.linkOpened(generation: attempt, link: opened)) {
+                    opened.close()  // the runner already stopped
+                    _ = await opened.run { _ in }
+                    return nil
+                }
                 return opened
             } catch {
                 continuation.yield(.connectFailed(generation: attempt, error: error))
@@ -30,11 +34,10 @@ extension RunnerLoop {
         link = newLink
         lastServerErrorCode = nil
         let continuation = continuation
+        // The session is read in this runner-owned task; shutdown waits for it.
         readerTask = Task {
-            for await event in newLink.events {
-                continuation.yield(.link(generation: opened, event: event))
-            }
-            continuation.yield(.linkEnded(generation: opened))
+            let end = await newLink.run { event in continuation.yield(.link(generation: opened, event: event)) }
+            continuation.yield(.linkEnded(generation: opened, end: end))
         }
         logger.info("Realtime: connected")
         await feed(.realtimeConnected)
@@ -55,41 +58,52 @@ extension RunnerLoop {
             if case .error(let error) = serverEvent, let code = error.code, RealtimeDisconnect.fatalErrorCodes.contains(code), link != nil {
                 // The socket is already closing itself on this code; the close handshake can take long on a busy
                 // box, and meanwhile `connecting` may time out and hide the real reason. It is fatal now.
-                await linkClosed(reason: error.description, fatal: true)
+                await linkClosed(RealtimeDisconnect.classify(closeCode: nil, lastErrorCode: code, closedByUs: false))
             }
         case .undecodable(let detail):
             malformedEvents += 1
             logger.warning("Realtime: ignored an unreadable server frame (\(detail)); \(malformedEvents) so far")
-        case .closed(let reason, let fatal):
-            await linkClosed(reason: reason, fatal: fatal)
         }
     }
 
-    /// The server or the network closed the session.
-    func linkClosed(reason: String, fatal: Bool) async {
-        let fatal = fatal || lastServerErrorCode.map(RealtimeFatalErrors.codes.contains) == true
-        readerTask?.cancel()
-        readerTask = nil
+    /// The server or the network ended the open session.
+    func linkClosed(_ end: RealtimeDisconnect) async {
         if let closed = link {
             link = nil
-            closeInBackground(closed)
+            if let reader = readerTask { trackReader(reader) }
+            readerTask = nil
+            closed.close()
         }
-        await connectionLost(reason: reason, fatal: fatal, wasOpen: true)
+        await connectionLost(end, wasOpen: true)
     }
 
-    /// Tells the engine, then retries while it still waits in `connecting` (it decides when to give up).
-    func connectionLost(reason: String, fatal: Bool, wasOpen: Bool) async {
-        if fatal {
-            await feed(.realtimeFailed(reason: reason, fatal: true))
-        } else if wasOpen {
-            await feed(.realtimeDisconnected(reason: reason))
-        } else {
-            await feed(.realtimeFailed(reason: reason, fatal: false))
+    /// Whether a failed connect is worth another attempt while the conversation still waits in
+    /// `connecting`: not when retrying cannot help (fatal), and not when the API is unreachable (the
+    /// network is down: say so now; the next tap tries again).
+    static func retries(_ end: RealtimeDisconnect) -> Bool {
+        switch end.kind {
+        case .fatal, .closedByClient: false
+        case .expired: true
+        case .transient: !end.isUnreachable
         }
-        guard wantConnection, !fatal, engine.state == .connecting, link == nil, connectTask == nil, retryTask == nil else { return }
+    }
+
+    /// Tells the engine, then retries a failed connect while it still waits in `connecting` (the engine's
+    /// connect timeout bounds the whole).
+    func connectionLost(_ end: RealtimeDisconnect, wasOpen: Bool) async {
+        guard end.kind != .closedByClient else { return }
+        let retry = !wasOpen && Self.retries(end)
+        if end.isFatal || (!wasOpen && !retry) {
+            await feed(.realtimeFailed(reason: end.description, fatal: true))
+        } else if wasOpen {
+            await feed(.realtimeDisconnected(reason: end.description))
+        } else {
+            await feed(.realtimeFailed(reason: end.description, fatal: false))
+        }
+        guard retry, wantConnection, engine.state == .connecting, link == nil, connectTask == nil, retryTask == nil else { return }
         connectAttempts += 1
         let delay = configuration.reconnectDelay(attempt: connectAttempts, unit: Double.random(in: 0..<1))
-        logger.info("Realtime: reconnecting in \(delay.wholeMilliseconds) ms (attempt \(connectAttempts + 1))")
+        logger.debug("Realtime: reconnecting in \(delay.wholeMilliseconds) ms (attempt \(connectAttempts + 1))")
         let attempt = generation
         let clock = runner.clock
         let continuation = continuation
@@ -110,23 +124,36 @@ extension RunnerLoop {
         connectAttempts = 0
         retryTask?.cancel()
         retryTask = nil
-        readerTask?.cancel()
-        readerTask = nil
         if let pending = connectTask {
             connectTask = nil
             pending.cancel()
             // A link that opens anyway is closed as soon as it arrives.
-            track { await pending.value?.close() }
+            track {
+                guard let late = await pending.value else { return }
+                late.close()
+                _ = await late.run { _ in }
+            }
         }
         if let open = link {
             link = nil
             logger.info("Realtime: closing the session")
-            closeInBackground(open)
+            open.close()
+            if let reader = readerTask { trackReader(reader) }
+            readerTask = nil
         }
     }
 
+    /// Closes a link nobody reads yet (a late or unwanted one): its close handshake runs in `run`.
     func closeInBackground(_ closing: any RealtimeLink) {
-        track { await closing.close() }
+        track {
+            closing.close()
+            _ = await closing.run { _ in }
+        }
+    }
+
+    /// The reader of a closing link finishes the close handshake; shutdown waits for it.
+    private func trackReader(_ reader: Task<Void, Never>) {
+        track { await reader.value }
     }
 
     /// Runs a close in its own task (the loop does not wait for the server's close handshake); shutdown

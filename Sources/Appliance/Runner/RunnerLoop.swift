@@ -43,6 +43,9 @@ final class RunnerLoop {
     var voiceSamplesSinceFlush = 0
     var lastReportedPlayed = 0
 
+    /// `say` callers waiting for their announcement, by id.
+    var sayWaiters: [Int: CheckedContinuation<SayOutcome, Never>] = [:]
+
     // Counters for status
     var malformedEvents = 0
     var unknownEvents = 0
@@ -55,12 +58,17 @@ final class RunnerLoop {
     func run(_ inputs: AsyncStream<RunnerInput>) async {
         logger.info("conversation runner started")
         publishStatus()
-        for await input in inputs {
+        var iterator = inputs.makeAsyncIterator()
+        while let input = await iterator.next() {
             if case .shutdown = input { break }
             await handle(input)
             publishStatus()
         }
         await shutdown()
+        // `say` requests posted while the loop stopped are answered, never left waiting.
+        while let input = await iterator.next() {
+            if case .say(_, _, let reply) = input { reply.resume(returning: .failed("the service is stopping")) }
+        }
     }
 
     func token() -> Int {
@@ -79,14 +87,14 @@ final class RunnerLoop {
         case .connectFailed(let failed, let error):
             guard failed == generation, wantConnection else { return }
             connectTask = nil
-            logger.warning("Realtime: could not connect: \(error)")
-            await connectionLost(reason: error.reason, fatal: error.fatal, wasOpen: false)
+            await connectionLost(error, wasOpen: false)
         case .link(let from, let event):
             guard from == generation, link != nil else { return }
             await linkEvent(event)
-        case .linkEnded(let from):
+        case .linkEnded(let from, let end):
             guard from == generation, link != nil else { return }
-            await linkClosed(reason: "the connection ended", fatal: false)
+            readerTask = nil
+            await linkClosed(end)
         case .retryConnect(let from):
             guard from == generation, wantConnection, link == nil, connectTask == nil, engine.state == .connecting else { return }
             retryTask = nil
@@ -108,6 +116,13 @@ final class RunnerLoop {
             closingTasks[finished] = nil
         case .mediaVolume(let volume):
             audio.setMediaVolume(volume)
+        case .voiceVolume(let level):
+            audio.setVoiceVolume(level)
+        case .say(let text, let id, let reply):
+            sayWaiters[id] = reply
+            await feed(.say(text: text, id: id))
+        case .sayAbandoned(let id):
+            sayWaiters.removeValue(forKey: id)?.resume(returning: .failed("no longer waiting"))
         case .shutdown:
             break
         }
@@ -193,6 +208,8 @@ final class RunnerLoop {
         toolTasks = [:]
         cancelledTools = [:]
         timerTasks = [:]
+        for (_, reply) in sayWaiters { reply.resume(returning: .failed("the service is stopping")) }
+        sayWaiters = [:]
         runner.continuation.finish()
         runner.snapshot.withLock { status in
             status.state = .idle

@@ -1,20 +1,36 @@
-/// Why a Realtime connection ended (or could not be opened), classified for the reconnect decision.
+/// How a Realtime connection ended (or why it could not be opened), as a typed value. The Realtime module
+/// only reports it; the owner of the connection (the conversation runner) decides whether to reconnect.
 public struct RealtimeDisconnect: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {
-        /// We closed it (shutdown, recycle): no retry needed unless the owner wants one.
+        /// We closed it (`close()`, shutdown).
         case closedByClient
-        /// Network trouble, server restart, session expiry: reconnect under the backoff policy.
+        /// Network trouble, a refused or failed connect, a server restart: trying again later may work.
         case transient
-        /// Retrying cannot help (bad API key, no quota, protocol shape rejected): stop and tell the user.
+        /// The session reached the API's maximum duration: a fresh session works at once.
+        case expired
+        /// Retrying cannot help (bad API key, no quota, protocol shape rejected): tell the user.
         case fatal
+    }
+
+    /// Why the API could not be reached at all (the network, not the API, is the problem).
+    public enum Unreachable: Sendable, Equatable {
+        case connectionRefused
+        case hostNotFound
+        case timedOut
+        case networkUnreachable
+        case hostUnreachable
+        /// Another `connect()` errno.
+        case socketError(errno: Int32)
     }
 
     public enum Reason: Sendable, Equatable {
         case clientClosed
-        case recycled
         case sessionExpired
         case connectionLost
         case pingTimeout
+        /// TCP never connected: DNS, refused, timeout, no route.
+        case unreachable(host: String, Unreachable)
+        /// Connected, but the TLS handshake or HTTP upgrade did not complete (the detail is for people only).
         case connectFailed(String)
         case upgradeRejected(status: Int)
         case serverClosed(code: Int, reason: String)
@@ -22,7 +38,7 @@ public struct RealtimeDisconnect: Error, Sendable, Equatable, CustomStringConver
         case insufficientQuota
         case betaShapeRejected
         case serverError(code: String)
-        case gaveUp(attempts: Int)
+        case invalidURL(String)
     }
 
     public var kind: Kind
@@ -38,9 +54,15 @@ public struct RealtimeDisconnect: Error, Sendable, Equatable, CustomStringConver
 
     public var isFatal: Bool { kind == .fatal }
 
+    /// The API could not be reached (no TCP connection): the network or the host is down.
+    public var isUnreachable: Bool {
+        if case .unreachable = reason { return true }
+        return false
+    }
+
     /// Error codes after which reconnecting is pointless.
     public static let fatalErrorCodes: Set<String> = [
-        "invalid_api_key", "insufficient_quota", "beta_api_shape_disabled", "model_not_found",
+        "invalid_api_key", "insufficient_quota", "beta_api_shape_disabled", "model_not_found", "invalid_model",
     ]
 
     /// Classifies a close frame (or its absence: `closeCode == nil` means the TCP connection just ended),
@@ -50,14 +72,12 @@ public struct RealtimeDisconnect: Error, Sendable, Equatable, CustomStringConver
             return .init(kind: .fatal, reason: fatalReason(errorCode: lastErrorCode), closeCode: closeCode)
         }
         if closedByUs { return .init(kind: .closedByClient, reason: .clientClosed, closeCode: closeCode) }
-        guard let closeCode else { return .init(kind: .transient, reason: .connectionLost) }
-        if lastErrorCode == "session_expired" || closeReason.contains("maximum duration") {
-            return .init(kind: .transient, reason: .sessionExpired, closeCode: closeCode)
+        if lastErrorCode == "session_expired" {
+            return .init(kind: .expired, reason: .sessionExpired, closeCode: closeCode)
         }
+        guard let closeCode else { return .init(kind: .transient, reason: .connectionLost) }
         switch closeCode {
         case 4000: return .init(kind: .fatal, reason: .betaShapeRejected, closeCode: closeCode)
-        case 1008 where lastErrorCode == nil && closeReason.lowercased().contains("api key"):
-            return .init(kind: .fatal, reason: .invalidAPIKey, closeCode: closeCode)
         default: return .init(kind: .transient, reason: .serverClosed(code: closeCode, reason: closeReason), closeCode: closeCode)
         }
     }
@@ -80,27 +100,35 @@ public struct RealtimeDisconnect: Error, Sendable, Equatable, CustomStringConver
         }
     }
 
+    /// One plain sentence for the journal and for `ctl say`'s error.
     public var description: String {
-        let text: String
         switch reason {
-        case .clientClosed: text = "closed by the appliance"
-        case .recycled: text = "recycled before the 60-minute session limit"
-        case .sessionExpired: text = "the Realtime session hit its maximum duration"
-        case .connectionLost: text = "the connection to the Realtime API was lost"
-        case .pingTimeout: text = "the Realtime API stopped answering keepalive pings"
-        case .connectFailed(let detail): text = "could not connect to the Realtime API (\(detail))"
-        case .upgradeRejected(let status): text = "the Realtime API refused the WebSocket upgrade with HTTP \(status)"
-        case .serverClosed(let code, let reason): text = "the Realtime API closed the connection (code \(code)\(reason.isEmpty ? "" : ": \(reason)"))"
-        case .invalidAPIKey: text = "the Realtime API rejected the API key; check realtime.api_key_file"
-        case .insufficientQuota: text = "the OpenAI account has no quota left; check billing"
-        case .betaShapeRejected: text = "the Realtime API rejected a beta-shaped request (close 4000); this is a bug in jarvis-voice"
-        case .serverError(let code): text = "the Realtime API reported \(code)"
-        case .gaveUp(let attempts): text = "gave up after \(attempts) failed connection attempts"
+        case .clientClosed: "closed by the appliance"
+        case .sessionExpired: "the Realtime session reached its maximum duration"
+        case .connectionLost: "the connection to the Realtime API was lost"
+        case .pingTimeout: "the Realtime API stopped answering keepalive pings"
+        case .unreachable(let host, let why): "cannot reach the Realtime API at \(host): \(why); check the network"
+        case .connectFailed(let detail): "could not open a session with the Realtime API (\(detail))"
+        case .upgradeRejected(let status): "the Realtime API refused the WebSocket upgrade with HTTP \(status)"
+        case .serverClosed(let code, let reason): "the Realtime API closed the connection (code \(code)\(reason.isEmpty ? "" : ": \(reason)"))"
+        case .invalidAPIKey: "the Realtime API rejected the API key; check realtime.api_key_file"
+        case .insufficientQuota: "the OpenAI account has no quota left; check billing"
+        case .betaShapeRejected: "the Realtime API rejected a beta-shaped request (close 4000); this is a bug in jarvis-voice"
+        case .serverError(let code): "the Realtime API reported \(code)"
+        case .invalidURL(let problem): problem
         }
-        switch kind {
-        case .fatal: return "\(text); not retrying"
-        case .transient: return "\(text); will reconnect"
-        case .closedByClient: return text
+    }
+}
+
+extension RealtimeDisconnect.Unreachable: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .connectionRefused: "connection refused"
+        case .hostNotFound: "host name not found"
+        case .timedOut: "connection timed out"
+        case .networkUnreachable: "network unreachable"
+        case .hostUnreachable: "no route to host"
+        case .socketError(let code): "connect failed (errno \(code))"
         }
     }
 }

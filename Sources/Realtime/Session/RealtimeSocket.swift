@@ -18,7 +18,6 @@ final class RealtimeSocket: Sendable {
         var lastErrorCode: String?
         var lastInbound: ContinuousClock.Instant
         var pingTimedOut = false
-        var recycling = false
     }
 
     private let channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>
@@ -43,11 +42,16 @@ final class RealtimeSocket: Sendable {
         return false
     }
 
-    /// Starts the close handshake (code 1000). `recycle` marks it as a proactive recycle.
-    func close(recycle: Bool = false) {
+    /// Drops the TCP connection at once (the reading task was cancelled).
+    func abort() {
+        state.withLock { $0.closedByUs = true }
+        channel.channel.close(promise: nil)
+    }
+
+    /// Starts the close handshake (code 1000).
+    func close() {
         let first = state.withLock { state -> Bool in
             state.closedByUs = true
-            state.recycling = state.recycling || recycle
             defer { state.closeSent = true }
             return !state.closeSent
         }
@@ -107,10 +111,8 @@ final class RealtimeSocket: Sendable {
         if snapshot.pingTimedOut && closeCode == nil {
             return RealtimeDisconnect(kind: .transient, reason: .pingTimeout)
         }
-        var outcome = RealtimeDisconnect.classify(
+        return RealtimeDisconnect.classify(
             closeCode: closeCode, closeReason: closeReason, lastErrorCode: snapshot.lastErrorCode, closedByUs: snapshot.closedByUs)
-        if outcome.kind == .closedByClient && snapshot.recycling { outcome.reason = .recycled }
-        return outcome
     }
 
     private func decode(_ buffer: ByteBuffer) -> RealtimeSocketOutput {

@@ -4,6 +4,10 @@ import NIOPosix
 import NIOSSL
 import NIOWebSocket
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The only place that opens sockets: TCP (+ TLS for wss) + HTTP/1.1 upgrade to WebSocket, with the
 /// frame limit raised and fragmented frames reassembled. Returns the upgraded channel or a classified failure.
 struct WebSocketDialer: Sendable {
@@ -35,7 +39,8 @@ struct WebSocketDialer: Sendable {
     func dial() async throws(RealtimeDisconnect) -> NIOAsyncChannel<WebSocketFrame, WebSocketFrame> {
         let endpoint = endpoint
         let maxFrameSize = configuration.maxFrameSize
-        let timeout = TimeAmount.nanoseconds(Int64(ReconnectPolicy.seconds(configuration.connectTimeout) * 1e9))
+        let parts = configuration.connectTimeout.components
+        let timeout = TimeAmount.nanoseconds(parts.seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000)
         let tls = tls
         var headers = HTTPHeaders()
         headers.add(name: "Host", value: endpoint.port == (endpoint.useTLS ? 443 : 80) ? endpoint.host : "\(endpoint.host):\(endpoint.port)")
@@ -85,7 +90,7 @@ struct WebSocketDialer: Sendable {
                     }
                 }
         } catch {
-            throw RealtimeDisconnect(kind: .transient, reason: .connectFailed(Self.describe(error)))
+            throw Self.classifyConnect(error, host: endpoint.host)
         }
         let result: UpgradeResult
         do {
@@ -100,6 +105,34 @@ struct WebSocketDialer: Sendable {
             let status = (try? await responseHead.get())?.status.code ?? 0
             throw RealtimeDisconnect.classify(upgradeStatus: Int(status))
         }
+    }
+
+    /// A failed TCP connect, by the error's type and errno (never by its text).
+    static func classifyConnect(_ error: any Error, host: String) -> RealtimeDisconnect {
+        func unreachable(_ why: RealtimeDisconnect.Unreachable) -> RealtimeDisconnect {
+            RealtimeDisconnect(kind: .transient, reason: .unreachable(host: host, why))
+        }
+        func fromErrno(_ code: Int32) -> RealtimeDisconnect.Unreachable {
+            switch code {
+            case ECONNREFUSED: .connectionRefused
+            case ETIMEDOUT: .timedOut
+            case ENETUNREACH, ENETDOWN: .networkUnreachable
+            case EHOSTUNREACH, EHOSTDOWN: .hostUnreachable
+            default: .socketError(errno: code)
+            }
+        }
+        func classifyOne(_ error: any Error) -> RealtimeDisconnect.Unreachable? {
+            if let error = error as? IOError { return fromErrno(error.errnoCode) }
+            if case .connectTimeout? = error as? ChannelError { return .timedOut }
+            return nil
+        }
+        if let error = error as? NIOConnectionError {
+            if let first = error.connectionErrors.lazy.compactMap({ classifyOne($0.error) }).first { return unreachable(first) }
+            if error.dnsAError != nil || error.dnsAAAAError != nil || error.connectionErrors.isEmpty { return unreachable(.hostNotFound) }
+        }
+        if let why = classifyOne(error) { return unreachable(why) }
+        if error is SocketAddressError || error is SocketAddressError.UnknownHost { return unreachable(.hostNotFound) }
+        return RealtimeDisconnect(kind: .transient, reason: .connectFailed(describe(error)))
     }
 
     private static func describe(_ error: any Error) -> String {

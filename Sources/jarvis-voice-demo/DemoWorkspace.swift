@@ -47,7 +47,7 @@ struct DemoWorkspace {
         ], pluginPath: pluginPath)
         try write(alsa, to: alsaConfig)
         try write("""
-            # Written by `jarvis-voice demo`: the real service against in-process stand-ins.
+            # Written by `jarvis-voice-demo`: the real service against in-process stand-ins.
             [audio]
             capture_device = "\(Self.captureDevice)"
             playback_device = "\(Self.playbackDevice)"
@@ -106,20 +106,37 @@ struct DemoWorkspace {
         rmdir(path)
     }
 
-    /// The paced test PCM plugin, which SwiftPM builds next to the `jarvis-voice` executable.
-    static func pacedPluginPath() throws(DemoError) -> String {
+    /// The directory holding this executable, where SwiftPM also puts `jarvis-voice` and the plugin.
+    static func executableDirectory() throws(DemoError) -> String {
         guard let executable = executablePath(), let slash = executable.lastIndex(of: "/") else {
-            throw DemoError("cannot read /proc/self/exe to find the paced test PCM plugin")
+            throw DemoError("cannot read /proc/self/exe to find jarvis-voice and the paced test PCM plugin")
         }
-        let plugin = String(executable[..<slash]) + "/" + PacedPlugin.fileName
+        return String(executable[..<slash])
+    }
+
+    /// The paced test PCM plugin, which SwiftPM builds next to the executables.
+    static func pacedPluginPath() throws(DemoError) -> String {
+        let plugin = try executableDirectory() + "/" + PacedPlugin.fileName
         guard access(plugin, R_OK) == 0 else {
             throw DemoError("""
                 the paced test PCM plugin \(plugin) is missing; the demo needs the plugin built next to \
-                jarvis-voice: run `swift build` in the checkout (it builds the asound_module_pcm_jvpaced \
-                product) and start .build/debug/jarvis-voice demo
+                jarvis-voice-demo: run `swift build` in the checkout (it builds the asound_module_pcm_jvpaced \
+                product) and start .build/debug/jarvis-voice-demo
                 """)
         }
         return plugin
+    }
+
+    /// The service under demonstration: the `jarvis-voice` next to this executable.
+    static func serviceExecutablePath() throws(DemoError) -> String {
+        let service = try executableDirectory() + "/jarvis-voice"
+        guard access(service, X_OK) == 0 else {
+            throw DemoError("""
+                \(service) is missing; the demo runs the jarvis-voice built next to it: run `swift build` \
+                in the checkout and start .build/debug/jarvis-voice-demo
+                """)
+        }
+        return service
     }
 
     static func executablePath() -> String? {
