@@ -97,20 +97,24 @@ extension PodcastFeed {
                 let parent = path.last
                 path.append(element)
                 text = ""
-                switch (element.dialect, element.local) {
-                case (.rss, "channel"), (.atom, "feed"):
+                let inItem = parent?.local == "item" || parent?.local == "entry"
+                guard element.dialect != .other else { continue }
+                switch element.local {
+                case "channel", "feed":
                     sawChannel = true
-                case (.rss, "item") where parent?.local == "channel", (.atom, "entry") where parent?.local == "feed":
+                case "item" where parent?.local == "channel" || parent?.local == "feed",
+                     "entry" where parent?.local == "feed" || parent?.local == "channel":
                     item = episodes.count < Self.maxEpisodes ? ItemDraft() : nil
-                case (.rss, "enclosure") where item != nil && item?.enclosure == nil && parent?.local == "item":
-                    var values: [String: String] = [:]
-                    for attribute in attributes { values[namespaces.resolve(attribute.name, attribute: true).local] = attribute.value }
+                case "enclosure" where inItem && item?.enclosure == nil:
+                    let values = Self.localAttributes(attributes, namespaces)
                     item?.setEnclosure(url: values["url"], type: values["type"], length: values["length"])
-                case (.atom, "link") where item != nil && item?.enclosure == nil && parent?.local == "entry":
-                    var values: [String: String] = [:]
-                    for attribute in attributes { values[namespaces.resolve(attribute.name, attribute: true).local] = attribute.value }
+                case "link" where inItem && item?.enclosure == nil:
+                    // Atom's enclosure link (also seen inside RSS items); old feeds put the URL in the text.
+                    let values = Self.localAttributes(attributes, namespaces)
                     if values["rel"]?.trimmed().lowercased() == "enclosure" {
                         item?.setEnclosure(url: values["href"], type: values["type"], length: values["length"])
+                        let opened = item?.enclosure == nil
+                        item?.enclosureInLinkText = opened
                     }
                 default:
                     break
@@ -125,25 +129,17 @@ extension PodcastFeed {
                 let parent = path.last?.local
                 let inItem = parent == "item" || parent == "entry"
                 switch element.dialect {
-                case .rss:
-                    switch (element.local, parent) {
-                    case ("title", "channel"): channelTitle = channelTitle ?? value
-                    case ("title", "item"): item?.title = value
-                    case ("pubDate", "item"): item?.pubDate = value
-                    case ("guid", "item"): item?.guid = value
-                    case ("item", _):
-                        if let draft = item, let episode = draft.episode(base: base) { episodes.append(episode) }
-                        item = nil
-                    default: break
-                    }
-                case .atom:
-                    switch (element.local, parent) {
-                    case ("title", "feed"): channelTitle = channelTitle ?? value
-                    case ("title", "entry"): item?.title = value
-                    case ("published", "entry"), ("issued", "entry"): item?.pubDate = value
-                    case ("updated", "entry"), ("modified", "entry"): item?.updated = value
-                    case ("id", "entry"): item?.guid = value
-                    case ("entry", _):
+                case .rss, .atom:
+                    switch element.local {
+                    case "title" where parent == "channel" || parent == "feed": channelTitle = channelTitle ?? value
+                    case "title" where inItem: item?.title = value
+                    case "pubDate" where inItem, "published" where inItem, "issued" where inItem: item?.pubDate = value
+                    case "updated" where inItem, "modified" where inItem: item?.updated = value
+                    case "guid" where inItem, "id" where inItem: item?.guid = value
+                    case "link" where inItem && item?.enclosureInLinkText == true:
+                        item?.enclosureInLinkText = false
+                        item?.setEnclosure(url: value, type: nil, length: nil)
+                    case "item" where parent == "channel" || parent == "feed", "entry" where parent == "channel" || parent == "feed":
                         if let draft = item, let episode = draft.episode(base: base) { episodes.append(episode) }
                         item = nil
                     default: break
@@ -165,6 +161,13 @@ extension PodcastFeed {
         guard sawChannel else { throw PodcastFeedError(description: "not an RSS or Atom feed (no <channel> or <feed>)") }
         title = channelTitle ?? ""
         self.episodes = episodes
+    }
+
+    /// An element's attributes by local name.
+    static func localAttributes(_ attributes: [XMLAttribute], _ namespaces: XMLNamespaces) -> [String: String] {
+        var values: [String: String] = [:]
+        for attribute in attributes { values[namespaces.resolve(attribute.name, attribute: true).local] = attribute.value }
+        return values
     }
 
     /// "3600", "59:59", "1:02:03" (also "1:02:03.5"); nil when unreadable or longer than a year.
@@ -192,6 +195,8 @@ private struct ItemDraft {
     var pubDate: String?
     /// `dc:date` or Atom's `updated`: used when there is no publication date.
     var updated: String?
+    /// An enclosure `<link>` without `href` is open: its text is the URL.
+    var enclosureInLinkText = false
     var guid: String?
     var duration: Int?
     var episodeNumber: Int?
