@@ -3,16 +3,15 @@ extension ConfigLoader {
     /// do not stop a client from talking to a running service. Syntax errors and `[control]`
     /// problems are reported like `load(path:)` does.
     public static func loadControl(path: String) throws(ConfigError) -> ControlConfig {
-        let text: String
+        let bytes: [UInt8]
         do {
-            let contents = try FileSystemCalls.readFile(path, maxBytes: maxFileBytes)
-            text = String(decoding: contents.bytes, as: UTF8.self)
+            bytes = try FileSystemCalls.readFile(path, maxBytes: maxFileBytes).bytes
         } catch {
             throw ConfigError(path: path, problems: [ConfigProblem(line: 1, message: "cannot read file: \(error.reason)")])
         }
         let table: TOMLTable
         do {
-            table = try TOMLParser.parse(text)
+            table = try TOMLParser.parse(bytes: bytes)
         } catch {
             throw ConfigError(path: path, problems: [ConfigProblem(line: error.line, message: "syntax error: \(error.message)")])
         }

@@ -6,14 +6,13 @@ public enum ConfigLoader {
 
     /// The configuration at `path`, or every problem found in it (line 1 for file-level ones).
     public static func load(path: String) throws(ConfigError) -> JarvisVoiceConfig {
-        let text: String
+        let bytes: [UInt8]
         do {
-            let contents = try FileSystemCalls.readFile(path, maxBytes: maxFileBytes)
-            text = String(decoding: contents.bytes, as: UTF8.self)
+            bytes = try FileSystemCalls.readFile(path, maxBytes: maxFileBytes).bytes
         } catch {
             throw ConfigError(path: path, problems: [ConfigProblem(line: 1, message: "cannot read file: \(error.reason)")])
         }
-        let (config, problems) = decode(text)
+        let (config, problems) = decode(bytes: bytes)
         guard problems.isEmpty else { throw ConfigError(path: path, problems: problems) }
         return config
     }
@@ -22,9 +21,14 @@ public enum ConfigLoader {
     /// trusted); otherwise all validation problems are reported. `config` is usable only when
     /// `problems` is empty.
     public static func decode(_ text: String) -> (config: JarvisVoiceConfig, problems: [ConfigProblem]) {
+        decode(bytes: Array(text.utf8))
+    }
+
+    /// As `decode(_:)`, for a file's bytes: bytes that are not UTF-8 are a syntax error with their line.
+    public static func decode(bytes: [UInt8]) -> (config: JarvisVoiceConfig, problems: [ConfigProblem]) {
         let table: TOMLTable
         do {
-            table = try TOMLParser.parse(text)
+            table = try TOMLParser.parse(bytes: bytes)
         } catch {
             return (JarvisVoiceConfig(), [ConfigProblem(line: error.line, message: "syntax error: \(error.message)")])
         }

@@ -4,11 +4,39 @@
 /// Not supported (reported as syntax errors with their line): arrays of tables `[[x]]` and
 /// dates/times, neither of which this configuration uses.
 public enum TOMLParser {
+    /// Arrays and inline tables nested deeper than this, or keys with more dotted parts, are refused (the
+    /// parser recurses on nesting; ~40,000 levels would overflow the stack).
+    public static let maxNesting = 128
+
     public static func parse(_ text: String) throws(TOMLSyntaxError) -> TOMLTable {
-        var bytes = Array(text.utf8)
+        try parse(bytes: Array(text.utf8))
+    }
+
+    /// A file's bytes: they must be UTF-8 (TOML 1.0 §"Spec"); the first invalid sequence is reported with
+    /// its line.
+    public static func parse(bytes input: [UInt8]) throws(TOMLSyntaxError) -> TOMLTable {
+        var bytes = input
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }  // UTF-8 byte order mark
+        if let line = firstInvalidUTF8Line(bytes) {
+            throw TOMLSyntaxError(line: line, message: "the file is not valid UTF-8 (TOML files must be UTF-8)")
+        }
         var parser = TOMLDocumentParser(bytes: bytes)
         return try parser.parseDocument()
+    }
+
+    /// The 1-based line holding the first byte sequence that is not UTF-8, nil when all of it is. Lines are
+    /// checked one by one: no UTF-8 sequence contains a newline byte.
+    static func firstInvalidUTF8Line(_ bytes: [UInt8]) -> Int? {
+        guard String(validating: bytes, as: UTF8.self) == nil else { return nil }
+        var line = 1
+        var start = 0
+        while start <= bytes.count {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            if String(validating: bytes[start..<end], as: UTF8.self) == nil { return line }
+            line += 1
+            start = end + 1
+        }
+        return line
     }
 }
 

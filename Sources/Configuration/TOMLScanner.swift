@@ -3,6 +3,8 @@ struct TOMLScanner {
     let bytes: [UInt8]
     var position = 0
     private(set) var line = 1
+    /// Arrays and inline tables currently open around the value being read.
+    private var nesting = 0
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -100,6 +102,9 @@ struct TOMLScanner {
         var parts: [String] = []
         while true {
             skipWhitespace()
+            guard parts.count < TOMLParser.maxNesting else {
+                throw error("key has more than \(TOMLParser.maxNesting) dotted parts")
+            }
             parts.append(try parseSimpleKey())
             skipWhitespace()
             guard peek() == UInt8(ascii: ".") else { return parts }
@@ -145,11 +150,14 @@ struct TOMLScanner {
             }
             advance()
             return .string(try parseLiteralString())
-        case UInt8(ascii: "["):
+        case UInt8(ascii: "["), UInt8(ascii: "{"):
+            guard nesting < TOMLParser.maxNesting else {
+                throw error("arrays and inline tables nested more than \(TOMLParser.maxNesting) deep")
+            }
             advance()
-            return try parseArray()
-        case UInt8(ascii: "{"):
-            advance()
+            nesting += 1
+            defer { nesting -= 1 }
+            if byte == UInt8(ascii: "[") { return try parseArray() }
             return try parseInlineTable()
         case UInt8(ascii: "t"), UInt8(ascii: "f"):
             return try parseBoolean()

@@ -33,6 +33,8 @@ public struct TOMLTable: Sendable, Equatable {
     /// 1-based line of the `[header]` or of the first key that created this table; 0 for the root.
     public var line: Int
     public private(set) var entries: [Entry] = []
+    /// Key → index in `entries`, so a table with many keys is built in linear time.
+    private var positions: [String: Int] = [:]
 
     public init(line: Int = 0) {
         self.line = line
@@ -41,14 +43,15 @@ public struct TOMLTable: Sendable, Equatable {
     public var keys: [String] { entries.map(\.key) }
 
     public subscript(key: String) -> Entry? {
-        entries.first { $0.key == key }
+        positions[key].map { entries[$0] }
     }
 
     func index(of key: String) -> Int? {
-        entries.firstIndex { $0.key == key }
+        positions[key]
     }
 
     mutating func append(_ entry: Entry) {
+        positions[entry.key] = entries.count
         entries.append(entry)
     }
 

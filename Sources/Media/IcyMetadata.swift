@@ -1,6 +1,6 @@
 /// One ICY metadata block, e.g. `StreamTitle='Artist - Title';StreamUrl='';`, decoded leniently:
-/// UTF-8 when valid, else Latin-1 (old Shoutcast servers), NUL padding removed, quotes inside
-/// values tolerated (`StreamTitle='Guns N' Roses - Don't Cry';`).
+/// UTF-8 when valid, else windows-1252 (old Shoutcast servers), NUL padding removed, quotes inside
+/// values tolerated (`StreamTitle='Guns N' Roses - Don't Cry';`), spaces around `=` allowed.
 public struct IcyMetadata: Sendable, Equatable {
     /// Keys in order of appearance with their values.
     public var fields: [(key: String, value: String)]
@@ -16,7 +16,7 @@ public struct IcyMetadata: Sendable, Equatable {
     public init(parsing bytes: some Collection<UInt8>, maxTitleCharacters: Int = 300) {
         var raw = Array(bytes)
         while let last = raw.last, last == 0 { raw.removeLast() }
-        let text = IcyMetadata.decodeText(raw)
+        let text = TextDecoding.utf8OrWindows1252(raw)
         fields = IcyMetadata.parseFields(text).map { field in
             (field.key, field.key.lowercased() == "streamtitle" ? String(field.value.prefix(maxTitleCharacters)) : field.value)
         }
@@ -43,13 +43,6 @@ public struct IcyMetadata: Sendable, Equatable {
         return bytes + [UInt8](repeating: 0, count: padded - bytes.count)
     }
 
-    static func decodeText(_ bytes: [UInt8]) -> String {
-        if let utf8 = String(validating: bytes, as: UTF8.self) { return utf8 }
-        var text = ""
-        text.unicodeScalars.append(contentsOf: bytes.map { Unicode.Scalar($0) })  // Latin-1
-        return text
-    }
-
     /// `Key='value';` pairs. A value ends at `';` followed by another `Key=` or the end, so quotes and
     /// semicolons inside titles survive.
     static func parseFields(_ text: String) -> [(key: String, value: String)] {
@@ -61,6 +54,7 @@ public struct IcyMetadata: Sendable, Equatable {
             guard let equals = chars[index...].firstIndex(of: "=") else { break }
             let key = String(chars[index..<equals]).trimmed()
             var valueStart = equals + 1
+            while valueStart < chars.count, chars[valueStart] == " " || chars[valueStart] == "\t" { valueStart += 1 }
             let quoted = valueStart < chars.count && (chars[valueStart] == "'" || chars[valueStart] == "\"")
             let quote = quoted ? chars[valueStart] : ";"
             if quoted { valueStart += 1 }

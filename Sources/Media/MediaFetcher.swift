@@ -65,6 +65,9 @@ public struct MediaFetcher: Sendable {
         return try await resolveStream(stream, depth: depth - 1)
     }
 
+    /// The feed at `url`, parsed on the global executor (`@concurrent`): a feed at the size limit costs
+    /// well under a second of CPU and never runs on the player's actor.
+    @concurrent
     public func podcastFeed(_ url: MediaURL) async throws(MediaFetchError) -> PodcastFeed {
         let (_, body) = try await fetch(url, limit: limits.maxFeedBytes)
         do {

@@ -75,24 +75,59 @@ public struct MediaURL: Sendable, Hashable, CustomStringConvertible {
         return path.split(separator: "/").last.map { $0.lowercased() } ?? ""
     }
 
-    /// Resolves a reference found in a playlist or feed against this URL (absolute, scheme-relative,
-    /// absolute-path or relative-path references).
+    /// Resolves a reference found in a playlist or feed against this URL per RFC 3986 §5.2: absolute,
+    /// scheme-relative, absolute-path, relative-path (`../x` with dot segments removed), query-only
+    /// (`?q`) and empty or fragment-only references.
     public func resolving(_ reference: String) throws(MediaURLError) -> MediaURL {
-        let ref = reference.trimmed()
-        if ref.contains("://") || ref.lowercased().hasPrefix("http:") || ref.lowercased().hasPrefix("https:") {
-            return try MediaURL(parsing: ref)
+        var ref = Substring(reference.trimmed())
+        if let colon = ref.firstIndex(of: ":"), !ref[..<colon].isEmpty,
+           ref[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "." || $0 == "-") }),
+           ref.first?.isLetter == true {
+            return try MediaURL(parsing: String(ref))  // has a scheme; others (file:, ftp:) are rejected with its name
         }
-        if ref.contains(":"), let colon = ref.firstIndex(of: ":"),
-           !ref[..<colon].contains("/"), ref[..<colon].allSatisfy({ $0.isLetter || $0 == "+" || $0 == "." || $0 == "-" }) {
-            return try MediaURL(parsing: ref)  // another scheme (file:, ftp:): rejected with its name
-        }
+        if let hash = ref.firstIndex(of: "#") { ref = ref[..<hash] }
         let portPart = port.map { ":\($0)" } ?? ""
-        let base = "\(scheme)://\(userInfo.map { $0 + "@" } ?? "")\(host)\(portPart)"
+        let authority = "\(scheme)://\(userInfo.map { $0 + "@" } ?? "")\(host)\(portPart)"
         if ref.hasPrefix("//") { return try MediaURL(parsing: scheme + ":" + ref) }
-        if ref.hasPrefix("/") { return try MediaURL(parsing: base + ref) }
-        let path = pathAndQuery.split(separator: "?", maxSplits: 1).first.map(String.init) ?? "/"
-        let directory = path[...(path.lastIndex(of: "/") ?? path.startIndex)]
-        return try MediaURL(parsing: base + directory + ref)
+        let basePath = pathAndQuery.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? "/"
+        if ref.isEmpty { return try MediaURL(parsing: authority + pathAndQuery) }
+        if ref.hasPrefix("?") { return try MediaURL(parsing: authority + basePath + ref) }
+        let query = ref.firstIndex(of: "?").map { String(ref[$0...]) } ?? ""
+        let refPath = ref.firstIndex(of: "?").map { ref[..<$0] } ?? ref
+        let merged: String
+        if refPath.hasPrefix("/") {
+            merged = String(refPath)
+        } else {
+            merged = String(basePath[...(basePath.lastIndex(of: "/") ?? basePath.startIndex)]) + refPath
+        }
+        return try MediaURL(parsing: authority + Self.removingDotSegments(merged) + query)
+    }
+
+    /// RFC 3986 §5.2.4 on an absolute path: `/a/b/../c/./d` → `/a/c/d`; `..` never climbs above `/`.
+    static func removingDotSegments(_ path: String) -> String {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        var output: [Substring] = []
+        for (offset, segment) in segments.enumerated() {
+            let isLast = offset == segments.count - 1
+            switch segment {
+            case ".":
+                if isLast { output.append("") }
+            case "..":
+                if !output.isEmpty { output.removeLast() }
+                if isLast { output.append("") }
+            default:
+                output.append(segment)
+            }
+        }
+        return "/" + output.joined(separator: "/")
+    }
+
+    /// Spaces inside a URL written by hand into a feed or playlist (`/My Show 1.mp3`) percent-encoded,
+    /// as browsers and feed readers do; other characters are left for `init(parsing:)` to judge.
+    public static func encodingSpaces(_ text: String) -> String {
+        let trimmed = text.trimmed()
+        guard trimmed.contains(" ") else { return trimmed }
+        return trimmed.split(separator: " ", omittingEmptySubsequences: false).joined(separator: "%20")
     }
 }
 

@@ -40,9 +40,10 @@ public struct Playlist: Sendable, Equatable {
         return nil
     }
 
-    /// Parses `body` (UTF-8 or Latin-1) of the given kind; relative entries resolve against `base`.
+    /// Parses `body` (UTF-8, else windows-1252) of the given kind; relative entries resolve against
+    /// `base` (RFC 3986). At most `maxEntries` entries are kept.
     public init(parsing body: [UInt8], kind: Kind, base: MediaURL?) throws(PlaylistError) {
-        let text = IcyMetadata.decodeText(body)
+        let text = TextDecoding.utf8OrWindows1252(body)
         self.kind = kind
         entries = []
         rejectedEntries = 0
@@ -52,7 +53,12 @@ public struct Playlist: Sendable, Equatable {
         }
     }
 
-    private mutating func add(_ reference: String, title: String?, base: MediaURL?) {
+    /// A radio playlist lists a handful of mirrors; an IPTV list a few thousand channels.
+    public static let maxEntries = 10_000
+
+    private mutating func add(_ text: String, title: String?, base: MediaURL?) {
+        guard entries.count < Self.maxEntries else { return }
+        let reference = MediaURL.encodingSpaces(text)
         do {
             let url = try base.map { (b) throws(MediaURLError) in try b.resolving(reference) } ?? MediaURL(parsing: reference)
             entries.append(Entry(url: url, title: title.flatMap { $0.isEmpty ? nil : $0 }))
@@ -90,14 +96,27 @@ public struct Playlist: Sendable, Equatable {
                 if upper.hasPrefix("#EXT-X-TARGETDURATION") || upper.hasPrefix("#EXT-X-STREAM-INF") || upper.hasPrefix("#EXT-X-MEDIA-SEQUENCE") {
                     throw PlaylistError.hls
                 }
-                if upper.hasPrefix("#EXTINF:"), let comma = line.firstIndex(of: ",") {
-                    pendingTitle = line[line.index(after: comma)...].trimmed()
-                }
+                if upper.hasPrefix("#EXTINF:") { pendingTitle = Self.extinfTitle(line) }
                 continue
             }
             add(line, title: pendingTitle, base: base)
             pendingTitle = nil
         }
+    }
+}
+
+extension Playlist {
+    /// The title after the first comma outside double quotes: `#EXTINF:-1 tvg-name="a,b" group-title="x",Title`.
+    static func extinfTitle(_ line: String) -> String? {
+        var quoted = false
+        for index in line.indices {
+            switch line[index] {
+            case "\"": quoted.toggle()
+            case "," where !quoted: return line[line.index(after: index)...].trimmed()
+            default: break
+            }
+        }
+        return nil
     }
 }
 

@@ -1,4 +1,4 @@
-/// A podcast's RSS 2.0 feed: the channel title and its episodes (items with an audio enclosure).
+/// A podcast's RSS 2.0 or Atom feed: the channel title and its episodes (items with an audio enclosure).
 public struct PodcastFeed: Sendable, Equatable {
     public var title: String
     /// In document order (feeds usually list newest first, but not always: see `latest`).
@@ -37,7 +37,8 @@ public struct PodcastEpisode: Sendable, Equatable {
     public var enclosure: MediaURL
     public var enclosureType: String?
     public var enclosureLength: Int?
-    /// Seconds since 1970 from `pubDate` (RFC 822), nil when absent or unreadable.
+    /// Seconds since 1970 from `pubDate` (RFC 822 or ISO 8601; Atom `published`, else `dc:date` or
+    /// `updated`), nil when absent or unreadable.
     public var published: Int64?
     public var pubDate: String?
     /// Seconds, from `itunes:duration` ("3600", "59:59", "1:02:03").
@@ -52,96 +53,136 @@ public struct PodcastFeedError: Error, CustomStringConvertible, Equatable, Senda
 
 extension PodcastFeed {
     static let itunesNamespace = "http://www.itunes.com/dtds/podcast-1.0.dtd"
+    static let atomNamespaces: Set<String> = ["http://www.w3.org/2005/atom", "http://purl.org/atom/ns#"]
+    /// RSS 2.0 has no namespace; some feeds declare one of these as the default.
+    static let rssNamespaces: Set<String> = ["", "http://backend.userland.com/rss2", "http://backend.userland.com/rss",
+                                             "http://blogs.law.harvard.edu/tech/rss", "http://purl.org/rss/2.0/"]
+    static let dublinCoreNamespace = "http://purl.org/dc/elements/1.1/"
+    /// Real feeds nest a dozen levels; deeper input is hostile and refused.
+    public static let maxDepth = 256
+    /// Items after this many are ignored (a real feed has at most a few thousand).
+    public static let maxEpisodes = 50_000
+    static let maxTextBytes = 64 * 1_024
 
-    /// Parses an RSS 2.0 feed. Items without a usable http(s) enclosure are skipped; relative enclosure
-    /// URLs resolve against `base`.
+    private enum Dialect { case rss, atom, other }
+
+    /// Parses an RSS 2.0 or Atom feed. Items without a usable http(s) enclosure are skipped; relative
+    /// enclosure URLs resolve against `base`. Linear in the input; nesting deeper than `maxDepth` is an
+    /// error.
     public init(parsing bytes: [UInt8], base: MediaURL? = nil) throws(PodcastFeedError) {
         var tokenizer = XMLTokenizer(bytes)
-        var scopes: [[String: String]] = [["xml": "http://www.w3.org/XML/1998/namespace"]]
-        var path: [(uri: String, local: String)] = []
+        var namespaces = XMLNamespaces()
+        var path: [(dialect: Dialect, uri: String, local: String)] = []
         var text = ""
         var channelTitle: String?
         var item: ItemDraft?
         var episodes: [PodcastEpisode] = []
         var sawChannel = false
 
-        func resolve(_ qualified: String, attribute: Bool = false) -> (uri: String, local: String) {
-            let parts = qualified.split(separator: ":", maxSplits: 1)
-            if parts.count == 2 {
-                let prefix = String(parts[0])
-                let uri = scopes.reversed().lazy.compactMap { $0[prefix] }.first ?? prefix
-                return (uri, String(parts[1]))
-            }
-            if attribute { return ("", qualified) }
-            return (scopes.reversed().lazy.compactMap { $0[""] }.first ?? "", qualified)
+        func dialect(_ uri: String) -> Dialect {
+            if Self.rssNamespaces.contains(uri) { return .rss }
+            if Self.atomNamespaces.contains(uri.lowercased()) { return .atom }
+            return .other
         }
 
         while let event = tokenizer.next() {
             switch event {
             case .start(let name, let attributes):
-                var scope: [String: String] = [:]
-                for attribute in attributes {
-                    if attribute.name == "xmlns" { scope[""] = attribute.value }
-                    else if attribute.name.hasPrefix("xmlns:") { scope[String(attribute.name.dropFirst(6))] = attribute.value }
+                guard path.count < Self.maxDepth else {
+                    throw PodcastFeedError(description: "the feed nests elements deeper than \(Self.maxDepth) levels")
                 }
-                scopes.append(scope)
-                let element = resolve(name)
+                namespaces.push(attributes)
+                let resolved = namespaces.resolve(name)
+                let element = (dialect: dialect(resolved.uri), uri: resolved.uri, local: resolved.local)
+                let parent = path.last
                 path.append(element)
                 text = ""
-                let inRSS = element.uri.isEmpty || element.uri == "http://backend.userland.com/rss2"
-                if inRSS, element.local == "channel" { sawChannel = true }
-                if inRSS, element.local == "item", path.count >= 2, path[path.count - 2].local == "channel" { item = ItemDraft() }
-                if inRSS, element.local == "enclosure", item != nil, item?.enclosure == nil {
-                    var values: [String: String] = [:]
-                    for attribute in attributes { values[resolve(attribute.name, attribute: true).local] = attribute.value }
-                    item?.enclosure = values["url"]
-                    item?.enclosureType = values["type"]
-                    item?.enclosureLength = values["length"].flatMap { Int($0.trimmed()) }
+                let inItem = parent?.local == "item" || parent?.local == "entry"
+                guard element.dialect != .other else { continue }
+                switch element.local {
+                case "channel", "feed":
+                    sawChannel = true
+                case "item" where parent?.local == "channel" || parent?.local == "feed",
+                     "entry" where parent?.local == "feed" || parent?.local == "channel":
+                    item = episodes.count < Self.maxEpisodes ? ItemDraft() : nil
+                case "enclosure" where inItem && item?.enclosure == nil:
+                    let values = Self.localAttributes(attributes, namespaces)
+                    item?.setEnclosure(url: values["url"], type: values["type"], length: values["length"])
+                case "link" where inItem && item?.enclosure == nil:
+                    // Atom's enclosure link (also seen inside RSS items); old feeds put the URL in the text.
+                    let values = Self.localAttributes(attributes, namespaces)
+                    if values["rel"]?.trimmed().lowercased() == "enclosure" {
+                        item?.setEnclosure(url: values["href"], type: values["type"], length: values["length"])
+                        let opened = item?.enclosure == nil
+                        item?.enclosureInLinkText = opened
+                    }
+                default:
+                    break
                 }
             case .text(let chunk):
-                if text.utf8.count < 64 * 1_024 { text += chunk }
+                if text.utf8.count < Self.maxTextBytes { text += chunk }
             case .end:
                 guard let element = path.popLast() else { continue }
-                scopes.removeLast()
+                namespaces.pop()
                 let value = text.trimmed()
                 text = ""
                 let parent = path.last?.local
-                if element.uri.isEmpty {
-                    switch (element.local, parent) {
-                    case ("title", "channel"): channelTitle = channelTitle ?? value
-                    case ("title", "item"): item?.title = value
-                    case ("pubDate", "item"): item?.pubDate = value
-                    case ("guid", "item"): item?.guid = value
-                    case ("item", _):
+                let inItem = parent == "item" || parent == "entry"
+                switch element.dialect {
+                case .rss, .atom:
+                    switch element.local {
+                    case "title" where parent == "channel" || parent == "feed": channelTitle = channelTitle ?? value
+                    case "title" where inItem: item?.title = value
+                    case "pubDate" where inItem, "published" where inItem, "issued" where inItem: item?.pubDate = value
+                    case "updated" where inItem, "modified" where inItem: item?.updated = value
+                    case "guid" where inItem, "id" where inItem: item?.guid = value
+                    case "link" where inItem && item?.enclosureInLinkText == true:
+                        item?.enclosureInLinkText = false
+                        item?.setEnclosure(url: value, type: nil, length: nil)
+                    case "item" where parent == "channel" || parent == "feed", "entry" where parent == "channel" || parent == "feed":
                         if let draft = item, let episode = draft.episode(base: base) { episodes.append(episode) }
                         item = nil
                     default: break
                     }
-                } else if element.uri == Self.itunesNamespace, parent == "item" {
+                case .other where inItem && element.uri.lowercased() == Self.itunesNamespace:
                     switch element.local {
                     case "title": item?.itunesTitle = value
                     case "duration": item?.duration = Self.parseDuration(value)
-                    case "episode": item?.episodeNumber = Int(value)
+                    case "episode": item?.episodeNumber = DecimalField.parse(value, maxDigits: 9)
                     default: break
                     }
+                case .other where inItem && element.uri == Self.dublinCoreNamespace && element.local == "date":
+                    if item?.updated == nil { item?.updated = value }
+                case .other:
+                    break
                 }
             }
         }
-        guard sawChannel else { throw PodcastFeedError(description: "not an RSS feed (no <channel>)") }
+        guard sawChannel else { throw PodcastFeedError(description: "not an RSS or Atom feed (no <channel> or <feed>)") }
         title = channelTitle ?? ""
         self.episodes = episodes
     }
 
-    /// "3600", "59:59", "1:02:03" (also "1:02:03.5"); nil when unreadable.
+    /// An element's attributes by local name.
+    static func localAttributes(_ attributes: [XMLAttribute], _ namespaces: XMLNamespaces) -> [String: String] {
+        var values: [String: String] = [:]
+        for attribute in attributes { values[namespaces.resolve(attribute.name, attribute: true).local] = attribute.value }
+        return values
+    }
+
+    /// "3600", "59:59", "1:02:03" (also "1:02:03.5"); nil when unreadable or longer than a year.
     static func parseDuration(_ text: String) -> Int? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false).map { $0.split(separator: ".").first.map(String.init) ?? "" }
         guard (1...3).contains(parts.count) else { return nil }
         var total = 0
         for part in parts {
-            guard let value = Int(part.trimmed()), value >= 0 else { return nil }
-            total = total * 60 + value
+            guard let value = DecimalField.parse(part.trimmed(), maxDigits: 9) else { return nil }
+            let (minutes, overflow) = total.multipliedReportingOverflow(by: 60)
+            let (sum, carry) = minutes.addingReportingOverflow(value)
+            guard !overflow, !carry else { return nil }
+            total = sum
         }
-        return total
+        return total <= 366 * 86_400 ? total : nil
     }
 }
 
@@ -152,12 +193,23 @@ private struct ItemDraft {
     var enclosureType: String?
     var enclosureLength: Int?
     var pubDate: String?
+    /// `dc:date` or Atom's `updated`: used when there is no publication date.
+    var updated: String?
+    /// An enclosure `<link>` without `href` is open: its text is the URL.
+    var enclosureInLinkText = false
     var guid: String?
     var duration: Int?
     var episodeNumber: Int?
 
+    mutating func setEnclosure(url: String?, type: String?, length: String?) {
+        guard let url, !url.trimmed().isEmpty else { return }
+        enclosure = url
+        enclosureType = type
+        enclosureLength = length.flatMap { DecimalField.parse($0.trimmed(), maxDigits: 15) }
+    }
+
     func episode(base: MediaURL?) -> PodcastEpisode? {
-        guard let enclosure else { return nil }
+        guard let enclosure = enclosure.map(MediaURL.encodingSpaces) else { return nil }
         let url: MediaURL
         do {
             url = try base.map { (b) throws(MediaURLError) in try b.resolving(enclosure) } ?? MediaURL(parsing: enclosure)
@@ -166,7 +218,7 @@ private struct ItemDraft {
         }
         let name = [itunesTitle, title].compactMap { $0 }.first { !$0.isEmpty } ?? url.lastPathComponent
         return PodcastEpisode(title: name, enclosure: url, enclosureType: enclosureType, enclosureLength: enclosureLength,
-                              published: pubDate.flatMap(RFC822Date.parse), pubDate: pubDate, durationSeconds: duration,
+                              published: (pubDate ?? updated).flatMap(FeedDate.parse), pubDate: pubDate ?? updated, durationSeconds: duration,
                               episodeNumber: episodeNumber, guid: guid)
     }
 }

@@ -18,17 +18,32 @@ struct XMLTokenizer {
     /// The end event owed for a self-closing tag.
     private var pendingEnd: String?
 
-    /// Bytes that are not valid UTF-8 (or declare a Latin-1 encoding) are read as Latin-1.
+    /// The input is decoded as `TextDecoding` says: UTF-16 by its byte order mark, the encoding the XML
+    /// declaration names, UTF-8, else windows-1252; the tokenizer then works on UTF-8.
     init(_ input: [UInt8]) {
-        let head = String(decoding: input.prefix(200), as: UTF8.self).lowercased()
-        let declaresLatin1 = head.hasPrefix("<?xml") && (head.contains("iso-8859-1") || head.contains("windows-1252") || head.contains("latin1"))
-        if declaresLatin1 || String(validating: input, as: UTF8.self) == nil {
-            var text = ""
-            text.unicodeScalars.append(contentsOf: input.map { Unicode.Scalar($0) })
-            bytes = Array(text.utf8)
-        } else {
+        let isPlainUTF8 = !input.starts(with: [0xFE, 0xFF]) && !input.starts(with: [0xFF, 0xFE])
+            && Self.declaredEncoding(input).map({ TextDecoding.table(forLabel: $0) == nil }) ?? true
+            && String(validating: input, as: UTF8.self) != nil
+        if isPlainUTF8 {
             bytes = input.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(input.dropFirst(3)) : input
+        } else {
+            var text = TextDecoding.decode(input, declared: Self.declaredEncoding(input))
+            if text.unicodeScalars.first == "\u{FEFF}" { text.unicodeScalars.removeFirst() }
+            bytes = Array(text.utf8)
         }
+    }
+
+    /// `encoding="…"` from an XML declaration at the start (ASCII-compatible encodings only; UTF-16 is
+    /// recognised by its byte order mark).
+    static func declaredEncoding(_ input: [UInt8]) -> String? {
+        let head = String(decoding: input.prefix(256), as: UTF8.self)
+        guard head.hasPrefix("<?xml") || head.hasPrefix("\u{FEFF}<?xml"), let end = head.firstIndex(of: ">") else { return nil }
+        let declaration = head[..<end]
+        guard let key = declaration.firstRange(of: "encoding") else { return nil }
+        var rest = declaration[key.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\t" }
+        guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
+        rest = rest.dropFirst()
+        return String(rest.prefix { $0 != quote })
     }
 
     mutating func next() -> XMLEvent? {
@@ -140,6 +155,18 @@ struct XMLTokenizer {
         return String(decoding: bytes[start..<index], as: UTF8.self)
     }
 
+    /// A numeric reference's scalar; 0x80–0x9F mean their windows-1252 characters (as in HTML), NUL and
+    /// non-scalars become U+FFFD.
+    static func characterReference(_ value: UInt32) -> Unicode.Scalar? {
+        if (0x80...0x9F).contains(value), let table = TextDecoding.table(forLabel: "windows-1252") {
+            return table[Int(value - 0x80)]
+        }
+        guard value != 0, let scalar = Unicode.Scalar(value) else { return "\u{FFFD}" }
+        return scalar
+    }
+
+    /// XML's five predefined entities, HTML 4's named ones (feeds use them though XML does not define
+    /// them) and numeric references; anything else stays literal.
     static func decodeEntities(_ slice: ArraySlice<UInt8>) -> String {
         guard slice.contains(UInt8(ascii: "&")) else { return String(decoding: slice, as: UTF8.self) }
         var out: [UInt8] = []
@@ -154,23 +181,16 @@ struct XMLTokenizer {
                 continue
             }
             let name = String(decoding: slice[(index + 1)..<semicolon], as: UTF8.self)
-            var replacement: String?
-            switch name {
-            case "amp": replacement = "&"
-            case "lt": replacement = "<"
-            case "gt": replacement = ">"
-            case "quot": replacement = "\""
-            case "apos": replacement = "'"
-            case "nbsp": replacement = "\u{00A0}"
-            default:
-                if name.hasPrefix("#x") || name.hasPrefix("#X") {
-                    replacement = UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init).map { String($0) }
-                } else if name.hasPrefix("#") {
-                    replacement = UInt32(name.dropFirst()).flatMap(Unicode.Scalar.init).map { String($0) }
-                }
+            let replacement: Unicode.Scalar?
+            if name.hasPrefix("#x") || name.hasPrefix("#X") {
+                replacement = UInt32(name.dropFirst(2), radix: 16).flatMap(Self.characterReference)
+            } else if name.hasPrefix("#") {
+                replacement = UInt32(name.dropFirst()).flatMap(Self.characterReference)
+            } else {
+                replacement = HTMLEntities.table[name]
             }
             if let replacement {
-                out.append(contentsOf: replacement.utf8)
+                out.append(contentsOf: String(replacement).utf8)
                 index = semicolon + 1
             } else {
                 out.append(byte)

@@ -29,10 +29,15 @@ final class TemporaryDirectory {
     /// Writes `contents` to `name` with `mode` and returns the full path.
     @discardableResult
     func write(_ name: String, _ contents: String, mode: mode_t = 0o600) -> String {
+        write(name, bytes: Array(contents.utf8), mode: mode)
+    }
+
+    /// Writes raw `bytes` (e.g. not UTF-8) to `name` with `mode` and returns the full path.
+    @discardableResult
+    func write(_ name: String, bytes: [UInt8], mode: mode_t = 0o600) -> String {
         let file = path + "/" + name
         let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, mode)
         precondition(fd >= 0, "cannot create \(file)")
-        let bytes = Array(contents.utf8)
         _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
         fchmod(fd, mode)  // not subject to the umask
         close(fd)
