@@ -152,6 +152,10 @@ import TestSupport
         try #require(await media.waitForStatus(service, timeout: .seconds(10)) { $0["state"] == "idle" } != nil)
         let lines = service.logText.split(separator: "\n").filter { $0.contains("cannot reach the Realtime API") }
         #expect(lines.count == 1, "one journal line for the event: \(lines)")
+        let journal = service.logText.split(separator: "\n")
+        if let start = journal.firstIndex(where: { $0.contains("-> connecting (tap)") }) {
+            print("offline tap journal:\n" + journal[start..<min(journal.count, start + 12)].joined(separator: "\n"))
+        }
         #expect(try await media.status(service)?["media"]?["state"] == "playing", "the local radio kept playing")
         let restoredFrame = media.playedFrames(service)
 
