@@ -48,10 +48,10 @@ enum ProcFile {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The first number on the line starting with `key` ("VmRSS:   1234 kB" → 1234).
+    /// The first number on the line starting with `key` ("VmRSS:\t  1234 kB" → 1234).
     static func kib(_ text: String, _ key: String) -> Int? {
         for line in text.split(separator: "\n") where line.hasPrefix(key) {
-            return line.dropFirst(key.count).split(separator: " ").first.flatMap { Int($0) }
+            return line.dropFirst(key.count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first.flatMap { Int($0) }
         }
         return nil
     }

@@ -1,11 +1,12 @@
 /// The pass/fail rules of the endurance run.
 ///
-/// Footprint (RSS, PSS, anonymous memory, descriptors, threads): the first 10 % of the run is start-up
+/// Footprint (RSS, anonymous memory, descriptors, threads): the first 10 % of the run is start-up
 /// and ignored. The largest value in the last quarter must not exceed the largest value in the window
 /// right after start-up (10 %–35 % of the run) by more than the metric's margin. Maxima, not means:
 /// samples land at random moments of turns (a WebSocket, an HTTP request open), and both windows hold
 /// several turns of each kind. The slope of a least-squares line over the second half is reported
-/// (per hour) for the record.
+/// (per hour) for the record. PSS is reported, not judged: shared pages are divided among every process
+/// mapping them, so it moves with whatever else runs (each `ctl` this run spawns maps the same binary).
 ///
 /// Latency: the median `first_audio_ms` of the last quarter's turns must stay within 1.5× the first
 /// quarter's + 250 ms (a loaded shared machine moves single turns by hundreds of ms).
@@ -17,13 +18,14 @@ struct SoakAnalysis {
         var name: String
         var unit: String
         var margin: Double
+        var judged = true
         var value: (ProcessSample) -> Double
     }
 
     static var metrics: [Metric] {
         [
             Metric(name: "rss", unit: "KiB", margin: 3_072) { Double($0.rssKiB) },
-            Metric(name: "pss", unit: "KiB", margin: 3_072) { Double($0.pssKiB) },
+            Metric(name: "pss", unit: "KiB", margin: 3_072, judged: false) { Double($0.pssKiB) },
             Metric(name: "anon", unit: "KiB", margin: 2_048) { Double($0.anonKiB) },
             Metric(name: "fds", unit: "", margin: 2) { Double($0.fds) },
             Metric(name: "threads", unit: "", margin: 2) { Double($0.threads) },
@@ -42,7 +44,8 @@ struct SoakAnalysis {
             let unit = metric.unit.isEmpty ? "" : " \(metric.unit)"
             return "\(metric.name): first sample \(SoakNumber.fixed(start, 0))\(unit), max after start-up \(SoakNumber.fixed(earlyMax, 0)), "
                 + "max in the last quarter \(SoakNumber.fixed(lateMax, 0)) (margin \(SoakNumber.fixed(metric.margin, 0))), "
-                + "second-half slope \(SoakNumber.fixed(slopePerHour, 1))\(unit)/h: \(passed ? "flat" : "GROWS")"
+                + "second-half slope \(SoakNumber.fixed(slopePerHour, 1))\(unit)/h: "
+                + (metric.judged ? (passed ? "flat" : "GROWS") : "reported only")
         }
     }
 
@@ -63,7 +66,7 @@ struct SoakAnalysis {
                 let lateMax = late.map { metric.value($0.process) }.max()!
                 let slope = Self.slope(secondHalf.map { ($0.at, metric.value($0.process)) }) * 3_600
                 let report = MetricReport(metric: metric, start: metric.value(samples[0].process), earlyMax: earlyMax,
-                                          lateMax: lateMax, slopePerHour: slope, passed: lateMax <= earlyMax + metric.margin)
+                                          lateMax: lateMax, slopePerHour: slope, passed: !metric.judged || lateMax <= earlyMax + metric.margin)
                 metricReports.append(report)
                 lines.append(report.line)
                 if !report.passed { failures.append("\(metric.name) grows: \(report.line)") }

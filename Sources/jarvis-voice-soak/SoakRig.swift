@@ -109,10 +109,10 @@ final class SoakRig {
         case .spoken, .typed:
             break
         case .bargeIn:
-            // Talk over the answer ~0.8 s into it; the model answers the interruption.
+            // Talk over the answer ~0.8 s into it; the model answers the interruption. The cut answer
+            // logs no `turn:` line (the next user turn restarts the metrics), the second one does.
             try? await Task.sleep(for: .milliseconds(800))
             do { try workspace.speak(speech.interruption) } catch { return failed(result, "\(error)") }
-            answersExpected = 2
             guard await waitForState(after: speaking + 1, seconds: 40, { $0.to == "ai_speaking" }) != nil else {
                 return await recover(failed(result, lost: true, "no answer to the interruption within 40 s (state \(log.state))"))
             }
@@ -174,12 +174,18 @@ final class SoakRig {
             do { try await standIns.startRadioServer() } catch {
                 return FaultResult(fault: fault, at: at, problem: "the radio server did not restart: \(error)", detail: "")
             }
+            // `status` keeps saying "playing" while the player reconnects: the proof is the new server's request.
             let back = now
-            guard await waitForStatus(seconds: 90, { $0["media"]?["state"]?.stringValue == "playing" }) != nil else {
-                return FaultResult(fault: fault, at: at, problem: "the radio did not resume within 90 s of the server's return", detail: "")
+            while standIns.radioRequests == 0, now < back + 90 { try? await Task.sleep(for: .milliseconds(100)) }
+            guard standIns.radioRequests > 0 else {
+                return FaultResult(fault: fault, at: at, problem: "the player did not reconnect within 90 s of the server's return", detail: "")
+            }
+            let reconnected = now - back
+            guard await waitForStatus(seconds: 30, { $0["media"]?["state"]?.stringValue == "playing" }) != nil else {
+                return FaultResult(fault: fault, at: at, problem: "the player reconnected but the radio is not playing", detail: "")
             }
             return FaultResult(fault: fault, at: at, problem: nil,
-                               detail: "server away \(SoakNumber.fixed(plan.streamOutage, 0)) s; radio playing \(SoakNumber.fixed(now - back, 1)) s after it returned")
+                               detail: "server away \(SoakNumber.fixed(plan.streamOutage, 0)) s; the player reconnected \(SoakNumber.fixed(reconnected, 1)) s after it returned")
         case .jarvisDown:
             await standIns.stopJarvis()
             return FaultResult(fault: fault, at: at, problem: nil, detail: "Jarvis stopped for \(plan.jarvisOutageTurns) turns")

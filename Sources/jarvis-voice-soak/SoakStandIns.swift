@@ -57,7 +57,8 @@ final class SoakStandIns {
         self.media = media
     }
 
-    var jarvisRequests: Int { jarvis?.recordedRequests.count ?? 0 }
+    /// Requests the radio server (the current instance) has seen.
+    var radioRequests: Int { media?.requests.count ?? 0 }
 
     func shutdown() async {
         await realtime.shutdown()

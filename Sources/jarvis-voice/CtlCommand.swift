@@ -68,8 +68,10 @@ struct CtlCommand: ParsableCommand {
         }
         let reply: ControlWire.Reply
         do {
-            let wait = timeout.map { Duration.milliseconds(Int($0 * 1000)) } ?? (command.answerTime + .seconds(10))
-            reply = try ControlClient.send(command, to: socket, timeout: max(wait, timeout == nil ? .seconds(15) : .zero))
+            // Default: 15 s, or the service's own answer time plus a margin for `say`.
+            let defaultWait: Duration = if case .say = command { command.answerTime + .seconds(10) } else { .seconds(15) }
+            let wait = timeout.map { Duration.milliseconds(Int($0 * 1000)) } ?? defaultWait
+            reply = try ControlClient.send(command, to: socket, timeout: wait)
         } catch {
             StandardErrorWriter.shared.write(line: "jarvis-voice ctl: \(error)")
             switch error {

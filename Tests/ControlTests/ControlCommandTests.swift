@@ -10,6 +10,7 @@ import Testing
         ("podcast", "https://feeds.example.org/show.rss", .podcast(feedURL: "https://feeds.example.org/show.rss")),
         ("pause", nil, .pause), ("resume", nil, .resume), ("stop", nil, .stop), ("skip", nil, .skip),
         ("volume", "0.4", .volume(0.4)), ("reset", nil, .reset),
+        ("say", "The laundry is done.", .say("The laundry is done.")), ("voice-volume", "0.5", .voiceVolume(0.5)),
     ]
 
     @Test func everyVerbParsesAndRoundTripsOverTheWire() throws {
@@ -32,6 +33,15 @@ import Testing
         #expect(try ControlWire.decodeRequest(Array(#"{"command": "tap"}"#.utf8)) == .tap)
         #expect(try ControlWire.decodeRequest(Array(#"{"command": "tap", "argument": null}"#.utf8)) == .tap)
         #expect(try ControlWire.decodeRequest(Array(#"{"command":"play","argument":"http://a/b"}"#.utf8)) == .play(url: "http://a/b"))
+    }
+
+    @Test func voiceVolumeIsValidatedLikeVolumeAndSayWaitsLonger() throws {
+        #expect(try ControlCommand(verb: "voice-volume", argument: "0") == .voiceVolume(0))
+        for bad in ["2", "-0.1", "loud", "nan", ""] {
+            #expect(throws: ControlCommandError.self) { try ControlCommand(verb: "voice-volume", argument: bad) }
+        }
+        #expect(throws: ControlCommandError.missingArgument(verb: "say", name: "TEXT")) { try ControlCommand(verb: "say", argument: nil) }
+        #expect(ControlCommand.say("hi").answerTime > ControlCommand.tap.answerTime)
     }
 
     @Test func volumeIsValidated() throws {

@@ -36,6 +36,7 @@ import Testing
                     #expect(reply == .ok(.object([
                         "state": .string("idle"), "realtime_connected": .bool(false), "jarvis_session_id": .null,
                         "media": .object(["state": .string("stopped"), "title": .null, "url": .null, "volume": .number(0.5), "ducked": .bool(false)]),
+                        "voice_volume": .number(1),
                     ])))
                 case .done(let message): #expect(reply.message == message)
                 case .failed(let message): #expect(reply == .failed(message))

@@ -30,7 +30,7 @@ import TestProcess
         try await withServer(handler: handler) { socket in
             let result = try await ctl(["status"], config: config(socket: socket))
             #expect(result.status == 0, "\(result.stderr)")
-            #expect(result.stdout == #"{"jarvis_session_id":null,"media":{"ducked":false,"state":"stopped","title":null,"url":null,"volume":0.5},"realtime_connected":false,"state":"idle"}"# + "\n")
+            #expect(result.stdout == #"{"jarvis_session_id":null,"media":{"ducked":false,"state":"stopped","title":null,"url":null,"volume":0.5},"realtime_connected":false,"state":"idle","voice_volume":1}"# + "\n")
             #expect(result.stderr == "")
         }
         #expect(handler.commands == [.status])
@@ -53,8 +53,13 @@ import TestProcess
             let reset = try await ctl(["reset"], config: config)
             #expect(reset.status == 1)
             #expect(reset.stderr.contains("nothing to reset"))
+            let say = try await ctl(["say", "the", "laundry", "is", "done"], config: config)
+            #expect(say.status == 0)
+            let voice = try await ctl(["voice-volume", "0.5"], config: config)
+            #expect(voice.status == 0)
         }
-        #expect(handler.commands == [.tap, .ask("what's the weather?"), .ask("turn it up"), .volume(0.4), .reset])
+        #expect(handler.commands == [.tap, .ask("what's the weather?"), .ask("turn it up"), .volume(0.4), .reset,
+                                     .say("the laundry is done"), .voiceVolume(0.5)])
     }
 
     @Test func badArgumentsExit64WithoutContactingTheService() async throws {

@@ -10,14 +10,15 @@ import Testing
         let status = ServiceStatus(state: "idle", realtimeConnected: false, jarvisSessionID: nil,
                                    media: MediaStatus(state: .stopped, title: nil, url: nil, volume: 0.5, ducked: false))
         let text = line(.status(status))
-        #expect(text == #"{"ok":true,"result":{"jarvis_session_id":null,"media":{"ducked":false,"state":"stopped","title":null,"url":null,"volume":0.5},"realtime_connected":false,"state":"idle"}}"# + "\n")
+        #expect(text == #"{"ok":true,"result":{"jarvis_session_id":null,"media":{"ducked":false,"state":"stopped","title":null,"url":null,"volume":0.5},"realtime_connected":false,"state":"idle","voice_volume":1}}"# + "\n")
         let reply = try ControlWire.decodeReply(Array(text.utf8).dropLast())
         guard case .ok(let result) = reply else { Issue.record("not ok: \(reply)"); return }
         #expect(result == .object([
             "state": .string("idle"), "realtime_connected": .bool(false), "jarvis_session_id": .null,
             "media": .object(["state": .string("stopped"), "title": .null, "url": .null, "volume": .number(0.5), "ducked": .bool(false)]),
+            "voice_volume": .number(1),
         ]))
-        #expect(result.jsonText == #"{"jarvis_session_id":null,"media":{"ducked":false,"state":"stopped","title":null,"url":null,"volume":0.5},"realtime_connected":false,"state":"idle"}"#)
+        #expect(result.jsonText == #"{"jarvis_session_id":null,"media":{"ducked":false,"state":"stopped","title":null,"url":null,"volume":0.5},"realtime_connected":false,"state":"idle","voice_volume":1}"#)
     }
 
     @Test func statusWithValues() throws {

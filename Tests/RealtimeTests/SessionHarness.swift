@@ -105,7 +105,7 @@ final class SessionHarness: Sendable {
 
     /// Waits until `count` recorded events satisfy `predicate`; returns the last match.
     @discardableResult
-    func waitFor(count: Int = 1, timeout: Duration = .seconds(5), _ predicate: (Event) -> Bool) async -> Event? {
+    func waitFor(count: Int = 1, timeout: Duration = .seconds(20), _ predicate: (Event) -> Bool) async -> Event? {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         repeat {
             let matches = events.filter(predicate)
@@ -117,7 +117,7 @@ final class SessionHarness: Sendable {
     }
 
     @discardableResult
-    func waitForServer(count: Int = 1, timeout: Duration = .seconds(5), _ predicate: (ServerEvent) -> Bool) async -> ServerEvent? {
+    func waitForServer(count: Int = 1, timeout: Duration = .seconds(20), _ predicate: (ServerEvent) -> Bool) async -> ServerEvent? {
         let match = await waitFor(count: count, timeout: timeout) { event in
             if case .server(let server) = event { return predicate(server) }
             return false

@@ -140,8 +140,8 @@ import TestSupport
         try await Task.sleep(for: .seconds(1))
 
         let tapFrame = media.playedFrames(service)
-        let tapped = ContinuousClock.now
         #expect(try await service.ctl("tap").status == 0)
+        let tapped = ContinuousClock.now  // the service has the tap once ctl returns
         let failedFrame = try #require(await media.waitForStatus(service, timeout: .seconds(5)) {
             $0["state"] != "connecting" && $0["state"] != "idle" && $0["media"]?["ducked"] == .bool(false)
         }, "log:\n\(service.logText)")
@@ -152,6 +152,10 @@ import TestSupport
         try #require(await media.waitForStatus(service, timeout: .seconds(10)) { $0["state"] == "idle" } != nil)
         let lines = service.logText.split(separator: "\n").filter { $0.contains("cannot reach the Realtime API") }
         #expect(lines.count == 1, "one journal line for the event: \(lines)")
+        let journal = service.logText.split(separator: "\n")
+        if let start = journal.firstIndex(where: { $0.contains("-> connecting (tap)") }) {
+            print("offline tap journal:\n" + journal[start..<min(journal.count, start + 12)].joined(separator: "\n"))
+        }
         #expect(try await media.status(service)?["media"]?["state"] == "playing", "the local radio kept playing")
         let restoredFrame = media.playedFrames(service)
 
@@ -165,16 +169,23 @@ import TestSupport
         let output = try TestFiles.readSamples(service.played)
         let block = ToneMeter.blockFrames
         let tapBlock = tapFrame / block, failedBlock = failedFrame / block
-        // The offline earcon ends on C4 (261.63 Hz, 160 ms): it stands out of the radio right after the failure.
+        // The offline earcon is G4 E4 C4 (120/120/160 ms, peak -12 dBFS): its first and last notes stand out of
+        // the radio (1 kHz, whose leakage sets the baseline) right after the failure.
+        let window = tapBlock..<(failedBlock + 100)
+        let g4 = ToneMeter.levels(of: 392, inStereo48k: output)
         let c4 = ToneMeter.levels(of: 261.63, inStereo48k: output)
-        let baseline = ToneMeter.median(c4[(tapBlock - 50)..<tapBlock])
-        let earcon = Self.loudBlocks(c4, tapBlock..<(failedBlock + 100), above: baseline + 15)
-        #expect(earcon.count >= 8, "offline earcon: \(earcon.count * 10) ms of C4 above \(baseline + 15) dB")
+        let g4Baseline = ToneMeter.median(g4[(tapBlock - 50)..<tapBlock])
+        let c4Baseline = ToneMeter.median(c4[(tapBlock - 50)..<tapBlock])
+        let firstNote = Self.loudBlocks(g4, window, above: g4Baseline + 15)
+        let lastNote = c4[window].max() ?? -.infinity
+        let trace = window.map { "\($0 - tapBlock):\(Int(g4[$0]))/\(Int(c4[$0]))" }
+        #expect(firstNote.count >= 6, "offline earcon's G4: \(firstNote.count * 10) ms above \(g4Baseline + 15) dB; \(trace)")
+        #expect(lastNote > c4Baseline + 12, "offline earcon's C4 peak \(lastNote) dB, baseline \(c4Baseline) dB; \(trace)")
         let radioLevels = ToneMeter.levels(of: Double(radioHz), inStereo48k: output)
         let before = ToneMeter.median(radioLevels[(tapBlock - 50)..<tapBlock])
         let restored = ToneMeter.median(radioLevels[(restoredFrame / block - 50)..<(restoredFrame / block)])
         #expect(abs(before - restored) < 1, "radio unducked: \(before) dB before, \(restored) dB after")
-        print("offline tap through run: out of connecting after \(leftConnecting), earcon \(earcon.count * 10) ms, radio \(before) -> \(restored) dB")
+        print("offline tap through run: out of connecting after \(leftConnecting), earcon G4 \(firstNote.count * 10) ms, C4 peak \(lastNote) dB, radio \(before) -> \(restored) dB")
         await back.shutdown()
         await jarvis.stop()
         await server.stop()

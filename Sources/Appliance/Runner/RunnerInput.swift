@@ -36,7 +36,7 @@ extension ConversationEvent {
         case .resetJarvis: "reset"
         case .realtimeConnected: "realtime connected"
         case .realtimeDisconnected: "realtime closed"
-        case .realtimeFailed(_, let fatal): fatal ? "realtime failed, fatal" : "realtime failed"
+        case .realtimeFailed(_, let fatal): fatal ? "realtime failed, not retrying" : "realtime failed"
         case .server(let event): event.type
         case .toolFinished(let callID, let output): "tool \(callID) \(output.succeeded ? "answered" : "failed")"
         case .timerFired(let id): id.rawValue
