@@ -104,6 +104,20 @@ import Testing
         #expect(feed.latest?.enclosure.absoluteString == "https://example.org/2.mp3")
     }
 
+    @Test func atomNamesWithoutTheirNamespaceAndEnclosureLinksInRSSItems() throws {
+        let bare = """
+            <feed xmlns:atom="http://www.w3.org/2005/Atom"><title>F</title>
+            <entry><title>E</title><link rel="enclosure" type="audio/mpeg">http://h/e.mp3</link><updated>2012-03-26T23:25:19Z</updated></entry>
+            </feed>
+            """
+        let feed = try PodcastFeed(parsing: Array(bare.utf8))
+        #expect(feed.title == "F")
+        #expect(feed.episodes.first?.enclosure.absoluteString == "http://h/e.mp3")
+        #expect(feed.episodes.first?.published == 1_332_804_319)
+        let mixed = Self.rss("<item><title>I</title><link>http://h/page</link><link rel=\"enclosure\" href=\"http://h/i.mp3\"/></item>")
+        #expect(try PodcastFeed(parsing: Array(mixed.utf8)).episodes.first?.enclosure.absoluteString == "http://h/i.mp3")
+    }
+
     @Test func enclosureURLsWithSpacesArePercentEncoded() throws {
         let text = Self.rss("<item><title>A</title><enclosure url=\" https://h/My Show/Episode 1.mp3 \"/></item>")
         #expect(try PodcastFeed(parsing: Array(text.utf8)).episodes.first?.enclosure.absoluteString == "https://h/My%20Show/Episode%201.mp3")
