@@ -155,3 +155,17 @@ let package = Package(
         testTarget("ApplianceTests", ["Appliance", "Media", "Realtime", "Jarvis", "HTTP", "AudioCore", "AudioEngine", "TestSupport", logging, serviceLifecycle]),
     ]
 )
+
+// libFuzzer targets (Fuzz/): only when JARVIS_FUZZ=1, so `swift build`/`swift test` and the shipped
+// product never see them. `scripts/fuzz` sets it and builds with `-sanitize=fuzzer,address`.
+if Context.environment["JARVIS_FUZZ"] == "1" {
+    package.targets.append(.executableTarget(
+        name: "jarvis-fuzz",
+        dependencies: [
+            "Configuration", "Media", "Jarvis", "Codecs", "AudioCore", "Realtime", "Control",
+            nioCore, .product(name: "NIOEmbedded", package: "swift-nio"),
+        ],
+        path: "Fuzz/jarvis-fuzz",
+        swiftSettings: swiftSettings + [.enableExperimentalFeature("Extern")]
+    ))
+}

@@ -20,7 +20,8 @@ if ! ls "$work"/feeds/* >/dev/null 2>&1; then
     echo "missing: real podcast feeds in $work/feeds/ (any RSS/Atom files). The README's figures used"
     echo "  every 8th snapshot of each feed in github.com/critrolesync/critrolesync.github.io feed-archive/"
     echo "  and the feeds/ of github.com/NiloCK/pcm; optional edge-case fixtures in $work/feeds-fixtures/"
-    echo "  (github.com/gpodder/podcastparser tests/data/*.rss)."
+    echo "  (github.com/gpodder/podcastparser tests/data/*.rss) and $work/feedparser-tests/ (feedparser's"
+    echo "  tests/wellformed and tests/illformed: github.com/kurtmckee/feedparser)."
     missing=1
 fi
 [ "$missing" = 0 ] || exit 2
@@ -42,6 +43,11 @@ echo "== Podcast feeds vs feedparser $("$py" -c 'import feedparser; print(feedpa
 if ls "$work"/feeds-fixtures/* >/dev/null 2>&1; then
     echo "== Edge-case fixtures vs feedparser (mismatches: $work/fixture-mismatches.txt)"
     "$py" "$here/compare_feeds.py" "$dump" "$work"/feeds-fixtures/* 2>"$work/fixture-mismatches.txt"
+fi
+if [ -d "$work/feedparser-tests" ]; then
+    echo "== feedparser's own test files with enclosures vs feedparser (mismatches: $work/feedparser-test-mismatches.txt)"
+    # shellcheck disable=SC2046
+    "$py" "$here/compare_feeds.py" "$dump" $(grep -rl enclosure "$work/feedparser-tests" | sort) 2>"$work/feedparser-test-mismatches.txt"
 fi
 echo "== Time at the 8 MiB feed limit ($config build; one parse-dump process per run, best of 3)"
 mkdir -p "$work/big"

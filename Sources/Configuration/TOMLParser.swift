@@ -89,11 +89,10 @@ struct TOMLDocumentParser {
             throw scanner.error("expected \"]\" to close the table header")
         }
         scanner.advance()
-        var tracker = self.tracker
-        var root = self.root
+        // Moved out and back rather than copied: a copy would make every insert copy the whole tree.
+        var (root, tracker) = takeTree()
+        defer { putTree(root, tracker) }
         try TOMLTableEditor.defineHeader(path, in: &root, tracker: &tracker, line: line)
-        self.root = root
-        self.tracker = tracker
         currentPath = path
     }
 
@@ -107,11 +106,22 @@ struct TOMLDocumentParser {
         scanner.advance()
         scanner.skipWhitespace()
         let value = try scanner.parseValue()
-        var tracker = self.tracker
-        var root = self.root
+        var (root, tracker) = takeTree()
+        defer { putTree(root, tracker) }
         try TOMLTableEditor.insert(
             value, at: currentPath, key: key, in: &root, tracker: &tracker, line: line
         )
+    }
+
+    private mutating func takeTree() -> (TOMLTable, TOMLTableTracker) {
+        var root = TOMLTable(line: 0)
+        var tracker = TOMLTableTracker()
+        swap(&root, &self.root)
+        swap(&tracker, &self.tracker)
+        return (root, tracker)
+    }
+
+    private mutating func putTree(_ root: consuming TOMLTable, _ tracker: consuming TOMLTableTracker) {
         self.root = root
         self.tracker = tracker
     }

@@ -7,8 +7,10 @@ import Synchronization
 /// The control socket: a Unix stream socket, one JSON request line in, one JSON response line out,
 /// then the connection closes (see `ControlWire`). Clients are served concurrently; each has a read
 /// deadline, a handler deadline and a write deadline, so a slow or broken client only ever holds
-/// its own connection. Runs as a `Service`; graceful shutdown stops accepting, lets in-flight
-/// requests finish and removes the socket file.
+/// its own connection. At the connection limit a new client pushes out the oldest one that has not
+/// sent its request yet (a flood of silent or dribbling connections cannot lock `ctl` out); only
+/// when every slot is busy with a request is the newcomer told "busy". Runs as a `Service`; graceful
+/// shutdown stops accepting, lets in-flight requests finish and removes the socket file.
 public final class ControlServer: Service, Sendable {
     public struct Limits: Sendable {
         /// The request line must arrive within this time after connecting. Default 5 s.
@@ -18,7 +20,8 @@ public final class ControlServer: Service, Sendable {
         public var handlerTimeout: Duration
         /// Writing the response may take this long (a client that does not read). Default 5 s.
         public var writeTimeout: Duration
-        /// More simultaneous clients than this are answered "busy" at once. Default 16.
+        /// Simultaneous clients. Beyond it the oldest client still waiting for its request line is
+        /// disconnected; if none is waiting, the newcomer is answered "busy". Default 16.
         public var maxConnections: Int
         /// Longest request line. Default `ControlWire.maxLineBytes` (64 KiB).
         public var maxLineBytes: Int
@@ -42,6 +45,9 @@ public final class ControlServer: Service, Sendable {
     private let listener: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>
     private let identity: ControlSocketCalls.PathState
     private let activeConnections = Atomic<Int>(0)
+    private let connectionSerial = Atomic<Int>(0)
+    /// Connections still waiting for their request line, by arrival order (serial), for eviction.
+    private let awaitingRequest = Mutex<[Int: any Channel]>([:])
     private let cancelled = Atomic<Bool>(false)
 
     private init(path: String, handler: any ControlHandler, logger: Logger, limits: Limits,
@@ -54,12 +60,17 @@ public final class ControlServer: Service, Sendable {
         self.identity = identity
     }
 
-    /// Creates the socket (and missing parent directories) with mode 0660. A stale socket file (a
+    /// The socket file's default mode: owner and group (the service's group, `jarvis-voice` under the
+    /// shipped unit) may connect; others may not.
+    public static let defaultSocketMode: UInt32 = 0o660
+
+    /// Creates the socket (and missing parent directories) with `socketMode` (default 0660). A stale socket file (a
     /// socket nobody answers on) is removed; a live one means another instance is running and is an
     /// error, as is a path that is not a socket. Call before starting devices so a second instance
     /// fails fast; then run the server in the `ServiceGroup`.
     public static func bind(
-        path: String, handler: any ControlHandler, logger: Logger = Logger(label: "control"), limits: Limits = Limits()
+        path: String, handler: any ControlHandler, logger: Logger = Logger(label: "control"), limits: Limits = Limits(),
+        socketMode: UInt32 = ControlServer.defaultSocketMode
     ) async throws(ControlServerError) -> ControlServer {
         try ControlSocketCalls.createParentDirectories(of: path)
         switch try ControlSocketCalls.pathState(path) {
@@ -94,7 +105,7 @@ public final class ControlServer: Service, Sendable {
             throw .bind(path: path, detail: "\(error)")
         }
         do {
-            try ControlSocketCalls.setMode(path, 0o660)
+            try ControlSocketCalls.setMode(path, socketMode & 0o777)
             let identity = try ControlSocketCalls.pathState(path)
             logger.info("control socket listening on \(path)")
             return ControlServer(path: path, handler: handler, logger: logger, limits: limits, listener: listener, identity: identity)
@@ -157,10 +168,14 @@ public final class ControlServer: Service, Sendable {
         let active = activeConnections.wrappingAdd(1, ordering: .relaxed).newValue
         defer { activeConnections.wrappingSubtract(1, ordering: .relaxed) }
         let channel = connection.channel
+        let serial = connectionSerial.wrappingAdd(1, ordering: .relaxed).newValue
+        let admitted = active <= limits.maxConnections || evictOldestAwaitingRequest()
+        if admitted { awaitingRequest.withLock { $0[serial] = channel } }
+        defer { awaitingRequest.withLock { _ = $0.removeValue(forKey: serial) } }
         do {
             try await connection.executeThenClose { inbound, outbound in
                 let reply = { (response: ControlResponse) in try await self.write(response, to: outbound, channel: channel) }
-                guard active <= limits.maxConnections else {
+                guard admitted else {
                     try await reply(.failed("busy: more than \(limits.maxConnections) control clients at once; try again"))
                     return
                 }
@@ -178,12 +193,26 @@ public final class ControlServer: Service, Sendable {
                     return
                 }
                 readTimer.cancel()
+                awaitingRequest.withLock { _ = $0.removeValue(forKey: serial) }
                 guard let line else { return }
                 try await answer(line, reply: reply)
             }
         } catch {
             logger.debug("control client: \(error)")
         }
+    }
+
+    /// Closes the longest-waiting connection that has not sent a complete request line; false when
+    /// there is none (every slot is busy with a request).
+    private func evictOldestAwaitingRequest() -> Bool {
+        let oldest = awaitingRequest.withLock { waiting -> (any Channel)? in
+            guard let serial = waiting.keys.min() else { return nil }
+            return waiting.removeValue(forKey: serial)
+        }
+        guard let oldest else { return false }
+        logger.debug("control socket full: disconnecting the oldest client that sent no request")
+        oldest.close(promise: nil)
+        return true
     }
 
     private func write(_ response: ControlResponse, to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, channel: any Channel) async throws {

@@ -120,7 +120,12 @@ extension PodcastFeed {
                     break
                 }
             case .text(let chunk):
-                if text.utf8.count < Self.maxTextBytes { text += chunk }
+                let room = Self.maxTextBytes - text.utf8.count
+                if room >= chunk.utf8.count {
+                    text += chunk
+                } else if room > 0 {
+                    text += String(decoding: chunk.utf8.prefix(room), as: UTF8.self)
+                }
             case .end:
                 guard let element = path.popLast() else { continue }
                 namespaces.pop()

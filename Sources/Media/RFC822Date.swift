@@ -25,7 +25,7 @@ enum RFC822Date {
         guard let day = DecimalField.parse(tokens[0], maxDigits: 2),
               let month = months.firstIndex(where: { tokens[1].hasPrefix($0) }),
               var year = DecimalField.parse(tokens[2], maxDigits: 4) else { return nil }
-        if tokens[2].count <= 2 { year += year < 90 ? 2000 : 1900 }  // as feedparser: 89 → 2089, 90 → 1990
+        if tokens[2].count <= 2 { year += year < 50 ? 2000 : 1900 }  // RFC 2822 §4.3
         var clock = (hour: 0, minute: 0, second: 0)
         var offset = 0
         if tokens.count >= 4 {

@@ -1,5 +1,6 @@
 /// Turns the bytes of a feed, playlist or ICY title into text: UTF-8 when valid, UTF-16 by its byte
-/// order mark, a declared single-byte encoding from `SingleByteTables`, else windows-1252 (what old
+/// order mark, a declared single-byte encoding from `SingleByteTables`, a declared multi-byte one
+/// (GBK, EUC-KR, Shift_JIS, Big5…) through `IconvDecoding`, else windows-1252 (what old
 /// Shoutcast servers and Windows-made files send, and what browsers read "ISO-8859-1" as).
 public enum TextDecoding {
     /// Encoding labels as feeds write them → the table name (WHATWG's label list, the common part).
@@ -70,6 +71,9 @@ public enum TextDecoding {
         if let utf16 = decodeUTF16(bytes) { return utf16 }
         if let declared, let table = table(forLabel: declared), String(validating: bytes, as: UTF8.self) == nil || bytes.allSatisfy({ $0 < 0x80 }) {
             return decode(bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes, upperHalf: table)
+        }
+        if let declared, String(validating: bytes, as: UTF8.self) == nil, let text = IconvDecoding.decode(bytes, label: declared) {
+            return text
         }
         return utf8OrWindows1252(bytes)
     }

@@ -91,7 +91,7 @@ import Testing
         let text = String(repeating: "t", count: 200_000)
         let feed = try PodcastFeed(parsing: Array("<rss><channel><item><title>\(text)</title><enclosure url=\"https://h/a.mp3\" x=\"\(text)\"/></item></channel></rss>".utf8))
         #expect(feed.episodes.count == 1)
-        #expect(feed.episodes[0].title.utf8.count <= PodcastFeed.maxTextBytes + 65_536)
+        #expect(feed.episodes[0].title.utf8.count <= PodcastFeed.maxTextBytes + 3)
     }
 
     @Test(arguments: ["<", "<!", "<![CDATA[", "<!--", "<?", "</", "<a b='", "<a b=", "&#xFFFFFFFFFF;", "&#0;", "<rss><channel><item><enclosure url='http://h/a.mp3'/>"])

@@ -49,6 +49,19 @@ import Testing
         #expect(feed.title == expected)
     }
 
+    @Test(arguments: [
+        ("GB2312", [0xD6, 0xD0, 0xCE, 0xC4] as [UInt8], "中文"),
+        ("EUC-KR", [0xC7, 0xD1, 0xB1, 0xB9], "한국"),
+        ("Shift_JIS", [0x93, 0xFA, 0x96, 0x7B], "日本"),
+        ("Big5", [0xA4, 0xA4, 0xA4, 0xE5], "中文"),
+        ("GBK", [0xD6, 0xD0, 0xFF, 0xCE, 0xC4], "中\u{FFFD}文"),
+    ])
+    func declaredMultiByteEncodingsAreDecodedByIconv(_ encoding: String, _ bytes: [UInt8], _ expected: String) throws {
+        let head = Array("<?xml version=\"1.0\" encoding=\"\(encoding)\"?><rss><channel><title>".utf8)
+        let tail = Array("</title><item><title>x</title><enclosure url=\"http://h/a.mp3\"/></item></channel></rss>".utf8)
+        #expect(try PodcastFeed(parsing: head + bytes + tail).title == expected)
+    }
+
     @Test func utf8UnderALatin1DeclarationStaysUTF8() throws {
         let text = Self.rss("<item><title>Café</title><enclosure url=\"http://h/a.mp3\"/></item>",
                             declaration: "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>")
@@ -102,6 +115,20 @@ import Testing
         #expect(feed.episodes[1].durationSeconds == 600)
         #expect(feed.episodes[1].guid == "urn:2")
         #expect(feed.latest?.enclosure.absoluteString == "https://example.org/2.mp3")
+    }
+
+    @Test func atomNamesWithoutTheirNamespaceAndEnclosureLinksInRSSItems() throws {
+        let bare = """
+            <feed xmlns:atom="http://www.w3.org/2005/Atom"><title>F</title>
+            <entry><title>E</title><link rel="enclosure" type="audio/mpeg">http://h/e.mp3</link><updated>2012-03-26T23:25:19Z</updated></entry>
+            </feed>
+            """
+        let feed = try PodcastFeed(parsing: Array(bare.utf8))
+        #expect(feed.title == "F")
+        #expect(feed.episodes.first?.enclosure.absoluteString == "http://h/e.mp3")
+        #expect(feed.episodes.first?.published == 1_332_804_319)
+        let mixed = Self.rss("<item><title>I</title><link>http://h/page</link><link rel=\"enclosure\" href=\"http://h/i.mp3\"/></item>")
+        #expect(try PodcastFeed(parsing: Array(mixed.utf8)).episodes.first?.enclosure.absoluteString == "http://h/i.mp3")
     }
 
     @Test func enclosureURLsWithSpacesArePercentEncoded() throws {

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Writes the small seed corpora under Fuzz/corpus/<target>/ (all hand-made here, shaped after the
+formats' real files). Run from the repo root; scripts/fuzz copies them into a scratch corpus."""
+import os, struct, sys
+
+root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
+
+def put(target, name, data):
+    d = os.path.join(root, target)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data if isinstance(data, bytes) else data.encode("utf-8"))
+
+repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+with open(os.path.join(repo, "systemd/jarvis-voice.toml.example"), "rb") as f:
+    put("toml", "example.toml", f.read())
+put("toml", "types.toml", '''title = "x"
+[a.b]
+int = +1_000
+hex = 0xDEAD_beef
+oct = 0o755
+bin = 0b1101
+flt = 6.626e-34
+inf = -inf
+date = 1979-05-27T07:32:00-08:00
+ld = 1979-05-27
+lt = 07:32:00.999
+arr = [ 1, [2, "3"], {x = 1} ]
+ml = """
+multi\\
+  line"""
+lit = 'C:\\path'
+mll = \'\'\'
+raw \'\'\'
+"quoted key" = true
+[[tables]]
+name = "one"
+[[tables]]
+name = "two"
+''')
+put("toml", "media.toml", '[media]\nvolume = 0.5\nstation_catalog_url = "https://somafm.com/channels.json"\n[control]\nsocket = "/run/x.sock"\n')
+
+rss = '''<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" xmlns:content="http://purl.org/rss/1.0/modules/content/">
+<channel><title>Show &amp; Tell</title><link>https://example.org/</link>
+<item><title><![CDATA[Episode 2: <b>bold</b>]]></title><pubDate>Tue, 02 Jan 2024 10:00:00 +0100</pubDate>
+<enclosure url="https://example.org/ep2.mp3" length="123" type="audio/mpeg"/><itunes:duration>1:02:03</itunes:duration>
+<guid isPermaLink="false">ep2</guid></item>
+<item><title>Episode 1 &#233;&#x263A; &eacute;</title><pubDate>Mon, 1 Jan 2024 9:00 GMT</pubDate>
+<enclosure url="ep1.mp3" type="audio/mpeg"/><itunes:duration>3600</itunes:duration></item>
+</channel></rss>
+'''
+put("feed", "rss2.xml", rss)
+put("feed", "latin1.xml", '<?xml version="1.0" encoding="ISO-8859-1"?><rss><channel><item><title>Caf\xe9</title><enclosure url="http://a/b c.mp3"/><pubDate>2024-01-02T03:04:05+13:00</pubDate></item></channel></rss>'.encode("latin-1"))
+put("feed", "default-ns.xml", '<?xml version="1.0"?><rss xmlns="http://backend.userland.com/rss2" version="2.0"><channel><item><title>t</title><enclosure url="https://e/x.mp3"/></item></channel></rss>')
+put("feed", "atom.xml", '<?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/2005/Atom"><title>A</title><entry><title>E</title><updated>2024-01-02T03:04:05Z</updated><link rel="enclosure" href="https://e/a.m4a" type="audio/mp4"/></entry></feed>')
+put("feed", "utf16.xml", '<?xml version="1.0" encoding="UTF-16"?><rss><channel><item><title>x</title><enclosure url="https://e/x.mp3"/></item></channel></rss>'.encode("utf-16"))
+put("feed", "doctype.xml", '<?xml version="1.0"?><!DOCTYPE rss [<!ENTITY x "y">]><!-- c --><?pi x?><rss><channel><item><a:b xmlns:a="urn:x" a:c="1"/></item></channel></rss>')
+
+for i, d in enumerate(["Tue, 02 Jan 2024 10:00:00 +0100", "1 Jan 2024 9:00 GMT", "Mon, 01 Jan 2024 09:00:00 EST",
+                       "Sun, 31 Dec 2023 23:59:59 +13:00", "2024-01-02T03:04:05Z", "2024-01-02T03:04:05.123+05:30",
+                       "2024-01-02", "1:02:03", "3600", "59:59", "12.5"]):
+    put("dates", f"d{i}", d)
+
+put("playlist", "somafm.pls", "[playlist]\nnumberofentries=2\nFile1=https://ice1.somafm.com/groovesalad-128-mp3\nTitle1=SomaFM: Groove Salad (#1): A nicely chilled plate\nLength1=-1\nFile2=https://ice2.somafm.com/groovesalad-128-mp3\nTitle2=SomaFM\nLength2=-1\nVersion=2\n")
+put("playlist", "ext.m3u", '#EXTM3U\n#EXTINF:-1 tvg-id="x" group-title="Radio, News",Station, One\nhttp://stream.example/live\n#EXTINF:123,Song\n../audio/song.mp3\n?query=1\n')
+put("playlist", "plain.m3u", "\xef\xbb\xbfhttp://a.example/stream\r\n# comment\r\nrelative.aac\r\n")
+
+put("icy", "title", b"\x10StreamTitle='Artist - Title';StreamUrl='http://x';\x00\x00\x00")
+put("icy", "quotes", b"\x05StreamTitle = 'It''s \x93quoted\x94';\x00")
+block = b"StreamTitle='Hello';"
+block += b"\x00" * ((16 - len(block) % 16) % 16)
+put("icy", "stream", bytes([15]) + b"A" * 16 + bytes([len(block) // 16]) + block + b"B" * 16 + b"\x00" + b"C" * 16)
+
+sse_chat = ('data: {"choices":[{"delta":{"content":"Hel"}}]}\n\n'
+            'data: {"choices":[{"delta":{"tool_calls":[{"index":0,"id":"c","function":{"name":"f","arguments":"{}"}}]}}]}\n\n'
+            ': ping\n\n'
+            'data: {"error":{"message":"bad","type":"server_error"}}\n\n'
+            'data: [DONE]\n\n')
+sse_resp = ('event: response.created\ndata: {"type":"response.created","response":{"id":"resp_1"}}\n\n'
+            'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","delta":"Hi"}\n\n'
+            'event: response.output_item.done\ndata: {"type":"response.output_item.done","item":{"type":"function_call","name":"x","arguments":"{}"}}\n\n'
+            'event: response.completed\ndata: {"type":"response.completed","response":{"id":"resp_1"}}\n\n')
+for t in ("sse", "termllm"):
+    put(t, "chat", "\x07" + sse_chat)
+    put(t, "responses", "\x03" + sse_resp)
+put("sse", "fields", "\x01\xef\xbb\xbfid: 1\r\nretry: 1000\r\nevent: x\rdata\ndata:  two\n\nid: a\x00b\ndata: y\n")
+
+def crc32_ogg(data):
+    crc = 0
+    for b in data:
+        crc ^= b << 24
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x04C11DB7) & 0xFFFFFFFF if crc & 0x80000000 else (crc << 1) & 0xFFFFFFFF
+    return crc
+
+def page(packet, seq, flags, granule, serial=0x1234):
+    lacing = []
+    n = len(packet)
+    while n >= 255:
+        lacing.append(255); n -= 255
+    lacing.append(n)
+    header = b"OggS" + bytes([0, flags]) + struct.pack("<qII", granule, serial, seq) + b"\0\0\0\0" + bytes([len(lacing)]) + bytes(lacing)
+    crc = crc32_ogg(header + packet)
+    return header[:22] + struct.pack("<I", crc) + header[26:] + packet
+
+head = b"OpusHead" + bytes([1, 1]) + struct.pack("<HIhB", 312, 48000, 0, 0)
+tags = b"OpusTags" + struct.pack("<I", 6) + b"jarvis" + struct.pack("<I", 2) + struct.pack("<I", 7) + b"TITLE=x" + struct.pack("<I", 8) + b"ARTIST=y"
+audio = bytes([0xFC, 0xFF, 0xFE])  # a 20 ms CELT silence frame
+ogg = page(head, 0, 2, 0) + page(tags, 1, 0, 0) + page(audio, 2, 4, 960)
+put("ogg", "opus.ogg", b"\x1f" + ogg)
+put("ogg", "long-packet.ogg", b"\x05" + page(b"x" * 600, 0, 2, 0) + b"junk" + page(audio, 1, 4, 960))
+
+def wav(rate, channels, bits, frames, fmt_tag=1, extra=b""):
+    data = b"\x01\x00" * frames * channels
+    fmt = struct.pack("<HHIIHH", fmt_tag, channels, rate, rate * channels * bits // 8, channels * bits // 8, bits)
+    body = b"WAVE" + b"fmt " + struct.pack("<I", len(fmt)) + fmt + extra + b"data" + struct.pack("<I", len(data)) + data
+    return b"RIFF" + struct.pack("<I", len(body)) + body
+put("wav", "mono16k.wav", wav(16000, 1, 16, 8))
+put("wav", "stereo48k-list.wav", wav(48000, 2, 16, 4, extra=b"LIST" + struct.pack("<I", 4) + b"INFO"))
+
+events = [
+    '{"type":"session.created","event_id":"e1","session":{"id":"sess_1","model":"gpt-realtime"}}',
+    '{"type":"response.output_audio.delta","event_id":"e2","response_id":"r","item_id":"i","output_index":0,"content_index":0,"delta":"AAAA"}',
+    '{"type":"response.function_call_arguments.done","event_id":"e3","call_id":"c","name":"ask_jarvis","arguments":"{\\"query\\":\\"hi\\"}"}',
+    '{"type":"error","event_id":"e4","error":{"type":"invalid_request_error","code":"session_expired","message":"expired"}}',
+    '{"type":"response.done","event_id":"e5","response":{"id":"r","status":"completed","usage":{"total_tokens":10,"input_tokens":6,"output_tokens":4,"input_token_details":{"audio_tokens":3,"text_tokens":3,"cached_tokens":0},"output_token_details":{"audio_tokens":2,"text_tokens":2}}}}',
+    '{"type":"input_audio_buffer.speech_started","event_id":"e6","audio_start_ms":10,"item_id":"i"}',
+    '{"type":"rate_limits.updated","event_id":"e7","rate_limits":[{"name":"tokens","limit":1,"remaining":0,"reset_seconds":1.5}]}',
+    '{"type":"some.future.event","x":[1,2,{"y":null}]}',
+]
+for i, e in enumerate(events):
+    put("realtime", f"e{i}.json", e)
+
+for i, line in enumerate(['{"command":"status"}\n', '{"command":"volume","argument":"0.4"}\r\n{"command":"tap"}\n',
+                          '{"command":"ask","argument":"what is \\u00e9 \\"up\\""}', '{"ok":true,"result":{"state":"idle"}}\n',
+                          '{"ok":false,"error":"busy"}\n']):
+    put("control", f"c{i}", "\x09" + line)
+
+put("somafm", "channels.json", '{"channels":[{"id":"groovesalad","title":"Groove Salad","genre":"ambient|electronica","lastPlaying":"A - B","playlists":[{"url":"https://somafm.com/groovesalad.pls","format":"mp3","quality":"highest"},{"url":"https://somafm.com/groovesalad130.pls","format":"aac","quality":"high"}]}]}')
+for i, u in enumerate(["https://example.org/a/b?c=d#e", "http://[::1]:8000/x y", "../up/file.mp3", "//host/path", "?q=1", "HTTPS://EXAMPLE.ORG:65536/"]):
+    put("url", f"u{i}", u)

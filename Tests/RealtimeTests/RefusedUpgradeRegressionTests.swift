@@ -1,0 +1,145 @@
+import Glibc
+import Logging
+import Realtime
+import Synchronization
+import Testing
+
+/// The Realtime endpoint refuses the WebSocket upgrade with a plain HTTP status (what a proxy, an
+/// expired key, a rate limit or an outage looks like on the wire). 401/403 stop the session at once
+/// (retrying cannot fix a key); 429 and 5xx are transient and retried under the backoff policy until
+/// it gives up.
+@Suite struct RefusedUpgradeRegressionTests {
+    @Test(arguments: [401, 403])
+    func aRefusedKeyStopsWithoutRetrying(_ status: Int32) async throws {
+        let refuser = try UpgradeRefuser(status: status)
+        defer { refuser.stop() }
+        let (stopped, disconnects) = await Self.runSession(url: refuser.url, maximumAttempts: 3)
+        #expect(disconnects.map(\.reason) == [.invalidAPIKey], "\(disconnects)")
+        #expect(stopped?.kind == .fatal)
+        #expect(stopped?.reason == .invalidAPIKey)
+        #expect(refuser.requests == 1)
+    }
+
+    @Test(arguments: [429, 500, 502, 503])
+    func aRateLimitOrServerErrorIsRetriedThenGivenUp(_ status: Int32) async throws {
+        let refuser = try UpgradeRefuser(status: status)
+        defer { refuser.stop() }
+        let (stopped, disconnects) = await Self.runSession(url: refuser.url, maximumAttempts: 3)
+        #expect(stopped?.reason == .gaveUp(attempts: 3), "\(String(describing: stopped))")
+        #expect(disconnects.count == 4)  // each refused attempt
+        #expect(disconnects.allSatisfy { $0.kind == .transient && $0.reason == .upgradeRejected(status: Int(status)) }, "\(disconnects)")
+        #expect(refuser.requests == 4)  // the first attempt and three retries
+    }
+
+    /// Runs a session against `url` until it stops; returns why, and the disconnects before that.
+    static func runSession(url: String, maximumAttempts: Int) async -> (stopped: RealtimeDisconnect?, disconnects: [RealtimeDisconnect]) {
+        let configuration = RealtimeConnectionConfiguration(
+            url: url, model: "gpt-realtime", apiKey: RealtimeAPIKey("sk-refused-test-key"), connectTimeout: .seconds(10))
+        let session = RealtimeSession(
+            configuration: configuration,
+            lifecycle: .init(policy: ReconnectPolicy(initialDelay: .milliseconds(10), maximumDelay: .milliseconds(50), maximumAttempts: maximumAttempts)),
+            logger: Logger(label: "realtime-test", factory: { _ in SwiftLogNoOpLogHandler() }),
+            random: { 0.5 })
+        typealias Outcome = (stopped: RealtimeDisconnect?, disconnects: [RealtimeDisconnect])
+        return await withTaskGroup(of: Outcome?.self) { group in
+            group.addTask { try? await session.run(); return nil }
+            group.addTask {
+                var disconnects: [RealtimeDisconnect] = []
+                for await event in session.events {
+                    if case .disconnected(let reason, _) = event { disconnects.append(reason) }
+                    if case .stopped(let reason) = event { return (reason, disconnects) }
+                }
+                return (nil, disconnects)
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(60))
+                return (nil, [])
+            }
+            var outcome: Outcome = (nil, [])
+            for await result in group {
+                guard let result else { continue }
+                outcome = result
+                break
+            }
+            session.shutdown()
+            group.cancelAll()
+            return outcome
+        }
+    }
+}
+
+/// A loopback HTTP server that answers every request with `status` and closes (no upgrade).
+final class UpgradeRefuser: Sendable {
+    let url: String
+    private let listener: Int32
+    private let served = Atomic<Int>(0)
+    private let stopped = Atomic<Bool>(false)
+
+    struct Failure: Error { var call: String }
+
+    init(status: Int32) throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw Failure(call: "socket") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound, listen(fd, 16) == 0 else { close(fd); throw Failure(call: "bind/listen") }
+        listener = fd
+        url = "ws://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/v1/realtime"
+        let response = Array("HTTP/1.1 \(status) Refused\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}".utf8)
+        let thread = Thread { [self] in self.serve(response) }
+        thread.start()
+    }
+
+    var requests: Int { served.load(ordering: .sequentiallyConsistent) }
+
+    func stop() {
+        stopped.store(true, ordering: .sequentiallyConsistent)
+    }
+
+    private func serve(_ response: [UInt8]) {
+        defer { close(listener) }
+        while !stopped.load(ordering: .sequentiallyConsistent) {
+            var pfd = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            guard poll(&pfd, 1, 50) > 0 else { continue }
+            let client = accept(listener, nil, nil)
+            guard client >= 0 else { continue }
+            var request: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while request.count < 65_536, !request.ends(with: [13, 10, 13, 10]) {
+                var cpfd = pollfd(fd: client, events: Int16(POLLIN), revents: 0)
+                guard poll(&cpfd, 1, 5_000) > 0 else { break }
+                let count = recv(client, &buffer, buffer.count, 0)
+                if count <= 0 { break }
+                request += buffer[0..<count]
+            }
+            _ = response.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            served.wrappingAdd(1, ordering: .sequentiallyConsistent)
+            close(client)
+        }
+    }
+}
+
+/// A detached pthread running `body`.
+private final class Thread: @unchecked Sendable {
+    private let body: () -> Void
+    init(_ body: @escaping () -> Void) { self.body = body }
+    func start() {
+        var handle = pthread_t()
+        let context = Unmanaged.passRetained(self).toOpaque()
+        if pthread_create(&handle, nil, { raw in
+            Unmanaged<Thread>.fromOpaque(raw!).takeRetainedValue().body()
+            return nil
+        }, context) == 0 {
+            pthread_detach(handle)
+        }
+    }
+}
+
+private extension Array where Element == UInt8 {
+    func ends(with suffix: [UInt8]) -> Bool { count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix }
+}
