@@ -1,69 +1,43 @@
 import Glibc
-import Logging
 import Realtime
 import Synchronization
 import Testing
 
 /// The Realtime endpoint refuses the WebSocket upgrade with a plain HTTP status (what a proxy, an
-/// expired key, a rate limit or an outage looks like on the wire). 401/403 stop the session at once
-/// (retrying cannot fix a key); 429 and 5xx are transient and retried under the backoff policy until
-/// it gives up.
+/// expired key, a rate limit or an outage looks like on the wire). The connection reports it as a typed
+/// `RealtimeDisconnect`: 401/403 are fatal (retrying cannot fix a key), 429 and 5xx transient; whether
+/// to try again is the runner's decision (ConversationRunner tests), never the connection's.
 @Suite struct RefusedUpgradeRegressionTests {
     @Test(arguments: [401, 403])
-    func aRefusedKeyStopsWithoutRetrying(_ status: Int32) async throws {
+    func aRefusedKeyIsFatal(_ status: Int32) async throws {
         let refuser = try UpgradeRefuser(status: status)
         defer { refuser.stop() }
-        let (stopped, disconnects) = await Self.runSession(url: refuser.url, maximumAttempts: 3)
-        #expect(disconnects.map(\.reason) == [.invalidAPIKey], "\(disconnects)")
-        #expect(stopped?.kind == .fatal)
-        #expect(stopped?.reason == .invalidAPIKey)
+        let failure = try #require(await Self.open(url: refuser.url))
+        #expect(failure.kind == .fatal)
+        #expect(failure.reason == .invalidAPIKey)
         #expect(refuser.requests == 1)
     }
 
     @Test(arguments: [429, 500, 502, 503])
-    func aRateLimitOrServerErrorIsRetriedThenGivenUp(_ status: Int32) async throws {
+    func aRateLimitOrServerErrorIsTransient(_ status: Int32) async throws {
         let refuser = try UpgradeRefuser(status: status)
         defer { refuser.stop() }
-        let (stopped, disconnects) = await Self.runSession(url: refuser.url, maximumAttempts: 3)
-        #expect(stopped?.reason == .gaveUp(attempts: 3), "\(String(describing: stopped))")
-        #expect(disconnects.count == 4)  // each refused attempt
-        #expect(disconnects.allSatisfy { $0.kind == .transient && $0.reason == .upgradeRejected(status: Int(status)) }, "\(disconnects)")
-        #expect(refuser.requests == 4)  // the first attempt and three retries
+        let failure = try #require(await Self.open(url: refuser.url))
+        #expect(failure.kind == .transient)
+        #expect(failure.reason == .upgradeRejected(status: Int(status)))
+        #expect(refuser.requests == 1, "the connection dials once; retries belong to its owner")
     }
 
-    /// Runs a session against `url` until it stops; returns why, and the disconnects before that.
-    static func runSession(url: String, maximumAttempts: Int) async -> (stopped: RealtimeDisconnect?, disconnects: [RealtimeDisconnect]) {
+    /// Dials `url` once; returns how it failed (nil if it unexpectedly connected).
+    static func open(url: String) async -> RealtimeDisconnect? {
         let configuration = RealtimeConnectionConfiguration(
             url: url, model: "gpt-realtime", apiKey: RealtimeAPIKey("sk-refused-test-key"), connectTimeout: .seconds(10))
-        let session = RealtimeSession(
-            configuration: configuration,
-            lifecycle: .init(policy: ReconnectPolicy(initialDelay: .milliseconds(10), maximumDelay: .milliseconds(50), maximumAttempts: maximumAttempts)),
-            logger: Logger(label: "realtime-test", factory: { _ in SwiftLogNoOpLogHandler() }),
-            random: { 0.5 })
-        typealias Outcome = (stopped: RealtimeDisconnect?, disconnects: [RealtimeDisconnect])
-        return await withTaskGroup(of: Outcome?.self) { group in
-            group.addTask { try? await session.run(); return nil }
-            group.addTask {
-                var disconnects: [RealtimeDisconnect] = []
-                for await event in session.events {
-                    if case .disconnected(let reason, _) = event { disconnects.append(reason) }
-                    if case .stopped(let reason) = event { return (reason, disconnects) }
-                }
-                return (nil, disconnects)
-            }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(60))
-                return (nil, [])
-            }
-            var outcome: Outcome = (nil, [])
-            for await result in group {
-                guard let result else { continue }
-                outcome = result
-                break
-            }
-            session.shutdown()
-            group.cancelAll()
-            return outcome
+        do {
+            let connection = try await RealtimeConnection.open(configuration: configuration)
+            connection.close()
+            return nil
+        } catch {
+            return error
         }
     }
 }
@@ -117,8 +91,8 @@ final class UpgradeRefuser: Sendable {
                 if count <= 0 { break }
                 request += buffer[0..<count]
             }
+            served.wrappingAdd(1, ordering: .sequentiallyConsistent)  // counted before the client can see the answer
             _ = response.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            served.wrappingAdd(1, ordering: .sequentiallyConsistent)
             close(client)
         }
     }
