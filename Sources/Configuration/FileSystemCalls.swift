@@ -7,7 +7,7 @@ import Musl
 /// The only caller of POSIX file and environment APIs in this module.
 enum FileSystemCalls {
     struct ReadError: Error, Equatable {
-        enum Kind: Equatable { case notFound, tooLarge, other }
+        enum Kind: Equatable { case notFound, accessDenied, tooLarge, other }
         var kind: Kind
         /// `strerror` text, or a sentence for `tooLarge`.
         var reason: String
@@ -58,7 +58,12 @@ enum FileSystemCalls {
 
     private static func errnoError() -> ReadError {
         let code = errno
-        return ReadError(kind: code == ENOENT ? .notFound : .other, reason: String(cString: strerror(code)))
+        let kind: ReadError.Kind = switch code {
+        case ENOENT: .notFound
+        case EACCES, EPERM: .accessDenied
+        default: .other
+        }
+        return ReadError(kind: kind, reason: String(cString: strerror(code)))
     }
 
     struct Status {

@@ -71,7 +71,7 @@ public struct SecretLoader: Sendable {
             return (nil, SecretError(.unreadable, "the service user \(denial.user) cannot read secret file \(path): \(denial.reason); make it readable by that user only, or leave the setting empty and use \(fallback)"))
         }
         do {
-            return (try loadFile(path, source: "file \(path)", checkPermissions: true), nil)
+            return (try loadFile(path, source: "file \(path)", checkPermissions: true, fallback: fallback), nil)
         } catch {
             guard error.code == .unreadable else { throw error }
             return (nil, error)
@@ -87,13 +87,18 @@ public struct SecretLoader: Sendable {
     }
 
     /// systemd manages the credentials directory's permissions itself; configured files are ours to check.
-    private func loadFile(_ path: String, source: String, checkPermissions: Bool) throws(SecretError) -> Secret? {
+    /// `fallback`: for a configured file, the credential that could replace it (named in the hint
+    /// when the service may not read the file).
+    private func loadFile(_ path: String, source: String, checkPermissions: Bool, fallback: String? = nil) throws(SecretError) -> Secret? {
         let contents: FileSystemCalls.Contents
         do {
             contents = try FileSystemCalls.readFile(path, maxBytes: Self.maxBytes, regularOnly: true)
         } catch {
             if error.kind == .notFound { return nil }
-            throw SecretError(.unreadable, "cannot read secret file \(path): \(error.reason)")
+            let hint = error.kind == .accessDenied
+                ? fallback.map { " (the service user must be able to read it; or leave the setting empty and use \($0))" } ?? ""
+                : ""
+            throw SecretError(.unreadable, "cannot read secret file \(path): \(error.reason)\(hint)")
         }
         if checkPermissions && contents.permissions & 0o077 != 0 {
             let mode = "0" + String(contents.permissions, radix: 8)

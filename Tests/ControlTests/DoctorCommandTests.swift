@@ -1,3 +1,4 @@
+import Glibc
 import ALSATestbed
 import Control
 import Testing
@@ -10,11 +11,13 @@ import TestSupport
     let dir = TemporaryDirectory()
     static let apiKey = "sk-test-doctor-0123456789"
 
-    func doctor(config: String, alsaConfig: String? = nil) async throws -> ChildProcess.Result {
+    /// `serviceUser` "": judge secret files as the test process (the files live in a private /tmp
+    /// directory that the service user could not see).
+    func doctor(config: String, alsaConfig: String? = nil, serviceUser: String = "") async throws -> ChildProcess.Result {
         let binary = try #require(ChildProcess.builtExecutable(), "jarvis-voice is not built next to the tests")
         var environment = ["OPENAI_API_KEY": "", "CREDENTIALS_DIRECTORY": ""]
         if let alsaConfig { environment["ALSA_CONFIG_PATH"] = "/usr/share/alsa/alsa.conf:\(alsaConfig)" }
-        return try await ChildProcess.run([binary, "doctor", "--config", config], environment: environment)
+        return try await ChildProcess.run([binary, "doctor", "--config", config, "--service-user", serviceUser], environment: environment)
     }
 
     func lines(_ result: ChildProcess.Result) -> [String] { result.stdout.split(separator: "\n").map(String.init) }
@@ -97,6 +100,33 @@ import TestSupport
         #expect(line(result, "✗ Jarvis: ")?.contains("unreachable") == true)
         #expect(lines(result).last == "7 of 9 checks failed")
         #expect(!result.stdout.contains(Self.apiKey) && !result.stdout.contains("s3cret"))
+    }
+
+    /// Root can read every file; the service user cannot: the doctor says what the service will get.
+    @Test(.enabled(if: getuid() == 0 && getpwnam("nobody") != nil, "needs root and the user nobody"))
+    func secretsAreJudgedAsTheServiceUser() async throws {
+        let key = dir.write("openai.key", Self.apiKey)
+        let config = dir.write("config.toml", """
+            [audio]
+            capture_device = "no_such_mic"
+            playback_device = "no_such_speaker"
+            [realtime]
+            url = "ws://127.0.0.1:9/v1/realtime"
+            api_key_file = "\(key)"
+            [jarvis]
+            url = "http://127.0.0.1:9/ui"
+            [button]
+            enabled = false
+            [control]
+            socket = "\(dir.file("run/control.sock"))"
+
+            """)
+        let asRoot = try await doctor(config: config)
+        #expect(line(asRoot, "✓ OpenAI API key: ") == "✓ OpenAI API key: found (file \(key), mode 0600)")
+        let asService = try await doctor(config: config, serviceUser: "nobody")
+        #expect(line(asService, "✗ OpenAI API key: ") == "✗ OpenAI API key: the service user nobody cannot read secret file \(key): the service has its own /tmp (PrivateTmp=yes); make it readable by that user only, or leave the setting empty and use the credential \"openai-api-key\" (fix: make the file readable by nobody only, or leave the setting empty and use the credential)",
+                "\(asService.stdout)")
+        #expect(!asService.stdout.contains(Self.apiKey))
     }
 
     @Test func invalidConfigExits78() async throws {

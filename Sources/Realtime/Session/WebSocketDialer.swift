@@ -52,7 +52,7 @@ struct WebSocketDialer: Sendable {
         do {
             upgradeFuture = try await ClientBootstrap(group: group)
                 .connectTimeout(timeout)
-                .channelOption(.socketOption(.tcp_nodelay), value: 1)
+                .channelOption(.tcpOption(.tcp_nodelay), value: 1)
                 .connect(host: endpoint.host, port: endpoint.port) { channel in
                     channel.eventLoop.makeCompletedFuture {
                         if let tls {
