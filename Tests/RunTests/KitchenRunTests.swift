@@ -34,6 +34,16 @@ import TestSupport
         return server.url("/radio.mp3")
     }
 
+    /// Waits (on the paced speaker's progress, not a clock) until `seconds` more of output have been played.
+    func playOn(_ service: ServiceUnderTest, seconds: Int) async throws {
+        let target = media.playedFrames(service) + 48_000 * seconds
+        let deadline = ContinuousClock.now + .seconds(10 * seconds)
+        while media.playedFrames(service) < target {
+            try #require(ContinuousClock.now < deadline, "the speaker stopped advancing")
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
     static func tone(milliseconds: Int, frequency: Double, amplitude: Double = 8_000) -> [Int16] {
         (0..<(24 * milliseconds)).map { Int16(amplitude * sin(Double($0) * 2 * .pi * frequency / 24_000)) }
     }
@@ -56,7 +66,7 @@ import TestSupport
         #expect(try await service.ctl("play", radio).status == 0)
         try #require(await media.waitForStatus(service) { $0["media"]?["state"] == "playing" } != nil, "log:\n\(service.logText)")
         #expect(try await media.status(service)?["voice_volume"]?.numberValue == 1, "the default voice volume")
-        try await Task.sleep(for: .seconds(1))
+        try await playOn(service, seconds: 1)  // a second of radio before the announcement, for its level
         let beforeFirst = media.playedFrames(service)
         let first = try await service.ctl("say", "The", "laundry", "is", "done.")
         let afterFirst = media.playedFrames(service)
@@ -73,7 +83,7 @@ import TestSupport
         #expect(try await media.status(service)?["media"]?["volume"]?.numberValue == 1, "the media volume is separate")
         var info = stat()
         #expect(stat(dir.file("state/voice-volume"), &info) == 0 && info.st_mode & 0o777 == 0o600, "persisted, 0600")
-        try await Task.sleep(for: .seconds(1))  // radio restored after the first announcement
+        try await playOn(service, seconds: 1)  // the radio restored after the first announcement, for its level
         let beforeSecond = media.playedFrames(service)
         let second = try await service.ctl("say", "Again.")
         let afterSecond = media.playedFrames(service)
@@ -137,7 +147,7 @@ import TestSupport
         defer { _ = service.process.signal(SIGKILL) }
         #expect(try await service.ctl("play", radio).status == 0)
         try #require(await media.waitForStatus(service) { $0["media"]?["state"] == "playing" } != nil, "log:\n\(service.logText)")
-        try await Task.sleep(for: .seconds(1))
+        try await playOn(service, seconds: 1)
 
         let tapFrame = media.playedFrames(service)
         #expect(try await service.ctl("tap").status == 0)

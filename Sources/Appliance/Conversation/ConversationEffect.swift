@@ -24,6 +24,8 @@ public enum ConversationEffect: Sendable, Equatable {
     /// The owner's announcement `id` (`say`) has been played out (`failure` nil), or will not be spoken.
     case announcementFinished(id: Int, failure: String?)
     case turnCompleted(TurnMetrics)
+    /// What the user or the assistant said (logged only when transcripts are enabled: privacy).
+    case transcript(Transcript)
     case log(LogLevel, String)
 }
 
@@ -49,5 +51,10 @@ public enum TimerID: String, Sendable, Hashable, CaseIterable {
 public enum Earcon: String, Sendable, Equatable { case listening, thinking, done, error, offline, reset }
 
 public enum LEDPattern: String, Sendable, Equatable { case off, connecting, listening, thinking, speaking, error }
+
+public enum Transcript: Sendable, Equatable {
+    case heard(String)
+    case said(String)
+}
 
 public enum LogLevel: String, Sendable, Equatable { case debug, info, notice, warning, error }

@@ -45,8 +45,8 @@ extension ConversationEngine {
             guard let call = item.functionCall, !response.isDiscarded(responseID) else { return }
             calls.remember(FunctionCallRecord(responseID: responseID, callID: call.callID, name: call.name, arguments: call.arguments))
         case .responseDone(let info): responseDone(info)
-        case .inputAudioTranscriptionCompleted(_, let transcript): log(.info, "heard: \"\(transcript)\"")
-        case .outputAudioTranscriptDone(_, _, let transcript): log(.info, "said: \"\(transcript)\"")
+        case .inputAudioTranscriptionCompleted(_, let transcript): emit(.transcript(.heard(transcript)))
+        case .outputAudioTranscriptDone(_, _, let transcript): emit(.transcript(.said(transcript)))
         case .inputAudioBufferCommitted, .inputAudioBufferCleared, .conversationItemAdded, .conversationItemDone,
             .conversationItemTruncated, .outputItemAdded, .outputAudioTranscriptDelta, .functionCallArgumentsDelta,
             .rateLimitsUpdated, .unknown:

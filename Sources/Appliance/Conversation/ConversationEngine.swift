@@ -95,8 +95,7 @@ public struct ConversationEngine: Sendable {
         let previous = state
         if let (id, _) = configuration.stateTimer(for: previous) { cancelTimer(id) }
         state = next
-        emit(.setLED(next.ledPattern))
-        log(.debug, "state \(previous.rawValue) -> \(next.rawValue)")
+        emit(.setLED(next.ledPattern))  // the runner logs the change with its cause
         if let (id, duration) = configuration.stateTimer(for: next) { arm(id, after: duration) }
         if next == .waitingForJarvis, armedTimers[.toolTimeout] == nil { arm(.toolTimeout, after: configuration.toolTimeout) }
     }

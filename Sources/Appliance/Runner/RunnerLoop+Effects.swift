@@ -48,13 +48,16 @@ extension RunnerLoop {
             runner.hooks.turnCompleted(metrics)
         case .log(let level, let line):
             log(level, line)
+        case .transcript(let transcript):
+            guard configuration.logTranscripts else { return }
+            switch transcript {
+            case .heard(let text): log(.info, "heard: \"\(text)\"")
+            case .said(let text): log(.info, "said: \"\(text)\"")
+            }
         }
     }
 
     private func log(_ level: LogLevel, _ line: String) {
-        // The runner logs state changes itself, with their cause.
-        if level == .debug, line.hasPrefix("state ") { return }
-        if !configuration.logTranscripts, line.hasPrefix("heard: ") || line.hasPrefix("said: ") { return }
         let swiftLogLevel: Logger.Level = switch level {
         case .debug: .debug
         case .info: .info
