@@ -55,6 +55,9 @@ put("feed", "latin1.xml", '<?xml version="1.0" encoding="ISO-8859-1"?><rss><chan
 put("feed", "default-ns.xml", '<?xml version="1.0"?><rss xmlns="http://backend.userland.com/rss2" version="2.0"><channel><item><title>t</title><enclosure url="https://e/x.mp3"/></item></channel></rss>')
 put("feed", "atom.xml", '<?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/2005/Atom"><title>A</title><entry><title>E</title><updated>2024-01-02T03:04:05Z</updated><link rel="enclosure" href="https://e/a.m4a" type="audio/mp4"/></entry></feed>')
 put("feed", "utf16.xml", '<?xml version="1.0" encoding="UTF-16"?><rss><channel><item><title>x</title><enclosure url="https://e/x.mp3"/></item></channel></rss>'.encode("utf-16"))
+put("feed", "gb2312.xml", '<?xml version="1.0" encoding="GB2312"?><rss><channel><item><title>\u4e2d\u6587\u64ad\u5ba2</title><enclosure url="https://e/zh.mp3"/></item></channel></rss>'.encode("gb2312"))
+put("feed", "sjis.xml", '<?xml version="1.0" encoding="Shift_JIS"?><rss><channel><item><title>\u65e5\u672c\u8a9e</title><enclosure url="https://e/ja.mp3"/></item></channel></rss>'.encode("shift_jis"))
+put("feed", "win1251.xml", '<?xml version="1.0" encoding="windows-1251"?><rss><channel><item><title>\u041f\u043e\u0434\u043a\u0430\u0441\u0442 \u201cx\u201d</title><enclosure url="https://e/ru.mp3"/></item></channel></rss>'.encode("cp1251"))
 put("feed", "doctype.xml", '<?xml version="1.0"?><!DOCTYPE rss [<!ENTITY x "y">]><!-- c --><?pi x?><rss><channel><item><a:b xmlns:a="urn:x" a:c="1"/></item></channel></rss>')
 
 for i, d in enumerate(["Tue, 02 Jan 2024 10:00:00 +0100", "1 Jan 2024 9:00 GMT", "Mon, 01 Jan 2024 09:00:00 EST",

@@ -5,6 +5,7 @@
 //   parse-dump feeds  < paths    one line per feed: {"file", "title", "episodes": [...], "latest"} or {"file", "error"}
 //   parse-dump toml   < paths    one line per file: {"file", "value": <toml-test tagged JSON>} or {"file", "error"}
 //   parse-dump playlist KIND BASE < paths   one line per file: {"file", "entries": [{"url", "title"}]} or {"file", "error"}
+//   parse-dump feed-time < paths one line per feed: {"file", "seconds"}: PodcastFeed(parsing:) alone, best of 3
 import Configuration
 import FoundationEssentials
 import Glibc
@@ -57,6 +58,14 @@ func feedLine(_ path: String, base: MediaURL?) -> String {
     }
 }
 
+func feedTimeLine(_ path: String) -> String {
+    guard let bytes = try? read(path) else { return object([("file", quoted(path)), ("error", quoted("unreadable"))]) }
+    let clock = ContinuousClock()
+    let best = (0..<3).map { _ in clock.measure { _ = try? PodcastFeed(parsing: bytes) } }.min() ?? .zero
+    let seconds = Double(best.components.seconds) + Double(best.components.attoseconds) / 1e18
+    return object([("file", quoted(path)), ("seconds", String(seconds))])
+}
+
 func tagged(_ value: TOMLValue) -> String {
     switch value {
     case .string(let text): object([("type", quoted("string")), ("value", quoted(text))])
@@ -92,7 +101,7 @@ func playlistLine(_ path: String, kind: Playlist.Kind, base: MediaURL?) -> Strin
 
 let arguments = CommandLine.arguments.dropFirst()
 guard let command = arguments.first else {
-    print("usage: parse-dump feeds [BASE_URL] | toml | playlist pls|m3u [BASE_URL]   (file paths on stdin)")
+    print("usage: parse-dump feeds [BASE_URL] | feed-time | toml | playlist pls|m3u [BASE_URL]   (file paths on stdin)")
     exit(2)
 }
 var rest = Array(arguments.dropFirst())
@@ -103,6 +112,8 @@ case "feeds":
     line = { feedLine($0, base: base) }
 case "toml":
     line = tomlLine
+case "feed-time":
+    line = feedTimeLine
 case "playlist":
     guard let kind = rest.first.flatMap(Playlist.Kind.init(rawValue:)) else {
         print("parse-dump playlist pls|m3u [BASE_URL]")
