@@ -47,7 +47,7 @@ public struct SecretLoader: Sendable {
         if let secret = try loadCredential(Self.openAICredential) { return LoadedSecret(secret, skipped: skipped) }
         let variable = Self.openAIEnvironmentVariable
         if let value = environment[variable], !value.isEmpty {
-            return LoadedSecret(try validated(value, source: "environment variable \(variable)"), skipped: skipped)
+            return LoadedSecret(try validated(value, source: .environment(variable: variable)), skipped: skipped)
         }
         if let skipped { throw skipped }
         let file = config.apiKeyFile.isEmpty ? "" : "\(config.apiKeyFile) (not found), "
@@ -71,7 +71,7 @@ public struct SecretLoader: Sendable {
             return (nil, SecretError(.unreadable, "the service user \(denial.user) cannot read secret file \(path): \(denial.reason); make it readable by that user only, or leave the setting empty and use \(fallback)"))
         }
         do {
-            return (try loadFile(path, source: "file \(path)", checkPermissions: true, fallback: fallback), nil)
+            return (try loadFile(path, source: .file(path: path), checkPermissions: true, fallback: fallback), nil)
         } catch {
             guard error.code == .unreadable else { throw error }
             return (nil, error)
@@ -81,7 +81,7 @@ public struct SecretLoader: Sendable {
     private func loadCredential(_ name: String) throws(SecretError) -> Secret? {
         for directory in credentialDirectories {
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
-            if let secret = try loadFile(path, source: "systemd credential \(name)", checkPermissions: false) { return secret }
+            if let secret = try loadFile(path, source: .credential(name: name), checkPermissions: false) { return secret }
         }
         return nil
     }
@@ -89,7 +89,7 @@ public struct SecretLoader: Sendable {
     /// systemd manages the credentials directory's permissions itself; configured files are ours to check.
     /// `fallback`: for a configured file, the credential that could replace it (named in the hint
     /// when the service may not read the file).
-    private func loadFile(_ path: String, source: String, checkPermissions: Bool, fallback: String? = nil) throws(SecretError) -> Secret? {
+    private func loadFile(_ path: String, source: Secret.Source, checkPermissions: Bool, fallback: String? = nil) throws(SecretError) -> Secret? {
         let contents: FileSystemCalls.Contents
         do {
             contents = try FileSystemCalls.readFile(path, maxBytes: Self.maxBytes, regularOnly: true)
@@ -107,7 +107,7 @@ public struct SecretLoader: Sendable {
         return try validated(String(decoding: contents.bytes, as: UTF8.self), source: source)
     }
 
-    private func validated(_ raw: String, source: String) throws(SecretError) -> Secret {
+    private func validated(_ raw: String, source: Secret.Source) throws(SecretError) -> Secret {
         let trimmed = Self.trimmed(raw)
         guard !trimmed.isEmpty else {
             throw SecretError(.empty, "secret from \(source) is empty")

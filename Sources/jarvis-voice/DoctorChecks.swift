@@ -81,8 +81,8 @@ struct DoctorChecks {
     }
 
     private func describe(_ secret: Secret) -> String {
-        guard secret.source.hasPrefix("file "), let mode = DoctorCalls.mode(of: String(secret.source.dropFirst(5))) else {
-            return secret.source
+        guard case .file(let path) = secret.source, let mode = DoctorCalls.mode(of: path) else {
+            return secret.source.description
         }
         return "\(secret.source), mode 0\(String(mode, radix: 8))"
     }

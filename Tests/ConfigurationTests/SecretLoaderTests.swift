@@ -31,7 +31,7 @@ import Testing
         let loaded = try SecretLoader(environment: ["OPENAI_API_KEY": "sk-env", "CREDENTIALS_DIRECTORY": directory.path])
             .openAIKey(realtime(file))
         #expect(loaded.secret.unredacted == Self.key, "a configured file comes first")
-        #expect(loaded.secret.source == "file \(file)")
+        #expect(loaded.secret.source == .file(path: file))
         #expect(loaded.skipped == nil)
     }
 
@@ -59,14 +59,14 @@ import Testing
         let absent = directory.path + "/absent.key"
         let fromEnv = try SecretLoader(environment: ["OPENAI_API_KEY": " sk-env \n"]).openAIKey(realtime(absent))
         #expect(fromEnv.secret.unredacted == "sk-env")
-        #expect(fromEnv.secret.source == "environment variable OPENAI_API_KEY")
+        #expect(fromEnv.secret.source == .environment(variable: "OPENAI_API_KEY"))
 
         directory.write("openai-api-key", "sk-cred\n", mode: 0o400)
         let loader = SecretLoader(environment: ["OPENAI_API_KEY": "sk-env", "CREDENTIALS_DIRECTORY": directory.path])
         for file in ["", absent] {
             let fromCredential = try loader.openAIKey(realtime(file))
             #expect(fromCredential.secret.unredacted == "sk-cred")
-            #expect(fromCredential.secret.source == "systemd credential openai-api-key")
+            #expect(fromCredential.secret.source == .credential(name: "openai-api-key"))
             #expect(fromCredential.skipped == nil, "a missing file is no problem")
         }
     }
@@ -193,7 +193,7 @@ import Testing
     }
 
     @Test func secretIsRedactedEverywhere() {
-        let secret = Secret(Self.key, source: "file /x")
+        let secret = Secret(Self.key, source: .file(path: "/x"))
         var dumped = ""
         dump(secret, to: &dumped)
         let renderings = ["\(secret)", String(describing: secret), String(reflecting: secret), dumped, "\([secret])"]
