@@ -236,8 +236,12 @@ def main():
     print("| recording (far-end-only s) | " + " | ".join(snames) + " |")
     print("|---|" + "---|" * len(snames))
     tot = {s: 0 for s in snames}
+    skipped = []
     for n in names:
         if n.endswith("+ near end"):
+            continue
+        if results[(n, snames[0])]["far_s"] < 1:
+            skipped.append(n)
             continue
         cells = []
         for s in snames:
@@ -246,6 +250,8 @@ def main():
             cells.append(f"{r['erle'][0]:.1f} / {r['erle'][1]:.1f}, **{r['fb']}**")
         print(f"| {n} ({results[(n, snames[0])]['far_s']:.0f}) | " + " | ".join(cells) + " |")
     print("| **false barge-ins, total** | " + " | ".join(f"**{tot[s]}**" for s in snames) + " |")
+    if skipped:
+        print(f"\n(Less than 1 s far end only, not listed: {', '.join(skipped)}.)")
     print("\nDouble talk (real near end added at 0 dB from 40 % of the recording): near end kept dB, "
           "Silero heard it start (y/n), false barge-ins before it\n")
     print("| recording | " + " | ".join(snames) + " |")
