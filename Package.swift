@@ -60,7 +60,7 @@ let package = Package(
         cLibrary("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
         cLibrary("CGPIOD", pkgConfig: "libgpiod", apt: "libgpiod-dev"),
         .target(name: "CShims", dependencies: ["CALSA", "CCurl", "CGPIOD", "COpus"]),
-        .target(name: "JVPacedPCM", dependencies: ["CALSA"], cSettings: [.define("PIC")]),
+        .target(name: "JVPacedPCM", dependencies: ["CALSA"], cSettings: [.define("PIC")], linkerSettings: [.linkedLibrary("m")]),
 
         // pure
         swiftTarget("AudioCore"),

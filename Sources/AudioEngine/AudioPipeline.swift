@@ -17,6 +17,12 @@ public final class AudioPipeline: Service, Sendable {
     public let captureLoop: CaptureLoop
     public let playbackLoop: PlaybackLoop
     public var captureStatistics: CaptureStatistics { processor.stats }
+    /// A conversation captures the uplink (the chain must run); false lets the capture thread skip the
+    /// chain while the reference is silent (the idle pre-roll is then the resampled mic). Any thread.
+    public var uplinkActive: Bool {
+        get { processor.uplinkActive.load(ordering: .relaxed) }
+        set { processor.uplinkActive.store(newValue, ordering: .relaxed) }
+    }
     private let processor: CaptureChainDriver
     private let logger: Logger
 

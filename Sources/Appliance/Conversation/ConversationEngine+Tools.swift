@@ -87,6 +87,10 @@ extension ConversationEngine {
             answerToolResults()
         case .errorHold:
             enter(.idle)
+        case .bargeInConfirmation:
+            confirmNearEndSpeech()
+        case .serverTurnWait:
+            serverTurnNeverCame()
         }
     }
 }

@@ -31,6 +31,12 @@ public struct ConversationEngine: Sendable {
     var pendingAnnouncements: [PendingAnnouncement] = []
     /// The conversation exists only to speak announcements: it ends after the spoken reply.
     var interludeOnly = false
+    /// Barge-in (`ConversationEngine+BargeIn`): the near-end detector's verdict, the server VAD's turn in
+    /// progress, a local barge-in waiting for the server's turn, and when the voice was last audible.
+    var nearEnd = NearEndSpeech()
+    var serverTurn: ServerTurn?
+    var localBargeInPending = false
+    var voiceAudibleAt: EngineTime?
 
     struct PushToTalkHold: Sendable {
         var pressedAt: EngineTime
@@ -49,6 +55,7 @@ public struct ConversationEngine: Sendable {
     public mutating func handle(_ event: ConversationEvent, at now: EngineTime) -> [ConversationEffect] {
         self.now = now
         effects = []
+        noteVoiceAudible()
         switch event {
         case .button(let gesture): handleButton(gesture)
         case .ask(let text): handleAsk(text)
@@ -63,7 +70,9 @@ public struct ConversationEngine: Sendable {
         case .mediaChanged(let playing): mediaPlaying = playing
         case .announce(let text): handleAnnounce(text)
         case .userSpeechDetected: handleSpeechDetected()
+        case .nearEndSpeech(let active): handleNearEndSpeech(active)
         }
+        noteVoiceAudible()
         deliverAnnouncementsIfListening()
         let produced = effects
         effects = []
@@ -165,6 +174,9 @@ public struct ConversationEngine: Sendable {
         metrics = TurnMetricsRecorder()
         pendingAnnouncements = []
         interludeOnly = false
+        serverTurn = nil
+        localBargeInPending = false
+        voiceAudibleAt = nil
     }
 
     /// Closes the per-turn metrics, if a turn was open.

@@ -37,6 +37,7 @@ extension ConversationEvent {
         case .mediaChanged(let playing): playing ? "media playing" : "media stopped"
         case .announce: "announcement"
         case .userSpeechDetected: "speech heard"
+        case .nearEndSpeech(let active): active ? "near-end speech" : "near-end speech ended"
         }
     }
 }

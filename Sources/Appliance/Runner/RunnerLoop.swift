@@ -42,6 +42,7 @@ final class RunnerLoop {
     var voiceScratch: [Int16] = []
     var voiceSamplesSinceFlush = 0
     var lastReportedPlayed = 0
+    var nearEndSpeech = false
 
     // Counters for status
     var malformedEvents = 0
@@ -138,6 +139,12 @@ final class RunnerLoop {
         audio.pump()
         for frame in audio.pullUplink(at: runner.clock.now()) { await send(frame) }
         if audio.takeSpeechDetected() { await feed(.userSpeechDetected) }
+        let nearEnd = audio.nearEndSpeechActive()
+        if nearEnd != nearEndSpeech {
+            nearEndSpeech = nearEnd
+            logger.debug("near-end speech \(nearEnd ? "started" : "ended")")
+            await feed(.nearEndSpeech(nearEnd))
+        }
         applyDuckingRequest()
         await reportPlayback()
     }
