@@ -9,7 +9,8 @@ import Glibc
 /// - reference envelope X̂: the loudest of the last 8 frames (the echo sits up to ~130 ms into the
 ///   filter), held with a decay of 3.2 dB per 16 ms (the room's tail);
 /// - residual coupling G = (E − noise) / X̂, tracked while the far end plays: falls fast, rises slowly
-///   (slower still while the near end talks), starts at 1 so a fresh chain suppresses rather than leaks;
+///   (slower still while the near end talks), only in frames whose reference is within 6 dB of the
+///   envelope; starts at 1 so a fresh chain suppresses rather than leaks;
 ///   it does not follow the linear filter's state, so it also covers echo the filter cannot model;
 /// - predicted residual echo Ê = G X̂; gain max(floor, 1 − β Ê / E) with β = 4 (1.5 while the near end
 ///   talks); gains fall at once and recover half-way per frame.
@@ -25,6 +26,8 @@ final class ResidualEchoSuppressor {
     static let floorGain: Float = 0.01
     static let couplingRise: Float = 0.02
     static let couplingFall: Float = 0.1
+    /// Band energy below which nothing counts as speech (a band's share of about -65 dBFS RMS).
+    let quietBand: Float
 
     let frameSize: Int
     private let windowLength: Int
@@ -97,6 +100,8 @@ final class ResidualEchoSuppressor {
         residualBand = floats(bands)
         referenceBand = floats(bands)
         echoBand = floats(bands)
+        // Parseval: a -65 dBFS RMS signal (18 LSB) under the window, spread over the bands.
+        quietBand = 18 * 18 * Float(windowLength) / 2 * Float(size) / 2 / Float(bands)
         let frameMilliseconds = Float(frameSize) * 1000 / Float(sampleRate)
         decay = powf(10, -3.2 * frameMilliseconds / 16 / 10)
         tailFrames = max(1, (tailSamples + frameSize - 1) / frameSize)
@@ -166,7 +171,10 @@ final class ResidualEchoSuppressor {
             envelope[b] = max(loudest, envelope[b] * decay)
             let e = residualBand[b]
             noise[b] = e < noise[b] ? 0.7 * noise[b] + 0.3 * e : noise[b] * 1.01
-            if farEndActive && envelope[b] > 1e-3 {
+            // Learn only while this frame's reference is near its envelope: in the tail of a burst the
+            // held envelope overstates the echo, and learning there would collapse the coupling before
+            // the next burst (whose onset would then look like a talker).
+            if farEndActive && envelope[b] > 1e-3 && referenceBand[b] >= 0.25 * envelope[b] {
                 let ratio = max(e - noise[b], 0) / (envelope[b] + 1e-3)
                 var rate = ratio > coupling[b] ? Self.couplingRise : Self.couplingFall
                 if talking && ratio > coupling[b] { rate *= 0.25 }
@@ -178,7 +186,7 @@ final class ResidualEchoSuppressor {
         var lenientAbove = 0, strictAbove = 0
         var speechEnergy: Float = 0, predicted: Float = 0
         for b in speechBands {
-            let expected = Self.over * echoBand[b] + 2 * noise[b]
+            let expected = Self.over * echoBand[b] + 2 * noise[b] + quietBand
             let e = residualBand[b]
             speechEnergy += e
             predicted += expected
