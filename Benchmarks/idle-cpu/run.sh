@@ -3,6 +3,7 @@
 # playing) beside MPD's (Debian `mpd`, started and not playing), both measured over the same window
 # from /proc/PID/stat (utime + stime). Usage: Benchmarks/idle-cpu/run.sh [SECONDS] (default 60).
 set -euo pipefail
+export LC_ALL=C
 cd "$(dirname "$0")/../.."
 window=${1:-60}
 command -v mpd >/dev/null || { echo "mpd is not installed: apt-get install mpd" >&2; exit 1; }
@@ -13,7 +14,7 @@ bin=$(swift build -c release --show-bin-path)
 
 work=$(mktemp -d /tmp/jarvis-idle-cpu.XXXXXX)
 pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait "${pids[@]}" 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 
 # The service: a paced mic that hears the paced speaker (as in a room), the button off.
@@ -56,7 +57,7 @@ playlist_directory "$work/playlists"
 db_file "$work/mpd.db"
 state_file "$work/mpd.state"
 bind_to_address "127.0.0.1"
-port "6699"
+port "$((20000 + RANDOM % 20000))"
 audio_output {
     type "null"
     name "null"
@@ -70,7 +71,12 @@ kill -0 "$service" 2>/dev/null || { echo "jarvis-voice exited:" >&2; cat "$work/
 kill -0 "$mpdpid" 2>/dev/null || { echo "mpd exited:" >&2; cat "$work/mpd.log" >&2; exit 1; }
 
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }   # utime + stime, in clock ticks
-threads() { for t in /proc/"$1"/task/*; do printf '%s:%s %s\n' "${t##*/}" "$(tr ' ' '_' < "$t/comm")" "$(awk '{ print $14 + $15 }' "$t/stat")"; done; }
+threads() {  # tid:name ticks, for each thread still alive
+    for t in /proc/"$1"/task/*; do
+        { comm=$(tr ' ' '_' < "$t/comm") && ticks=$(awk '{ print $14 + $15 }' "$t/stat"); } 2>/dev/null || continue
+        printf '%s:%s %s\n' "${t##*/}" "$comm" "$ticks"
+    done
+}
 hz=$(getconf CLK_TCK)
 s0=$(ticks "$service"); m0=$(ticks "$mpdpid"); threads "$service" | sort > "$work/threads0"
 sleep "$window"

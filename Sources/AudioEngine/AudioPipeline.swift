@@ -115,7 +115,7 @@ public final class AudioPipeline: Service, Sendable {
         }
     }
 
-    /// The service: start, report events every 100 ms and the chain's state every minute, stop on
+    /// The service: start, report events every 250 ms and the chain's state every minute, stop on
     /// graceful shutdown.
     public func run() async throws {
         for notice in try start() { logger.notice("\(notice)") }
@@ -124,8 +124,8 @@ public final class AudioPipeline: Service, Sendable {
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
             drainEvents()
             ticks += 1
-            if ticks % 600 == 0 { logStatistics() }
-            try? await Task.sleep(for: .milliseconds(100))
+            if ticks % 240 == 0 { logStatistics() }
+            try? await Task.sleep(for: .milliseconds(250))
         }
         drainEvents()
     }

@@ -8,8 +8,9 @@ import Synchronization
 /// Work only when there is work: while no conversation captures (`uplinkActive` false) and the
 /// reference has been silent for the echo tail, the chain is not run at all (its canceller keeps its
 /// converged filter for when sound resumes); the mic goes through a cheap 16 → 24 kHz resampler into the
-/// uplink ring, so the idle pre-roll stays filled. Each frame also feeds the near-end speech detector,
-/// whose verdict `stats` publishes for the barge-in decision.
+/// uplink ring, so the idle pre-roll stays filled (`IdleCaptureGate` decides). `stats` publishes the
+/// near-end speech verdict for the barge-in decision: the chain's detector (`CaptureChain.nearEnd`) while
+/// the chain runs, the gate's mic-level rule while it is skipped (the far end is silent then).
 ///
 /// All buffers are allocated in `init`; `process` never allocates, locks or logs. Statistics for the
 /// journal are published through atomics, in tenths, once per frame.
@@ -27,7 +28,7 @@ final class CaptureChainDriver: @unchecked Sendable {
     private let silence: UnsafeMutableBufferPointer<Int16>
     private let bypassResampler: Resampler
     private var filled = 0
-    private var nearEnd: EnergyNearEndRule
+    private var gate: IdleCaptureGate
     /// A conversation captures the uplink: the chain must run (set from any thread).
     let uplinkActive = Atomic<Bool>(false)
 
@@ -60,7 +61,7 @@ final class CaptureChainDriver: @unchecked Sendable {
         convertedReference = buffer(converted)
         silence = buffer(max(converted, maxPeriodFrames))
         bypassResampler = try Resampler(inputRate: rate, outputRate: CaptureChainConfiguration.uplinkSampleRate, quality: 3)
-        nearEnd = EnergyNearEndRule(frameMilliseconds: chain.configuration.frameMilliseconds)
+        gate = IdleCaptureGate(frameMilliseconds: chain.configuration.frameMilliseconds)
         stats = CaptureStatistics(frameMilliseconds: chain.configuration.frameMilliseconds)
     }
 
@@ -103,18 +104,20 @@ final class CaptureChainDriver: @unchecked Sendable {
 
     private func runFrame() {
         let mic = UnsafeBufferPointer(micFrame), reference = UnsafeBufferPointer(referenceFrame)
-        nearEnd.observe(reference: reference)
-        let bypass = !uplinkActive.load(ordering: .relaxed) && !nearEnd.farEndActive
+        gate.observe(reference: reference)
+        let bypass = !uplinkActive.load(ordering: .relaxed) && !gate.farEndActive
         let produced: Int
+        let speech: Bool
         if bypass {
             produced = bypassResampler.process(input: mic, output: uplinkFrame).produced
+            speech = gate.speech(inMic: mic)
         } else {
             produced = chain.process(mic: mic, reference: reference, output: output, uplink: uplinkFrame)
+            speech = chain.nearEnd.nearEndSpeech
+            stats.publish(chain)
         }
-        let speech = nearEnd.process(output: bypass ? mic : UnsafeBufferPointer(output))
         let written = uplink.write(UnsafeBufferPointer(rebasing: uplinkFrame[0..<produced]))
         if written < produced { stats.uplinkOverflows.add(produced - written, ordering: .relaxed) }
-        if !bypass { stats.publish(chain) }
-        stats.publishFrame(nearEndSpeech: speech, farEndActive: nearEnd.farEndActive, bypassed: bypass)
+        stats.publishFrame(nearEndSpeech: speech, farEndActive: bypass ? false : chain.nearEnd.farEndActive, bypassed: bypass)
     }
 }

@@ -40,12 +40,12 @@ import Realtime
     @Test func nearEndSpeechStopsTheAssistantAfterTheConfirmation() {
         var h = speaking(played: 12_000)
         h.handle(.nearEndSpeech(true), after: 10)
-        #expect(h.last.contains(.startTimer(.bargeInConfirmation, deadline: h.now + .milliseconds(40))))
+        #expect(h.last.contains(.startTimer(.bargeInConfirmation, deadline: h.now + .milliseconds(20))))
         #expect(!h.last.contains(.flushVoice))
-        h.handle(.voicePlayed(samples: 12_960), after: 40)  // 40 ms more heard while confirming
+        h.handle(.voicePlayed(samples: 12_480), after: 20)  // 20 ms more heard while confirming
         #expect(h.fireNextTimer() == .bargeInConfirmation)
         #expect(h.last.contains(.flushVoice))
-        #expect(h.lastSent == [.responseCancel(responseID: nil), .conversationItemTruncate(itemID: "A1", contentIndex: 0, audioEndMs: 540)],
+        #expect(h.lastSent == [.responseCancel(responseID: nil), .conversationItemTruncate(itemID: "A1", contentIndex: 0, audioEndMs: 520)],
                 "the server no longer cancels by itself (interrupt_response: false)")
         #expect(h.state == .userSpeaking)
         #expect(h.engine.armedTimers[.serverTurnWait] != nil)

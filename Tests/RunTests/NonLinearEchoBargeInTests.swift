@@ -67,7 +67,7 @@ import TestSupport
         let stopped = try #require(Self.silenceStartMilliseconds(inStereo48k: played, from: heardAtSpeech), "the answer never stopped")
         let latency = stopped - (heardAtSpeech / 48 + onset)
         print("non-linear echo: \(echoTurns) server VAD turn(s) on the echo ignored; barge-in stopped the answer \(latency) ms after the talker started")
-        #expect(latency <= 300, "the assistant stopped \(latency) ms after the user started talking; log:\n\(service.logText)")
+        #expect(latency <= 500, "the assistant stopped \(latency) ms after the user started talking; log:\n\(service.logText)")
 
         await service.stop()
         await realtime.shutdown()

@@ -19,7 +19,8 @@ public struct BargeInRule: Sendable, Equatable {
     /// A near-end speech detector feeds `ConversationEvent.nearEndSpeech`. Default false (tests without
     /// a capture chain); the service sets it.
     public var localDetector: Bool
-    /// Near-end speech must last this long before it stops the assistant. Default 40 ms.
+    /// Near-end speech must last this long before it stops the assistant (on top of the detector's own
+    /// debounce). Default 20 ms.
     public var confirmation: Duration
     /// After the assistant's audio stopped, its echo (room decay, server VAD latency) may still start a
     /// server turn for this long. Default 800 ms.
@@ -30,7 +31,7 @@ public struct BargeInRule: Sendable, Equatable {
     /// engine stops waiting and listens. Default 2 s.
     public var serverTurnWait: Duration
 
-    public init(localDetector: Bool = false, confirmation: Duration = .milliseconds(40), echoGuard: Duration = .milliseconds(800),
+    public init(localDetector: Bool = false, confirmation: Duration = .milliseconds(20), echoGuard: Duration = .milliseconds(800),
                 lookback: Duration = .milliseconds(300), serverTurnWait: Duration = .seconds(2)) {
         self.localDetector = localDetector
         self.confirmation = confirmation

@@ -31,6 +31,8 @@ public protocol ConversationAudio: AnyObject, Sendable {
     /// The capture side's near-end speech detector: someone near the device is talking (told apart from
     /// the speaker's echo). Polled every tick; changes become `ConversationEvent.nearEndSpeech`.
     func nearEndSpeechActive() -> Bool
+    /// Speech or earcons are still queued or playing (the loop keeps ticking fast until they are out).
+    var isOutputPending: Bool { get }
 }
 
 public struct MediaGainStatus: Sendable, Equatable {

@@ -95,6 +95,10 @@ public final class MixerConversationAudio: ConversationAudio, @unchecked Sendabl
         earconFeeder.pump()
     }
 
+    public var isOutputPending: Bool {
+        voice.hasPendingAudio || earconFeeder.hasPendingAudio || mixer.framesQueued(.voice) > 0 || mixer.framesQueued(.earcon) > 0
+    }
+
     // MARK: media gain
 
     public func duckMedia() {

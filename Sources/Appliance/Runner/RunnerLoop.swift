@@ -60,6 +60,7 @@ final class RunnerLoop {
             if case .shutdown = input { break }
             await handle(input)
             publishStatus()
+            runner.idleTicks.store(!engine.state.isInConversation && !audio.isOutputPending, ordering: .relaxed)
         }
         await shutdown()
     }
