@@ -17,11 +17,12 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait "${pids[@]}" 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 
-# The service: a paced mic that hears the paced speaker (as in a room), the button off.
+# The service on two paced test PCMs (16 kHz mic, 48 kHz stereo speaker, 10 ms periods, as on the device),
+# the button off. No emulated acoustic link: its per-sample cost is the emulator's, not the service's.
 cat > "$work/asound.conf" <<CONF
 pcm_type.jvpaced { lib "$bin/libasound_module_pcm_jvpaced.so" }
-pcm.idle_mic { type jvpaced link "room" echo_gain 0.5 echo_delay_ms 10 }
-pcm.idle_speaker { type jvpaced link "room" }
+pcm.idle_mic { type jvpaced }
+pcm.idle_speaker { type jvpaced }
 CONF
 printf 'sk-idle-measurement\n' > "$work/openai.key"; chmod 600 "$work/openai.key"
 printf 'token\n' > "$work/jarvis.token"; chmod 600 "$work/jarvis.token"
