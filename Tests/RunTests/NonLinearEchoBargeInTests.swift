@@ -23,7 +23,7 @@ import TestSupport
         var script = RealtimeStandInScript()
         script.answerAudio = try await SpeechSynthesis.speak(Self.answer, rate: 24_000, directory: dir.path, name: "answer")
         script.answerTranscript = Self.answer
-        script.vadThresholdRMS = 300  // about -41 dBFS: a sensitive server VAD, like the real one on speech-like residue
+        script.vadThresholdRMS = 150  // about -47 dBFS: a sensitive server VAD, like the real one on speech-like residue
         let realtime = try await RealtimeStandIn.start(script: script)
         let jarvis = try await TermLLMStandIn.start()
         let silence = [Int16](repeating: 0, count: 16_000)
