@@ -67,7 +67,7 @@ let package = Package(
         .target(name: "CGPIODShim", dependencies: ["CGPIOD"]),
         .target(name: "COpusShim", dependencies: ["COpus"]),
         .target(name: "CPosixShim"),
-        .target(name: "JVPacedPCM", dependencies: ["CALSA"], cSettings: [.define("PIC")]),
+        .target(name: "JVPacedPCM", dependencies: ["CALSA"], cSettings: [.define("PIC")], linkerSettings: [.linkedLibrary("m")]),
 
         // pure
         swiftTarget("AudioCore"),

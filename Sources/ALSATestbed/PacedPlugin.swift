@@ -29,7 +29,7 @@ public enum PacedPlugin {
         mkdir(dir, 0o700)
         let output = dir + "/" + fileName
         // Synchronous: this is a lazy static initializer, and it runs at most once per test process.
-        let cc = try? ChildProcess.runBlocking(["cc", "-DPIC", "-O2", "-shared", "-fPIC", "-o", output, source, "-lasound"])
+        let cc = try? ChildProcess.runBlocking(["cc", "-DPIC", "-O2", "-shared", "-fPIC", "-o", output, source, "-lasound", "-lm"])
         return cc?.status == 0 ? output : nil
     }
 }

@@ -19,10 +19,15 @@ public struct PacedPCMOptions: Sendable, Hashable {
     public var echoDelayMilliseconds: Double
     /// Capture: clock deviation in parts per million (+ runs fast).
     public var driftPPM: Double
+    /// Capture: the echo goes through a saturating loudspeaker, `c·tanh(x/c)` on full scale 1 (0: linear).
+    public var echoClip: Double
+    /// Capture: and through its band limit, a 2nd-order high-pass at this frequency (0: none).
+    public var echoHighpassHz: Double
 
     public init(
         infile: String? = nil, outfile: String? = nil, failFile: String? = nil, link: String? = nil,
-        echoGain: Double = 0, echoDelayMilliseconds: Double = 0, driftPPM: Double = 0, followInfile: Bool = false
+        echoGain: Double = 0, echoDelayMilliseconds: Double = 0, driftPPM: Double = 0, followInfile: Bool = false,
+        echoClip: Double = 0, echoHighpassHz: Double = 0
     ) {
         self.infile = infile
         self.followInfile = followInfile
@@ -32,6 +37,8 @@ public struct PacedPCMOptions: Sendable, Hashable {
         self.echoGain = echoGain
         self.echoDelayMilliseconds = echoDelayMilliseconds
         self.driftPPM = driftPPM
+        self.echoClip = echoClip
+        self.echoHighpassHz = echoHighpassHz
     }
 }
 
@@ -69,6 +76,8 @@ public enum TestPCMConfig {
                 if o.echoGain != 0 { body += " echo_gain \(o.echoGain)" }
                 if o.echoDelayMilliseconds != 0 { body += " echo_delay_ms \(o.echoDelayMilliseconds)" }
                 if o.driftPPM != 0 { body += " drift_ppm \(o.driftPPM)" }
+                if o.echoClip != 0 { body += " echo_clip \(o.echoClip)" }
+                if o.echoHighpassHz != 0 { body += " echo_highpass_hz \(o.echoHighpassHz)" }
                 lines.append("pcm.\(name) { \(body) }")
             case .asym(let name, let capture, let playback):
                 lines.append("pcm.\(name) { type asym capture.pcm \(quoted(capture)) playback.pcm \(quoted(playback)) }")

@@ -18,6 +18,12 @@ public final class AudioPipeline: Service, Sendable {
     public let captureLoop: CaptureLoop
     public let playbackLoop: PlaybackLoop
     public var captureStatistics: CaptureStatistics { processor.stats }
+    /// A conversation captures the uplink (the chain must run); false lets the capture thread skip the
+    /// chain while the reference is silent (the idle pre-roll is then the resampled mic). Any thread.
+    public var uplinkActive: Bool {
+        get { processor.uplinkActive.load(ordering: .relaxed) }
+        set { processor.uplinkActive.store(newValue, ordering: .relaxed) }
+    }
     private let processor: CaptureChainDriver
     private let logger: Logger
     private let serviceTick = Atomic<Int64>(0)
@@ -115,7 +121,7 @@ public final class AudioPipeline: Service, Sendable {
         }
     }
 
-    /// The service: start, report events every 100 ms and the chain's state every minute, stop on
+    /// The service: start, report events every 250 ms and the chain's state every minute, stop on
     /// graceful shutdown.
     public func run() async throws {
         for notice in try start() { logger.notice("\(notice)") }
@@ -125,8 +131,8 @@ public final class AudioPipeline: Service, Sendable {
             serviceTick.store(monotonicNanoseconds(), ordering: .relaxed)
             drainEvents()
             ticks += 1
-            if ticks % 600 == 0 { logStatistics() }
-            try? await Task.sleep(for: .milliseconds(100))
+            if ticks % 240 == 0 { logStatistics() }
+            try? await Task.sleep(for: .milliseconds(250))
         }
         drainEvents()
     }

@@ -4,8 +4,12 @@ import SpeexDSP
 /// The service's capture DSP chain at 16 kHz mono, one frame at a time:
 ///
 ///     mic ─► mic delay line ─────────────────────┐
-///                                                ├─► echo canceller ─► preprocessor (NS, AGC, RES, speech prob.) ─► out (16 kHz)
-///     ref ─► drift resampler ─► reference FIFO ──┘                                                                └► uplink resampler ─► 24 kHz
+///                                                ├─► echo canceller ─► residual echo suppressor ─► preprocessor (NS, AGC, RES, speech prob.) ─► out (16 kHz)
+///     ref ─► drift resampler ─► reference FIFO ──┘    (+ near-end detector) └► uplink resampler ─► 24 kHz
+///
+/// While the aligned reference has been digitally silent for longer than the echo tail, the echo
+/// canceller, delay estimator and drift tracker are skipped (`echoCancellerIdle`); the filter is kept, so
+/// it is still converged when sound resumes.
 ///
 /// The reference is only "nominally aligned". A `DelayEstimator` (GCC-PHAT) measures the residual
 /// lag between what the echo canceller is given; when two consecutive estimates agree and the echo
@@ -27,6 +31,7 @@ public final class CaptureChain: @unchecked Sendable {
     let uplinkResampler: Resampler
     let drift: DriftCompensator
     let estimator: DelayEstimator
+    let suppressor: ResidualEchoSuppressor?
 
     /// The echo's direct path is kept this many samples into the filter (causality margin).
     let margin: Int
@@ -59,6 +64,15 @@ public final class CaptureChain: @unchecked Sendable {
     private var residualPower: Float = 0
     private var framesSinceReset = 0
     private var referenceActive = false
+    private var silentReferenceFrames = Int.max / 2
+    private let idleAfterFrames: Int
+
+    /// Near-end / far-end verdict of the last frame (the residual echo suppressor's detector; without
+    /// it, the preprocessor's speech probability >= 0.5).
+    public private(set) var nearEnd = NearEndActivity()
+    /// The canceller (and the delay estimator, drift tracker) skipped the last frame: the reference has
+    /// been silent for longer than the echo tail.
+    public private(set) var echoCancellerIdle = true
 
     /// Echo lag relative to the reference as given (ms), from the last confident estimate.
     public private(set) var estimatedLagMilliseconds: Double = 0
@@ -70,8 +84,10 @@ public final class CaptureChain: @unchecked Sendable {
     public private(set) var echoReturnLossEnhancementDB: Float = 0
     /// How often the reference was re-aligned (delay jumps) since start.
     public private(set) var realignmentCount = 0
-    /// Delay from mic input to 16 kHz output, in samples (mic delay line + the preprocessor's frame).
-    public var latencySamples: Int { micDelay + frameSize }
+    /// Delay from mic input to 16 kHz output, in samples (mic delay line + the output delay).
+    public var latencySamples: Int { micDelay + outputDelayFrames * frameSize }
+    /// Frames between a frame entering the canceller and leaving the chain (preprocessor: 1, suppressor: 1).
+    public var outputDelayFrames: Int { suppressor == nil ? 1 : 2 }
     /// Current mic delay line length in samples (the part of `latencySamples` that re-alignment changes).
     public var micDelaySamples: Int { micDelay }
     /// Current reference FIFO fill after the last read, in samples (diagnostics).
@@ -103,6 +119,9 @@ public final class CaptureChain: @unchecked Sendable {
         let maxLag = rate * configuration.maxReferenceLagMilliseconds / 1000
         estimator = DelayEstimator(sampleRate: rate, maxLagSamples: maxLag)
         estimatorEnabled = maxLag > 0
+        suppressor = configuration.residualEchoSuppression
+            ? ResidualEchoSuppressor(frameSize: frameSize, sampleRate: rate, tailSamples: configuration.filterLength) : nil
+        idleAfterFrames = configuration.filterLength / frameSize + 1
         margin = rate * 4 / 1000
         slack = 32
         lateTolerance = max(margin + rate * 16 / 1000, configuration.filterLength / 8)
@@ -134,12 +153,27 @@ public final class CaptureChain: @unchecked Sendable {
         writeInputs(mic: mic, reference: reference)
         readAligned()
 
-        echo.process(mic: UnsafeBufferPointer(alignedMic), reference: UnsafeBufferPointer(alignedRef), output: processed)
-        updateLevels()
+        var loudest: Int16 = 0
+        for i in 0..<frameSize { loudest = max(loudest, alignedRef[i] == .min ? .max : abs(alignedRef[i])) }
+        silentReferenceFrames = loudest <= 2 ? silentReferenceFrames + 1 : 0
+        echoCancellerIdle = silentReferenceFrames > idleAfterFrames
+        if echoCancellerIdle {
+            for i in 0..<frameSize { processed[i] = alignedMic[i] }
+            referenceActive = false
+        } else {
+            echo.process(mic: UnsafeBufferPointer(alignedMic), reference: UnsafeBufferPointer(alignedRef), output: processed)
+            updateLevels()
+        }
+        if let suppressor {
+            suppressor.process(processed, reference: UnsafeBufferPointer(alignedRef))
+        }
         preprocessor.process(processed)
         speechProbability = preprocessor.speechProbability
+        nearEnd = suppressor?.activity
+            ?? NearEndActivity(farEndActive: referenceActive, nearEndSpeech: speechProbability >= 0.5, nearToEchoDB: 0)
         for i in 0..<frameSize { output[i] = processed[i] }
 
+        guard !echoCancellerIdle else { return }
         if estimatorEnabled,
            let estimate = estimator.process(mic: UnsafeBufferPointer(alignedMic), reference: UnsafeBufferPointer(alignedRef)) {
             consider(estimate)

@@ -22,6 +22,9 @@ public struct CaptureChainConfiguration: Sendable, Equatable {
     public var echoSuppressDB: Int = -40
     /// `echo_suppress_active_db`: maximum residual echo attenuation during near-end speech (dB, negative). Default -15.
     public var echoSuppressActiveDB: Int = -15
+    /// `residual_echo_suppressor`: the per-band suppressor after the canceller (`ResidualEchoSuppressor`;
+    /// adds one frame of latency). Default true.
+    public var residualEchoSuppression: Bool = true
     /// `agc`: automatic gain control. Default false.
     public var agc: Bool = false
     /// `agc_level`: AGC target level (RMS of the 16-bit signal). Default 8000.

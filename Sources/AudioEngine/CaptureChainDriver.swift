@@ -5,6 +5,13 @@ import Synchronization
 /// The per-period work of `rt:capture`: brings mic and reference to the processing rate, cuts them
 /// into the chain's frames, runs the capture chain, and pushes the 24 kHz result into the uplink ring.
 ///
+/// Work only when there is work: while no conversation captures (`uplinkActive` false) and the
+/// reference has been silent for the echo tail, the chain is not run at all (its canceller keeps its
+/// converged filter for when sound resumes); the mic goes through a cheap 16 → 24 kHz resampler into the
+/// uplink ring, so the idle pre-roll stays filled (`IdleCaptureGate` decides). `stats` publishes the
+/// near-end speech verdict for the barge-in decision: the chain's detector (`CaptureChain.nearEnd`) while
+/// the chain runs, the gate's mic-level rule while it is skipped (the far end is silent then).
+///
 /// All buffers are allocated in `init`; `process` never allocates, locks or logs. Statistics for the
 /// journal are published through atomics, in tenths, once per frame.
 final class CaptureChainDriver: @unchecked Sendable {
@@ -19,9 +26,13 @@ final class CaptureChainDriver: @unchecked Sendable {
     private let convertedMic: UnsafeMutableBufferPointer<Int16>
     private let convertedReference: UnsafeMutableBufferPointer<Int16>
     private let silence: UnsafeMutableBufferPointer<Int16>
+    private let bypassResampler: Resampler
     private var filled = 0
+    private var gate: IdleCaptureGate
+    /// A conversation captures the uplink: the chain must run (set from any thread).
+    let uplinkActive = Atomic<Bool>(false)
 
-    let stats = CaptureStatistics()
+    let stats: CaptureStatistics
 
     /// `captureRate`: the device's rate; periods of up to `maxPeriodFrames` frames.
     init(chain: CaptureChain, uplink: SPSCRing<Int16>, captureRate: Int, maxPeriodFrames: Int) throws(SpeexDSPError) {
@@ -45,10 +56,13 @@ final class CaptureChainDriver: @unchecked Sendable {
         micFrame = buffer(chain.frameSize)
         referenceFrame = buffer(chain.frameSize)
         output = buffer(chain.frameSize)
-        uplinkFrame = buffer(chain.uplinkFrameSize + 16)
+        uplinkFrame = buffer(chain.uplinkFrameSize + 64)
         convertedMic = buffer(converted)
         convertedReference = buffer(converted)
         silence = buffer(max(converted, maxPeriodFrames))
+        bypassResampler = try Resampler(inputRate: rate, outputRate: CaptureChainConfiguration.uplinkSampleRate, quality: 3)
+        gate = IdleCaptureGate(frameMilliseconds: chain.configuration.frameMilliseconds)
+        stats = CaptureStatistics(frameMilliseconds: chain.configuration.frameMilliseconds)
     }
 
     deinit {
@@ -89,41 +103,21 @@ final class CaptureChainDriver: @unchecked Sendable {
     }
 
     private func runFrame() {
-        let produced = chain.process(
-            mic: UnsafeBufferPointer(micFrame), reference: UnsafeBufferPointer(referenceFrame),
-            output: output, uplink: uplinkFrame)
+        let mic = UnsafeBufferPointer(micFrame), reference = UnsafeBufferPointer(referenceFrame)
+        gate.observe(reference: reference)
+        let bypass = !uplinkActive.load(ordering: .relaxed) && !gate.farEndActive
+        let produced: Int
+        let speech: Bool
+        if bypass {
+            produced = bypassResampler.process(input: mic, output: uplinkFrame).produced
+            speech = gate.speech(inMic: mic)
+        } else {
+            produced = chain.process(mic: mic, reference: reference, output: output, uplink: uplinkFrame)
+            speech = chain.nearEnd.nearEndSpeech
+            stats.publish(chain)
+        }
         let written = uplink.write(UnsafeBufferPointer(rebasing: uplinkFrame[0..<produced]))
         if written < produced { stats.uplinkOverflows.add(produced - written, ordering: .relaxed) }
-        stats.publish(chain)
+        stats.publishFrame(nearEndSpeech: speech, farEndActive: bypass ? false : chain.nearEnd.farEndActive, bypassed: bypass)
     }
-}
-
-/// What the capture chain reports, readable from any thread (values in tenths).
-public final class CaptureStatistics: Sendable {
-    let lagTenthsMs = Atomic<Int>(0)
-    let driftTenthsPPM = Atomic<Int>(0)
-    let erleTenthsDB = Atomic<Int>(0)
-    let speechPercent = Atomic<Int>(0)
-    let realignments = Atomic<Int>(0)
-    let uplinkOverflows = Atomic<Int>(0)
-
-    func publish(_ chain: CaptureChain) {
-        lagTenthsMs.store(Int((chain.estimatedLagMilliseconds * 10).rounded()), ordering: .relaxed)
-        driftTenthsPPM.store(Int((chain.estimatedDriftPPM * 10).rounded()), ordering: .relaxed)
-        erleTenthsDB.store(Int((chain.echoReturnLossEnhancementDB * 10).rounded()), ordering: .relaxed)
-        speechPercent.store(Int((chain.speechProbability * 100).rounded()), ordering: .relaxed)
-        realignments.store(chain.realignmentCount, ordering: .relaxed)
-    }
-
-    /// Estimated extra lag of the reference behind the echo, in milliseconds.
-    public var lagMilliseconds: Double { Double(lagTenthsMs.load(ordering: .relaxed)) / 10 }
-    /// Estimated clock drift between the echo path and the reference, in ppm.
-    public var driftPPM: Double { Double(driftTenthsPPM.load(ordering: .relaxed)) / 10 }
-    /// The echo canceller's current echo reduction, in dB.
-    public var echoReductionDB: Double { Double(erleTenthsDB.load(ordering: .relaxed)) / 10 }
-    /// The preprocessor's speech probability, 0...1.
-    public var speechProbability: Double { Double(speechPercent.load(ordering: .relaxed)) / 100 }
-    public var realignmentCount: Int { realignments.load(ordering: .relaxed) }
-    /// Uplink samples dropped because nobody drained the ring.
-    public var uplinkOverflowSamples: Int { uplinkOverflows.load(ordering: .relaxed) }
 }

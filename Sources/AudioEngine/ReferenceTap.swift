@@ -34,6 +34,10 @@ public final class ReferenceTap: @unchecked Sendable {
     /// Producer-only scratch: one downmixed playback period (up to `maxPlaybackPeriodFrames`).
     private let mono: UnsafeMutableBufferPointer<Int16>
     private let converted: UnsafeMutableBufferPointer<Int16>
+    /// Producer-only: consecutive all-zero periods, and the fraction of a reference sample owed by the
+    /// skipped conversions (in playback-rate × sample-rate units).
+    private var silentPeriods = 0
+    private var silentFrames = 0
 
     /// `sampleRate` is the capture loop's rate (the history's rate). `playbackRate` defaults to the
     /// same. `capacityFrames` defaults to 2 s, `resyncThresholdFrames` to 1 ms,
@@ -85,17 +89,39 @@ public final class ReferenceTap: @unchecked Sendable {
             publish(written: index, delay: Double(delayFrames), atNanoseconds: nanoseconds)
             return
         }
-        for f in 0..<frames { mono[f] = Self.downmix(interleaved, frame: f, channels: channels) }
-        let (_, produced) = converter.process(
-            input: UnsafeBufferPointer(rebasing: mono[0..<frames]), output: converted)
-        for j in 0..<produced {
-            history[index % capacity] = converted[j]
-            index += 1
+        // Nothing played (idle): silence needs no filtering. Once the converter has been fed a whole
+        // silent period its memory is silent too, so skipping it and writing the period's share of
+        // zeros is exactly what it would have produced (give or take a sample of phase).
+        let silent = Self.isSilent(interleaved, samples: frames * channels)
+        if silent && silentPeriods > 0 {
+            silentFrames += frames * sampleRate
+            let produced = silentFrames / playbackRate
+            silentFrames -= produced * playbackRate
+            for _ in 0..<produced {
+                history[index % capacity] = 0
+                index += 1
+            }
+        } else {
+            silentFrames = 0
+            for f in 0..<frames { mono[f] = Self.downmix(interleaved, frame: f, channels: channels) }
+            let (_, produced) = converter.process(
+                input: UnsafeBufferPointer(rebasing: mono[0..<frames]), output: converted)
+            for j in 0..<produced {
+                history[index % capacity] = converted[j]
+                index += 1
+            }
         }
+        silentPeriods = silent ? silentPeriods + 1 : 0
         // The converter holds back `outputLatency` samples: the newest history sample left the
         // device's queue that much earlier than the newest written playback frame.
         let delay = Double(delayFrames) * Double(sampleRate) / Double(playbackRate) - Double(converter.outputLatency)
         publish(written: index, delay: delay, atNanoseconds: nanoseconds)
+    }
+
+    private static func isSilent(_ interleaved: UnsafeBufferPointer<Int16>, samples: Int) -> Bool {
+        var any: Int16 = 0
+        for i in 0..<min(samples, interleaved.count) { any |= interleaved[i] }
+        return any == 0
     }
 
     @inline(__always)

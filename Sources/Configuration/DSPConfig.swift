@@ -14,6 +14,9 @@ public struct DSPConfig: Sendable, Equatable {
     public var echoSuppressDB: Int
     /// Residual echo attenuation during double talk (negative dB).
     public var echoSuppressActiveDB: Int
+    /// Per-band residual echo suppressor after the canceller (follows the reference, so it also removes
+    /// echo a small loudspeaker distorts beyond what the linear filter models).
+    public var residualEchoSuppressor: Bool
     /// Automatic gain control on the cleaned signal.
     public var agc: Bool
     /// AGC target level (linear, 1...32767).
@@ -27,6 +30,7 @@ public struct DSPConfig: Sendable, Equatable {
         noiseSuppressDB: Int = -15,
         echoSuppressDB: Int = -40,
         echoSuppressActiveDB: Int = -15,
+        residualEchoSuppressor: Bool = true,
         agc: Bool = false,
         agcLevel: Int = 8000
     ) {
@@ -37,6 +41,7 @@ public struct DSPConfig: Sendable, Equatable {
         self.noiseSuppressDB = noiseSuppressDB
         self.echoSuppressDB = echoSuppressDB
         self.echoSuppressActiveDB = echoSuppressActiveDB
+        self.residualEchoSuppressor = residualEchoSuppressor
         self.agc = agc
         self.agcLevel = agcLevel
     }

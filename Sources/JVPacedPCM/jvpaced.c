@@ -13,13 +13,19 @@
  *             link "room"                 # PCMs with the same link hear each other (acoustic path)
  *             echo_gain 0.5               # capture: + gain * what the linked playback played ...
  *             echo_delay_ms 30            # ... this long before the capture instant
+ *             echo_clip 0.25              # ... through a saturating loudspeaker: y = c*tanh(x/c), x in [-1, 1]
+ *             echo_highpass_hz 200        # ... and its band limit: 2nd-order Butterworth high-pass
  *             drift_ppm 0 }               # capture clock runs this much fast (+) or slow (-)
+ *
+ * The echo is gain * highpass(softclip(played)), so with echo_clip / echo_highpass_hz it is the
+ * non-linear echo of a small loudspeaker: a linear echo canceller cannot remove all of it.
  *   pcm_type.jvpaced { lib "/abs/libasound_module_pcm_jvpaced.so" }   # if not in ALSA's plugin dir
  */
 #include <alsa/asoundlib.h>
 #include <alsa/pcm_external.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -58,6 +64,10 @@ struct paced {
     struct link *link;
     double echo_gain;
     double echo_delay_ms;
+    double echo_clip;       /* 0: linear */
+    double echo_hp_hz;      /* 0: no high-pass */
+    double hp_b0, hp_b1, hp_b2, hp_a1, hp_a2;   /* the high-pass biquad at the capture rate */
+    double hp_x1, hp_x2, hp_y1, hp_y2;
     double drift_ppm;
 
     unsigned frame_bytes;
@@ -207,6 +217,31 @@ static int16_t echo_sample(struct paced *p, int64_t frame) {
     return l->history[i % HISTORY_LEN];
 }
 
+/* The loudspeaker: saturation, then its band limit (one sample, in order). */
+static double shape_echo(struct paced *p, double x) {
+    if (p->echo_clip > 0.0) x = p->echo_clip * tanh(x / p->echo_clip);
+    if (p->echo_hp_hz > 0.0) {
+        double y = p->hp_b0 * x + p->hp_b1 * p->hp_x1 + p->hp_b2 * p->hp_x2 - p->hp_a1 * p->hp_y1 - p->hp_a2 * p->hp_y2;
+        p->hp_x2 = p->hp_x1; p->hp_x1 = x;
+        p->hp_y2 = p->hp_y1; p->hp_y1 = y;
+        x = y;
+    }
+    return x;
+}
+
+static void design_highpass(struct paced *p) {
+    p->hp_x1 = p->hp_x2 = p->hp_y1 = p->hp_y2 = 0;
+    if (p->echo_hp_hz <= 0.0 || !p->io.rate) return;
+    /* RBJ cookbook high-pass, Q = 1/sqrt(2) (Butterworth). */
+    double w = 2 * M_PI * p->echo_hp_hz / p->io.rate, alpha = sin(w) / (2 * M_SQRT1_2), c = cos(w);
+    double a0 = 1 + alpha;
+    p->hp_b0 = (1 + c) / 2 / a0;
+    p->hp_b1 = -(1 + c) / a0;
+    p->hp_b2 = (1 + c) / 2 / a0;
+    p->hp_a1 = -2 * c / a0;
+    p->hp_a2 = (1 - alpha) / a0;
+}
+
 static snd_pcm_sframes_t paced_transfer(snd_pcm_ioplug_t *io, const snd_pcm_channel_area_t *areas,
                                         snd_pcm_uframes_t offset, snd_pcm_uframes_t size) {
     struct paced *p = io->private_data;
@@ -247,7 +282,7 @@ static snd_pcm_sframes_t paced_transfer(snd_pcm_ioplug_t *io, const snd_pcm_chan
         memset((char *)buf + got, 0, bytes - got);
         if (p->link && p->echo_gain != 0.0) {
             for (snd_pcm_uframes_t f = 0; f < size; f++) {
-                double e = p->echo_gain * echo_sample(p, p->app_frames + (int64_t)f);
+                double e = p->echo_gain * 32768.0 * shape_echo(p, echo_sample(p, p->app_frames + (int64_t)f) / 32768.0);
                 for (unsigned c = 0; c < ch; c++) {
                     double v = buf[f * ch + c] + e;
                     buf[f * ch + c] = (int16_t)(v > 32767 ? 32767 : v < -32768 ? -32768 : v);
@@ -277,6 +312,7 @@ static int paced_hw_params(snd_pcm_ioplug_t *io, snd_pcm_hw_params_t *params) {
     p->ring = calloc(io->buffer_size, p->frame_bytes);
     if (!p->ring) return -ENOMEM;
     if (p->link && io->stream == SND_PCM_STREAM_PLAYBACK) p->link->written = 0;
+    if (io->stream == SND_PCM_STREAM_CAPTURE) design_highpass(p);
     return 0;
 }
 
@@ -384,7 +420,7 @@ static int get_number(snd_config_t *n, double *out) {
 SND_PCM_PLUGIN_DEFINE_FUNC(jvpaced) {
     (void)root;
     const char *infile = NULL, *outfile = NULL, *fail_file = NULL, *link = NULL;
-    double echo_gain = 0, echo_delay_ms = 0, drift_ppm = 0, infile_follow = 0;
+    double echo_gain = 0, echo_delay_ms = 0, drift_ppm = 0, infile_follow = 0, echo_clip = 0, echo_hp_hz = 0;
     snd_config_iterator_t i, next;
     snd_config_for_each(i, next, conf) {
         snd_config_t *n = snd_config_iterator_entry(i);
@@ -399,6 +435,8 @@ SND_PCM_PLUGIN_DEFINE_FUNC(jvpaced) {
         else if (!strcmp(id, "echo_gain")) err = get_number(n, &echo_gain);
         else if (!strcmp(id, "echo_delay_ms")) err = get_number(n, &echo_delay_ms);
         else if (!strcmp(id, "drift_ppm")) err = get_number(n, &drift_ppm);
+        else if (!strcmp(id, "echo_clip")) err = get_number(n, &echo_clip);
+        else if (!strcmp(id, "echo_highpass_hz")) err = get_number(n, &echo_hp_hz);
         else if (!strcmp(id, "infile_follow")) err = get_number(n, &infile_follow);
         else { SNDERR("jvpaced: unknown field %s", id); return -EINVAL; }
         if (err < 0) { SNDERR("jvpaced: invalid value for %s", id); return -EINVAL; }
@@ -411,6 +449,8 @@ SND_PCM_PLUGIN_DEFINE_FUNC(jvpaced) {
     p->in_fd = p->out_fd = p->timer_fd = -1;
     p->echo_gain = echo_gain;
     p->echo_delay_ms = echo_delay_ms;
+    p->echo_clip = echo_clip < 0 ? 0 : echo_clip;
+    p->echo_hp_hz = echo_hp_hz < 0 ? 0 : echo_hp_hz;
     p->drift_ppm = drift_ppm;
     p->in_follow = infile_follow != 0;
     p->fail_file = fail_file ? strdup(fail_file) : NULL;

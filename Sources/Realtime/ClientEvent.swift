@@ -10,6 +10,8 @@ public enum ClientEvent: Sendable, Equatable, Encodable {
     case conversationItemCreate(ConversationItem)
     /// `audioEndMs`: milliseconds of the assistant item's audio actually played (clamped to what was received).
     case conversationItemTruncate(itemID: String, contentIndex: Int, audioEndMs: Int)
+    /// Removes an item from the conversation (a user turn the server VAD committed from the speaker's echo).
+    case conversationItemDelete(itemID: String)
     case responseCreate(ResponseOptions?)
     case responseCancel(responseID: String?)
 
@@ -21,6 +23,7 @@ public enum ClientEvent: Sendable, Equatable, Encodable {
         case .inputAudioBufferClear: "input_audio_buffer.clear"
         case .conversationItemCreate: "conversation.item.create"
         case .conversationItemTruncate: "conversation.item.truncate"
+        case .conversationItemDelete: "conversation.item.delete"
         case .responseCreate: "response.create"
         case .responseCancel: "response.cancel"
         }
@@ -46,6 +49,7 @@ public enum ClientEvent: Sendable, Equatable, Encodable {
             try container.encode(itemID, forKey: .itemID)
             try container.encode(contentIndex, forKey: .contentIndex)
             try container.encode(audioEndMs, forKey: .audioEndMs)
+        case .conversationItemDelete(let itemID): try container.encode(itemID, forKey: .itemID)
         case .responseCreate(let options): try container.encodeIfPresent(options, forKey: .response)
         case .responseCancel(let responseID): try container.encodeIfPresent(responseID, forKey: .responseID)
         }

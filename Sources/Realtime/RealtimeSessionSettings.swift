@@ -41,12 +41,20 @@ public struct RealtimeSessionSettings: Sendable, Equatable {
         self.instructions = instructions
     }
 
+    /// Hands-free keeps the server's VAD for finding turns but takes both of its automatic actions away
+    /// (`interrupt_response: false`, `create_response: false`): the server VAD also fires on the speaker's
+    /// own echo, so the appliance decides barge-in locally (its near-end speech detector) and asks for the
+    /// answer itself once it has accepted a turn (`response.create` after `speech_stopped`). With
+    /// `create_response: true` an echo turn committed while the assistant's audio still plays (the server
+    /// finished generating long before) would be answered by the server on its own.
     public func turnDetection(for turnTaking: TurnTaking) -> TurnDetection {
         switch (turnTaking, handsFreeDetection) {
         case (.pushToTalk, _), (.text, _): .disabled
-        case (.handsFree, .semantic(let eagerness)): .semanticVAD(.init(eagerness: eagerness))
+        case (.handsFree, .semantic(let eagerness)):
+            .semanticVAD(.init(eagerness: eagerness, createResponse: false, interruptResponse: false))
         case (.handsFree, .server(let threshold, let prefix, let silence)):
-            .serverVAD(.init(threshold: threshold, prefixPaddingMs: prefix, silenceDurationMs: silence))
+            .serverVAD(.init(threshold: threshold, prefixPaddingMs: prefix, silenceDurationMs: silence,
+                             createResponse: false, interruptResponse: false))
         }
     }
 

@@ -3,8 +3,10 @@
 // mic/reference WAV pair, writing the 24 kHz uplink as raw S16_LE. Benchmarks/capture-chain/run.sh
 // runs it under callgrind next to the C baseline (speex_chain.c), which does the same speexdsp work.
 // Usage: capture-bench MIC.wav REF.wav OUT.raw [full|plain]
-//   full  (default): delay estimator (max_reference_lag_ms 500) and drift compensation on
-//   plain: max_reference_lag_ms = 0 and drift_compensation = false (the C baseline's work only)
+//   full  (default): delay estimator (max_reference_lag_ms 500), drift compensation and the residual
+//                    echo suppressor on
+//   plain: max_reference_lag_ms = 0, drift_compensation = false, residual_echo_suppressor = false
+//          (the C baseline's work only)
 import AudioCore
 import AudioEngine
 import Glibc
@@ -42,6 +44,7 @@ case "full": break
 case "plain":
     configuration.maxReferenceLagMilliseconds = 0
     configuration.driftCompensation = false
+    configuration.residualEchoSuppression = false
 default: fail("mode must be full or plain")
 }
 let mic = readWAV(arguments[1])

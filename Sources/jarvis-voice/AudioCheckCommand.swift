@@ -110,6 +110,7 @@ struct AudioCheck {
         var collected = 0
         var scratch = [Int16](repeating: 0, count: CaptureChainConfiguration.uplinkSampleRate / 10)
 
+        pipeline.uplinkActive = true  // the conversation path: the chain runs from the first frame
         let notices: [String]
         do { notices = try pipeline.start() } catch { throw DSPFailure(code: 70, message: "\(error)") }
         defer { pipeline.stop() }

@@ -28,6 +28,9 @@ struct DSPCommand: ParsableCommand {
     @Option(help: "Output WAV path.")
     var out: String
 
+    @Option(help: "Also write the near-end detector's verdict: one character per frame of MIC ('1' near-end speech, '0' not).")
+    var nearEndTrace: String?
+
     @Flag(help: "Print the chain's estimates once per second of audio.")
     var verbose = false
 
@@ -54,7 +57,13 @@ struct DSPCommand: ParsableCommand {
         let refWAV = try Self.load(reference, role: "reference")
         let output: [Int16]
         do {
-            output = try Self.run(mic: micWAV.samples, reference: refWAV.samples, configuration: chainConfiguration, verbose: verbose)
+            let frame = chainConfiguration.frameSize
+            var trace = [UInt8](repeating: UInt8(ascii: "0"), count: (micWAV.samples.count + frame - 1) / frame)
+            output = try Self.run(mic: micWAV.samples, reference: refWAV.samples, configuration: chainConfiguration, verbose: verbose) { start, activity in
+                let index = (start + frame / 2) / frame
+                if activity.nearEndSpeech && index >= 0 && index < trace.count { trace[index] = UInt8(ascii: "1") }
+            }
+            if let nearEndTrace { try Self.write(trace, to: nearEndTrace) }
         } catch {
             throw DSPFailure(code: 70, message: "\(error)")
         }
@@ -67,7 +76,9 @@ struct DSPCommand: ParsableCommand {
     /// that moment: mic delay line + one preprocessor frame), and the input is flushed with zeros,
     /// so the result lines up with `mic` sample for sample even after a re-alignment changed the mic
     /// delay (samples the chain skipped at that moment stay silent; repeated ones are overwritten).
-    static func run(mic: [Int16], reference: [Int16], configuration: CaptureChainConfiguration, verbose: Bool = false) throws(CaptureChainError) -> [Int16] {
+    /// `nearEnd` gets, per frame, the mic position of the frame the chain's near-end detector judged and its verdict.
+    static func run(mic: [Int16], reference: [Int16], configuration: CaptureChainConfiguration, verbose: Bool = false,
+                    nearEnd: ((Int, NearEndActivity) -> Void)? = nil) throws(CaptureChainError) -> [Int16] {
         let chain = try CaptureChain(configuration: configuration)
         let frame = chain.frameSize
         let flush = chain.latencySamples + configuration.maxReferenceLagMilliseconds * CaptureChainConfiguration.sampleRate / 1000 + frame
@@ -77,7 +88,8 @@ struct DSPCommand: ParsableCommand {
         refPadded += [Int16](repeating: 0, count: frames * frame - refPadded.count)
         var result = [Int16](repeating: 0, count: mic.count)
         var block = [Int16](repeating: 0, count: frame)
-        var previousDelay = chain.micDelaySamples
+        // Mic delay at each of the last frames: an output frame comes from `outputDelayFrames` frames ago.
+        var delays = [Int](repeating: chain.micDelaySamples, count: chain.outputDelayFrames + 1)
         let framesPerSecond = CaptureChainConfiguration.sampleRate / frame
         micPadded.withUnsafeMutableBufferPointer { m in
             refPadded.withUnsafeMutableBufferPointer { r in
@@ -86,9 +98,11 @@ struct DSPCommand: ParsableCommand {
                         let delay = chain.micDelaySamples
                         let range = f * frame..<(f + 1) * frame
                         chain.process(mic: UnsafeBufferPointer(rebasing: m[range]), reference: UnsafeBufferPointer(rebasing: r[range]), output: o)
-                        // The preprocessor delays by one frame: this output is the previous frame's aligned mic.
-                        let start = (f - 1) * frame - previousDelay
-                        previousDelay = delay
+                        // The preprocessor (and the suppressor) delay by a frame each: this output is an earlier frame's aligned mic.
+                        delays.removeFirst()
+                        delays.append(delay)
+                        let start = (f - chain.outputDelayFrames) * frame - delays[0]
+                        nearEnd?(f * frame - delay, chain.nearEnd)
                         for i in 0..<frame where start + i >= 0 && start + i < result.count { result[start + i] = o[i] }
                         if verbose && f % framesPerSecond == 0 {
                             FileHandleStderr.print("dsp: t=\(f / framesPerSecond)s lag=\(Int(chain.estimatedLagMilliseconds.rounded()))ms "

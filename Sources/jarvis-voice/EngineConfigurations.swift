@@ -17,6 +17,7 @@ extension CaptureChainConfiguration {
         noiseSuppressDB = dsp.noiseSuppressDB
         echoSuppressDB = dsp.echoSuppressDB
         echoSuppressActiveDB = dsp.echoSuppressActiveDB
+        residualEchoSuppression = dsp.residualEchoSuppressor
         agc = dsp.agc
         agcLevel = dsp.agcLevel
     }

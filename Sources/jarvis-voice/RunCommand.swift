@@ -128,6 +128,7 @@ struct RunCommand: AsyncParsableCommand {
         let playbackFormat = pipeline.configuration.playbackFormat
         let rendered = Earcons(format: playbackFormat)
         let playbackStatus = pipeline.playbackLoop.status
+        let captureStatistics = pipeline.captureStatistics
         let audio = try MixerConversationAudio(
             mixer: pipeline.mixer, captureRing: pipeline.uplink,
             configuration: .init(
@@ -136,7 +137,9 @@ struct RunCommand: AsyncParsableCommand {
                     depthDecibels: Float(config.media.duckDB), duckMilliseconds: config.media.duckRampMs,
                     restoreMilliseconds: config.media.restoreRampMs)),
             earcons: { earcon in AudioCore.Earcon(rawValue: earcon.rawValue).map { rendered[$0] } },
-            deviceDelayFrames: { playbackStatus.delayFrames })
+            deviceDelayFrames: { playbackStatus.delayFrames },
+            nearEndSpeech: { captureStatistics.nearEndSpeech },
+            uplinkActivity: { active in pipeline.uplinkActive = active })
 
         let transport = WebSocketRealtimeTransport(
             configuration: RealtimeConnectionConfiguration(
@@ -145,7 +148,8 @@ struct RunCommand: AsyncParsableCommand {
 
         let engine = ConversationConfiguration(
             session: RealtimeSessionSettings(config.realtime), tools: tools.functionTools,
-            connectTimeout: config.realtime.connectTimeout, quietPeriod: config.realtime.idleTimeout)
+            connectTimeout: config.realtime.connectTimeout, quietPeriod: config.realtime.idleTimeout,
+            bargeIn: BargeInRule(localDetector: true))
         let led = openLED(config.led)
         let runner = ConversationRunner(
             configuration: ConversationRunnerConfiguration(engine: engine, logTranscripts: config.realtime.logTranscripts),

@@ -38,7 +38,7 @@ import Testing
         #expect(truncate["item_id"]?.stringValue == "A_R1")
         #expect(truncate["content_index"]?.numberValue == 0)
         #expect(truncate["audio_end_ms"]?.numberValue == 450)
-        #expect(link.sent(ofType: "response.cancel").isEmpty, "the server cancels on VAD barge-in by itself")
+        #expect(link.sent(ofType: "response.cancel").count == 1, "interrupt_response is off: the appliance cancels")
 
         // The rest of the answer never plays (only the 5 ms de-click fade).
         let before = h.renderedLeft24k.count
@@ -92,7 +92,12 @@ import Testing
         h.runner.mediaChanged(playing: true)
         let link = try await base.connect(s)
         await userTurn(link, "U1", h)
-        h.runner.tap()  // processing, no speech, no tool: media
+        // Processing: the first tap cancels the answer the appliance asked for (create_response is off);
+        // with no speech and no tool left, the second stops media.
+        h.runner.tap()
+        #expect(await waitUntil { link.sent(ofType: "response.cancel").count == 1 })
+        #expect(h.mediaStops.withLock { $0 } == 0)
+        h.runner.tap()
         #expect(await waitUntil { h.mediaStops.withLock { $0 } == 1 })
         _ = link
         try await h.stop()

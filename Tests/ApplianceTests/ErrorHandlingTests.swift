@@ -41,6 +41,10 @@ import Realtime
         h.server(.error(RealtimeError(type: "invalid_request_error", code: "invalid_value", message: "bad")), after: 10)
         #expect(h.last.contains(earcon: .error))
         #expect(h.last.contains { if case .log(.error, let line) = $0 { line.contains("invalid_value") } else { false } })
+        // The appliance asked for the answer itself (create_response is off): it may still come, and the
+        // processing timeout is the backstop.
+        #expect(h.state == .processing)
+        h.fire(.processingTimeout)
         #expect(h.state == .listening)
     }
 

@@ -35,8 +35,9 @@ import Realtime
         #expect(h.state == .userSpeaking)
         h.server(.speechStopped(audioEndMs: 2100, itemID: "U1"), after: 1800)
         #expect(h.state == .processing)
+        #expect(h.lastSent == [.responseCreate(nil)], "create_response is off: the appliance asks for the answer")
         h.server(.responseCreated(ResponseInfo(id: "R1", status: "in_progress")), after: 100)
-        #expect(h.lastSent.isEmpty, "VAD creates the response itself")
+        #expect(h.lastSent.isEmpty)
         h.server(EngineHarness.delta("R1", "A1", samples: 24_000), after: 250)  // 350 ms after speech end
         #expect(h.state == .fillerSpeaking)
         #expect(h.last.contains(.enqueueVoice(itemID: "A1", audio: EngineHarness.audio(samples: 24_000))))

@@ -51,7 +51,9 @@ import Realtime
             .mediaChanged(playing: r.below(2) == 0),
             .announce("That was A. Next up: B."), .userSpeechDetected, .resetJarvis,
         ]
-        return r.pick(choices)
+        // The near-end detector only exists with the service's barge-in rule.
+        let detector: [ConversationEvent] = h.engine.configuration.bargeIn.localDetector ? [.nearEndSpeech(r.below(2) == 0)] : []
+        return r.pick(choices + detector)
     }
 
     func drainTimers(_ start: EngineHarness) -> (EngineHarness, Int) {
@@ -64,7 +66,9 @@ import Realtime
     @Test(arguments: [UInt64(1), 2, 3, 4, 5, 6, 7, 8])
     func timersAlwaysReturnToIdle(seed: UInt64) {
         var r = Random(state: seed)
-        var h = EngineHarness()
+        // Odd seeds run the service's barge-in rule (local near-end detector), even ones the server-VAD rule.
+        var h = EngineHarness(configuration: .init(
+            tools: [AskJarvisTool.definition.functionTool], bargeIn: BargeInRule(localDetector: seed % 2 == 1)))
         var visited = Set<ConversationState>()
         var checked = 0
         for step in 0..<1_000 {

@@ -34,6 +34,66 @@ import Testing
         Issue.record("every one of \(glitched) runs had an xrun; the echo reduction was never measured")
     }
 
+    /// Work only when there is work: with no conversation and a silent reference the capture thread skips
+    /// the chain and only keeps the pre-roll filled (the mic, resampled to 24 kHz); when a conversation
+    /// starts capturing, the chain takes over. Nothing said across the switch is lost.
+    @Test func idleSkipsTheChainButKeepsThePreRollAndLosesNothingAtTheSwitch() async throws {
+        let config = dir.file("idle.conf")
+        let mic = dir.file("idle-mic.raw")
+        // Ten 100 ms noise bursts every 200 ms, from 0.3 s on (speech-like on/off, so noise suppression
+        // keeps them); nothing plays.
+        let burst = testNoise(count: 1_600, seed: 11, amplitude: 6_000)
+        var input = [Int16](repeating: 0, count: 4_800)
+        for _ in 0..<10 { input += burst + [Int16](repeating: 0, count: 1_600) }
+        input += [Int16](repeating: 0, count: 16_000)
+        try TestFiles.write(samples: input, to: mic)
+        try TestPCMConfig.write([
+            .paced(name: "spk", PacedPCMOptions()),
+            .paced(name: "mic", PacedPCMOptions(infile: mic)),
+        ], to: config)
+        let pipeline = try AudioPipeline(
+            configuration: AudioPipelineConfiguration(
+                captureDevice: PCMDevice(name: "mic", configFile: config),
+                playbackDevice: PCMDevice(name: "spk", configFile: config),
+                bufferPeriods: 6, fifoPriority: nil),
+            logger: Logger(label: "test"))
+        var uplink: [Int16] = []
+        var scratch = [Int16](repeating: 0, count: 4_800)
+        _ = try pipeline.start()
+        defer { pipeline.stop() }
+        let deadline = ContinuousClock.now + .seconds(15)
+        var switchedAt: Int?
+        while pipeline.captureLoop.status.frames < input.count, ContinuousClock.now < deadline {
+            let n = scratch.withUnsafeMutableBufferPointer { pipeline.uplink.read(into: $0) }
+            uplink += scratch[0..<n]
+            // The tap: in the middle of the bursts (about 1.3 s in).
+            if switchedAt == nil, pipeline.captureLoop.status.frames >= 16_000 * 13 / 10 {
+                pipeline.uplinkActive = true
+                switchedAt = pipeline.captureStatistics.chainFrames
+            }
+            usleep(10_000)  // blocking on purpose, as in the test above
+        }
+        let n = scratch.withUnsafeMutableBufferPointer { pipeline.uplink.read(into: $0) }
+        uplink += scratch[0..<n]
+        let stats = pipeline.captureStatistics
+        let switched = try #require(switchedAt, "the capture never reached the switch")
+        #expect(stats.bypassedFrames >= switched - 2 && stats.bypassedFrames <= switched + 2,
+                "idle frames skipped the chain: \(stats.bypassedFrames) of \(stats.chainFrames), switch at \(switched)")
+        #expect(stats.chainFrames > stats.bypassedFrames + 50, "the chain ran after the switch")
+        // Nothing lost: the uplink carries 1.5 samples per captured sample (up to the chain's latency) and
+        // every burst, as one loud run each.
+        let captured = pipeline.captureLoop.status.frames
+        #expect(abs(uplink.count - captured * 3 / 2) <= 1_200, "uplink \(uplink.count) samples for \(captured) captured")
+        var runs = 0
+        var loud = false
+        for start in stride(from: 0, to: uplink.count - 240, by: 240) {
+            let level = uplink[start..<(start + 240)].withUnsafeBufferPointer { LevelMeter.rmsDBFS($0) }
+            if level > -30, !loud { runs += 1 }
+            loud = level > -30 ? true : (level < -45 ? false : loud)
+        }
+        #expect(runs == 10, "\(runs) bursts in the uplink")
+    }
+
     private struct Run {
         var reduction: Float
         var uplinkSamples: Int

@@ -40,6 +40,7 @@ import Testing
         expectEncodes(
             .responseCancel(responseID: "resp_1"), to: #"{"type":"response.cancel","response_id":"resp_1","event_id":"e1"}"#,
             eventID: "e1")
+        expectEncodes(.conversationItemDelete(itemID: "item_7"), to: #"{"type":"conversation.item.delete","item_id":"item_7"}"#)
     }
 
     @Test func sessionUpdateVariants() {
@@ -121,8 +122,8 @@ import Testing
         #expect(session["audio"]?["input"]?["format"] == ["type": "audio/pcm", "rate": 24000])
         #expect(session["audio"]?["input"]?["turn_detection"] == [
             "type": "server_vad", "threshold": 0.6, "prefix_padding_ms": 250, "silence_duration_ms": 700,
-            "idle_timeout_ms": nil, "create_response": true, "interrupt_response": true,
-        ])
+            "idle_timeout_ms": nil, "create_response": false, "interrupt_response": false,
+        ], "barge-in and answering are the appliance's decisions (echo must not interrupt or be answered)")
         #expect(session["audio"]?["input"]?["transcription"] == .null)
         #expect(session["tools"]?.jsonText.contains("ask_jarvis") == true)
         #expect(session["instructions"]?.stringValue?.contains("ask_jarvis") == true)
@@ -135,7 +136,7 @@ import Testing
         #expect(update == [
             "type": "session.update",
             "session": ["type": "realtime", "audio": ["input": ["turn_detection": [
-                "type": "semantic_vad", "eagerness": "auto", "create_response": true, "interrupt_response": true,
+                "type": "semantic_vad", "eagerness": "auto", "create_response": false, "interrupt_response": false,
             ]]]],
         ])
         let full = try #require(JSONValue.parse(semantic.sessionUpdate(tools: [], turnTaking: .handsFree).jsonText()))

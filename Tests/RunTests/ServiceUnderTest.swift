@@ -18,9 +18,11 @@ struct ServiceUnderTest {
 
     /// - Parameters:
     ///   - mic: the paced mic's options; `infile` defaults to an empty file that follows appends.
+    ///   - speakerLink: the speaker's acoustic link name (the mic hears it when its options name the same link).
     ///   - realtimeSection, mediaSection: extra lines for `[realtime]` and `[media]`.
     static func start(in dir: TemporaryDirectory, name: String, realtime: RealtimeStandIn, jarvis: TermLLMStandIn,
-                      mic micOptions: PacedPCMOptions? = nil, realtimeSection: String = "idle_timeout_s = 2",
+                      mic micOptions: PacedPCMOptions? = nil, speakerLink: String? = nil,
+                      realtimeSection: String = "idle_timeout_s = 2",
                       mediaSection: String = "", logLevel: String = "debug") throws -> ServiceUnderTest {
         let binary = try #require(ChildProcess.builtExecutable(), "jarvis-voice is not built next to the tests")
         var micOptions = micOptions ?? PacedPCMOptions(followInfile: true)
@@ -32,7 +34,7 @@ struct ServiceUnderTest {
         let alsa = dir.file("\(name)-asound.conf")
         try TestPCMConfig.write([
             .paced(name: "\(name)_mic", micOptions),
-            .paced(name: "\(name)_speaker", PacedPCMOptions(outfile: played)),
+            .paced(name: "\(name)_speaker", PacedPCMOptions(outfile: played, link: speakerLink)),
         ], to: alsa)
         let key = try secret(dir.file("openai.key"), realtime.script.apiKey)
         let token = try secret(dir.file("jarvis.token"), "s3cret")

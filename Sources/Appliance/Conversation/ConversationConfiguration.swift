@@ -35,6 +35,9 @@ public struct ConversationConfiguration: Sendable {
     /// Tools that answer at once (local media controls): calling only these plays no "thinking" earcon.
     /// Default `MediaTools.names`.
     public var quietTools: Set<String>
+    /// How barge-in is decided in hands-free conversations. Default: the server's VAD is trusted (no local
+    /// near-end detector); the service uses its capture chain's detector (`BargeInRule(localDetector: true)`).
+    public var bargeIn: BargeInRule
 
     public init(
         session: RealtimeSessionSettings = RealtimeSessionSettings(), tools: [FunctionTool] = [],
@@ -44,7 +47,8 @@ public struct ConversationConfiguration: Sendable {
         minimumCommit: Duration = .milliseconds(100),
         toolTimeoutMessage: String = "Jarvis did not answer in time. Please try again.",
         toolCancelledMessage: String = "The user cancelled this request.",
-        announcementMaxAge: Duration = .seconds(60), sayMaxAge: Duration = .seconds(300), quietTools: Set<String> = Set(MediaTools.names)
+        announcementMaxAge: Duration = .seconds(60), sayMaxAge: Duration = .seconds(300), quietTools: Set<String> = Set(MediaTools.names),
+        bargeIn: BargeInRule = BargeInRule()
     ) {
         self.session = session
         self.tools = tools
@@ -62,6 +66,7 @@ public struct ConversationConfiguration: Sendable {
         self.announcementMaxAge = announcementMaxAge
         self.sayMaxAge = sayMaxAge
         self.quietTools = quietTools
+        self.bargeIn = bargeIn
     }
 
     /// The timer a state arms on entry. `waiting_for_jarvis` relies on `toolTimeout`, armed while tools run.

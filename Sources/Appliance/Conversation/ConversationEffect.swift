@@ -46,6 +46,10 @@ public enum TimerID: String, Sendable, Hashable, CaseIterable {
     case speakingWatchdog = "speaking_watchdog"
     case toolTimeout = "tool_timeout"
     case errorHold = "error_hold"
+    /// Near-end speech must last `BargeInRule.confirmation` before it stops the assistant.
+    case bargeInConfirmation = "barge_in_confirmation"
+    /// After a local barge-in, how long the server's VAD has to report the user's turn.
+    case serverTurnWait = "server_turn_wait"
 }
 
 public enum Earcon: String, Sendable, Equatable { case listening, thinking, done, error, offline, reset }

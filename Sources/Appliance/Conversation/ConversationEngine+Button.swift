@@ -54,6 +54,7 @@ extension ConversationEngine {
             return
         }
         if state == .userSpeaking, hold == nil {
+            resetBargeIn()
             send(.inputAudioBufferClear)
             settleOwedAnswer()
         }
@@ -83,6 +84,7 @@ extension ConversationEngine {
             emit(.uplink(.capture(since: pressedAt)))
         case .listening, .userSpeaking, .processing, .fillerSpeaking, .waitingForJarvis, .aiSpeaking:
             if assistantIsSpeaking { stopSpeech(cancelResponse: true) }
+            resetBargeIn()
             if turnTaking != .pushToTalk {
                 turnTaking = .pushToTalk
                 send(configuration.session.turnTakingUpdate(.pushToTalk))

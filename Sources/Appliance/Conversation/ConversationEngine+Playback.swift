@@ -2,9 +2,10 @@ import Realtime
 
 /// The voice channel: stopping speech with the truncate rule, and playback progress.
 extension ConversationEngine {
-    /// The assistant is talking or about to: a response is in flight, or its audio is still queued/unfinished.
+    /// The assistant is talking or about to: a response is in flight (and not already stopped), or its audio
+    /// is still queued/unfinished.
     var assistantIsSpeaking: Bool {
-        response.active || voice.isPlaying || voice.truncation() != nil
+        (response.active && !response.currentIsDiscarded) || voice.isPlaying || voice.truncation() != nil
     }
 
     /// Stops the assistant: `response.cancel` if one is active (a tap; the server cancels by itself on VAD

@@ -33,8 +33,8 @@ extension ConversationEngine {
         case .sessionCreated(let info): sessionCreated(info)
         case .sessionUpdated: log(.debug, "session.updated")
         case .error(let error): serverError(error)
-        case .speechStarted: speechStarted()
-        case .speechStopped: speechStopped()
+        case .speechStarted(_, let itemID): speechStarted(itemID: itemID)
+        case .speechStopped(_, let itemID): speechStopped(itemID: itemID)
         case .responseCreated(let info): responseCreated(info)
         case .outputAudioDelta(let delta): audioDelta(delta)
         case .outputAudioDone(_, let itemID): voice.audioDone(itemID: itemID)
@@ -103,22 +103,6 @@ extension ConversationEngine {
             finishTurn()
             enter(.listening)
         }
-    }
-
-    private mutating func speechStarted() {
-        guard turnTaking == .handsFree, state != .connecting, hold == nil else { return }
-        if assistantIsSpeaking || state.isSpeaking {
-            stopSpeech(cancelResponse: false)
-            log(.info, "barge-in")
-        }
-        enter(.userSpeaking)
-    }
-
-    private mutating func speechStopped() {
-        guard state == .userSpeaking, hold == nil else { return }
-        response.answerOwed = false  // the VAD response sees the tool outputs
-        userTurnEnded()
-        enter(.processing)
     }
 
     private mutating func responseCreated(_ info: ResponseInfo) {

@@ -89,6 +89,10 @@ extension ConversationEngine {
             answerToolResults()
         case .errorHold:
             enter(.idle)
+        case .bargeInConfirmation:
+            confirmNearEndSpeech()
+        case .serverTurnWait:
+            serverTurnNeverCame()
         }
     }
 }

@@ -33,6 +33,12 @@ public struct ConversationEngine: Sendable {
     var interludeOnly = false
     /// The owner's announcement (`say`) whose response is being spoken.
     var saying: SayInFlight?
+    /// Barge-in (`ConversationEngine+BargeIn`): the near-end detector's verdict, the server VAD's turn in
+    /// progress, a local barge-in waiting for the server's turn, and when the voice was last audible.
+    var nearEnd = NearEndSpeech()
+    var serverTurn: ServerTurn?
+    var localBargeInPending = false
+    var voiceAudibleAt: EngineTime?
 
     struct PushToTalkHold: Sendable {
         var pressedAt: EngineTime
@@ -59,6 +65,7 @@ public struct ConversationEngine: Sendable {
     public mutating func handle(_ event: ConversationEvent, at now: EngineTime) -> [ConversationEffect] {
         self.now = now
         effects = []
+        noteVoiceAudible()
         switch event {
         case .button(let gesture): handleButton(gesture)
         case .ask(let text): handleAsk(text)
@@ -75,7 +82,9 @@ public struct ConversationEngine: Sendable {
         case .announce(let text): handleAnnounce(text)
         case .say(let text, let id): handleSay(text, id: id)
         case .userSpeechDetected: handleSpeechDetected()
+        case .nearEndSpeech(let active): handleNearEndSpeech(active)
         }
+        noteVoiceAudible()
         deliverAnnouncementsIfListening()
         let produced = effects
         effects = []
@@ -188,6 +197,9 @@ public struct ConversationEngine: Sendable {
         pendingAnnouncements = []
         interludeOnly = false
         saying = nil
+        serverTurn = nil
+        localBargeInPending = false
+        voiceAudibleAt = nil
     }
 
     /// Closes the per-turn metrics, if a turn was open.

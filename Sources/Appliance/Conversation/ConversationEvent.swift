@@ -38,6 +38,10 @@ public enum ConversationEvent: Sendable, Equatable {
     /// The microphone heard speech in the current capture (sent once per capture by the runner). During a
     /// push-to-talk hold it makes the hold a request, so the long-hold reset does not apply.
     case userSpeechDetected
+    /// The capture side's near-end speech detector changed its verdict: someone near the device started
+    /// (`true`) or stopped (`false`) talking, told apart from the speaker's echo. Barge-in in hands-free
+    /// conversations follows `ConversationConfiguration.bargeIn`.
+    case nearEndSpeech(Bool)
 }
 
 public enum ButtonGesture: Sendable, Equatable {

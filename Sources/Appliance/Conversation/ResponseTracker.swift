@@ -21,6 +21,9 @@ struct ResponseTracker: Sendable {
         if let id { discarded.insert(id) } else { discardUnidentified = true }
     }
 
+    /// The response in flight was already stopped (its late audio is dropped).
+    var currentIsDiscarded: Bool { discardUnidentified || (id.map { discarded.contains($0) } ?? false) }
+
     func isDiscarded(_ responseID: String?) -> Bool {
         guard let responseID, !responseID.isEmpty else { return false }
         return discarded.contains(responseID)

@@ -30,6 +30,11 @@ public protocol ConversationAudio: AnyObject, Sendable {
     func pullUplink(at now: EngineTime) -> [String]
     /// True once per capture (`uplink(.capture)`), as soon as the captured audio contains speech.
     func takeSpeechDetected() -> Bool
+    /// The capture side's near-end speech detector: someone near the device is talking (told apart from
+    /// the speaker's echo). Polled every tick; changes become `ConversationEvent.nearEndSpeech`.
+    func nearEndSpeechActive() -> Bool
+    /// Speech or earcons are still queued or playing (the loop keeps ticking fast until they are out).
+    var isOutputPending: Bool { get }
 }
 
 public struct MediaGainStatus: Sendable, Equatable {

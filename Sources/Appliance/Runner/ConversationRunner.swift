@@ -26,6 +26,8 @@ public final class ConversationRunner: Service, Sendable {
     let snapshot = Mutex(ConversationStatus())
     /// A tick is waiting in the stream (ticks are coalesced when the loop is busy).
     let tickQueued = Atomic(false)
+    /// Nothing needs fast ticks (idle, nothing playing): the tick loop slows to `idleTickInterval`.
+    let idleTicks = Atomic(false)
     private let started = Atomic(false)
     /// Work the loop hands to `run()`'s task group: Realtime connects and session readers are children of
     /// the runner, so they end before `run()` returns and are cancelled with it.
@@ -151,7 +153,8 @@ public final class ConversationRunner: Service, Sendable {
     private func tickLoop() async {
         while !Task.isCancelled {
             do {
-                try await clock.sleep(for: configuration.tickInterval)
+                let idle = idleTicks.load(ordering: .relaxed)
+                try await clock.sleep(for: idle ? configuration.idleTickInterval : configuration.tickInterval)
             } catch {
                 return
             }

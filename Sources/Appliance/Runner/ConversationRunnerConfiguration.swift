@@ -5,6 +5,9 @@ public struct ConversationRunnerConfiguration: Sendable {
     /// How often the loop moves audio (uplink frames, speech into the mixer) and reports voice progress.
     /// Default 20 ms.
     public var tickInterval: Duration
+    /// The tick while no conversation runs and no speech or earcon is playing: it only keeps the idle
+    /// pre-roll drained (a tap drains it at once). Default 200 ms.
+    public var idleTickInterval: Duration
     /// First delay before reopening a Realtime session that failed while connecting; doubles per attempt
     /// (±25 % jitter) up to `reconnectMaximumDelay`. The engine's connect timeout bounds the whole. Default 250 ms.
     public var reconnectInitialDelay: Duration
@@ -15,11 +18,13 @@ public struct ConversationRunnerConfiguration: Sendable {
 
     public init(
         engine: ConversationConfiguration = ConversationConfiguration(), tickInterval: Duration = .milliseconds(20),
+        idleTickInterval: Duration = .milliseconds(200),
         reconnectInitialDelay: Duration = .milliseconds(250), reconnectMaximumDelay: Duration = .seconds(2),
         logTranscripts: Bool = false
     ) {
         self.engine = engine
         self.tickInterval = tickInterval
+        self.idleTickInterval = idleTickInterval
         self.reconnectInitialDelay = reconnectInitialDelay
         self.reconnectMaximumDelay = reconnectMaximumDelay
         self.logTranscripts = logTranscripts

@@ -34,6 +34,8 @@ public final class MixerConversationAudio: ConversationAudio, @unchecked Sendabl
     private let earconFeeder: VoiceChannelFeeder
     private let earcons: @Sendable (Earcon) -> [Int16]?
     private let deviceDelayFrames: @Sendable () -> Int
+    private let nearEndSpeech: @Sendable () -> Bool
+    private let uplinkActivity: @Sendable (Bool) -> Void
     private let captureRing: SPSCRing<Int16>
     private var captureScratch: [Int16]
     private var uplinkBuffer: UplinkBuffer
@@ -43,9 +45,14 @@ public final class MixerConversationAudio: ConversationAudio, @unchecked Sendabl
     ///   - captureRing: 24 kHz PCM16 mono from the capture chain; this object is its only consumer.
     ///   - earcons: PCM (in `configuration.earconFormat`) for each cue; nil plays nothing.
     ///   - deviceDelayFrames: the playback device's delay (`snd_pcm_delay`, e.g. `PlaybackLoop.status.delayFrames`).
+    ///   - nearEndSpeech: the capture chain's near-end speech verdict (`CaptureStatistics.nearEndSpeech`).
+    ///   - uplinkActivity: told when a conversation starts (true) and stops (false) capturing, so the capture
+    ///     side can idle in between (`AudioPipeline.uplinkActive`).
     public init(mixer: Mixer, captureRing: SPSCRing<Int16>, configuration: Configuration = Configuration(),
                 earcons: @escaping @Sendable (Earcon) -> [Int16]? = { _ in nil },
-                deviceDelayFrames: @escaping @Sendable () -> Int = { 0 }) throws {
+                deviceDelayFrames: @escaping @Sendable () -> Int = { 0 },
+                nearEndSpeech: @escaping @Sendable () -> Bool = { false },
+                uplinkActivity: @escaping @Sendable (Bool) -> Void = { _ in }) throws {
         self.mixer = mixer
         let voiceWriter = try PlaybackChannelWriter(
             mixer: mixer, channel: .voice, sourceFormat: .realtime, quality: configuration.resamplerQuality)
@@ -55,6 +62,8 @@ public final class MixerConversationAudio: ConversationAudio, @unchecked Sendabl
         earconFeeder = VoiceChannelFeeder(writer: earconWriter, lowWaterMilliseconds: configuration.lowWaterMilliseconds)
         self.earcons = earcons
         self.deviceDelayFrames = deviceDelayFrames
+        self.nearEndSpeech = nearEndSpeech
+        self.uplinkActivity = uplinkActivity
         self.captureRing = captureRing
         captureScratch = [Int16](repeating: 0, count: max(1, AudioFormat.realtime.frames(milliseconds: 100)))
         uplinkBuffer = UplinkBuffer(configuration: configuration.uplink)
@@ -84,6 +93,10 @@ public final class MixerConversationAudio: ConversationAudio, @unchecked Sendabl
     public func pump() {
         voice.pump()
         earconFeeder.pump()
+    }
+
+    public var isOutputPending: Bool {
+        voice.hasPendingAudio || earconFeeder.hasPendingAudio || mixer.framesQueued(.voice) > 0 || mixer.framesQueued(.earcon) > 0
     }
 
     // MARK: media gain
@@ -119,12 +132,17 @@ public final class MixerConversationAudio: ConversationAudio, @unchecked Sendabl
         drainCapture()
         switch command {
         case .capture(let since):
+            uplinkActivity(true)
             uplinkBuffer.capture(since: since, now: now)
             return []
         case .stream: return uplinkBuffer.stream()
-        case .stop: return uplinkBuffer.stop()
+        case .stop:
+            uplinkActivity(false)
+            return uplinkBuffer.stop()
         }
     }
+
+    public func nearEndSpeechActive() -> Bool { nearEndSpeech() }
 
     public func pullUplink(at now: EngineTime) -> [String] {
         drainCapture()

@@ -44,6 +44,7 @@ extension ConversationEvent {
         case .announce: "announcement"
         case .say: "say"
         case .userSpeechDetected: "speech heard"
+        case .nearEndSpeech(let active): active ? "near-end speech" : "near-end speech ended"
         }
     }
 }

@@ -41,6 +41,7 @@ final class RunnerLoop {
     var voiceScratch: [Int16] = []
     var voiceSamplesSinceFlush = 0
     var lastReportedPlayed = 0
+    var nearEndSpeech = false
 
     /// `say` callers waiting for their announcement, by id.
     var sayWaiters: [Int: CheckedContinuation<SayOutcome, Never>] = [:]
@@ -62,6 +63,7 @@ final class RunnerLoop {
             if case .shutdown = input { break }
             await handle(input)
             publishStatus()
+            runner.idleTicks.store(!engine.state.isInConversation && !audio.isOutputPending, ordering: .relaxed)
         }
         await shutdown()
         // `say` requests posted while the loop stopped are answered, never left waiting.
@@ -149,6 +151,12 @@ final class RunnerLoop {
         audio.pump()
         for frame in audio.pullUplink(at: runner.clock.now()) { await send(frame) }
         if audio.takeSpeechDetected() { await feed(.userSpeechDetected) }
+        let nearEnd = audio.nearEndSpeechActive()
+        if nearEnd != nearEndSpeech {
+            nearEndSpeech = nearEnd
+            logger.debug("near-end speech \(nearEnd ? "started" : "ended")")
+            await feed(.nearEndSpeech(nearEnd))
+        }
         applyDuckingRequest()
         await reportPlayback()
     }

@@ -1,0 +1,137 @@
+import Realtime
+
+/// Barge-in (`BargeInRule`): the local near-end speech detector, the server VAD's turns, and echo turns.
+extension ConversationEngine {
+    /// What the capture side's near-end speech detector last reported.
+    struct NearEndSpeech: Sendable {
+        var active = false
+        /// The last instant near-end speech was on (its end, or its start while it lasts).
+        var lastHeard: EngineTime?
+    }
+
+    /// A server VAD turn (`speech_started` … `speech_stopped`) and whether it was accepted as the user's.
+    struct ServerTurn: Sendable {
+        var itemID: String
+        var confirmed: Bool
+    }
+
+    var rule: BargeInRule { configuration.bargeIn }
+
+    /// The assistant's voice is coming out of the speaker (queued audio not yet played, or a speaking state).
+    var voiceAudible: Bool { voice.isPlaying || state.isSpeaking }
+
+    /// The speaker may still carry the assistant's voice into the mic (playing, or stopped less than
+    /// `echoGuard` ago).
+    var echoPossible: Bool {
+        if voiceAudible { return true }
+        guard let audible = voiceAudibleAt else { return false }
+        return Int64(now.milliseconds(since: audible)) < rule.echoGuard.wholeMilliseconds
+    }
+
+    var nearEndHeardRecently: Bool {
+        if nearEnd.active { return true }
+        guard let last = nearEnd.lastHeard else { return false }
+        return Int64(now.milliseconds(since: last)) <= rule.lookback.wholeMilliseconds
+    }
+
+    /// A hands-free conversation whose session is up and whose turns the server's VAD finds.
+    var vadTurnsActive: Bool {
+        turnTaking == .handsFree && sessionReady && state.isInConversation && state != .connecting && hold == nil
+    }
+
+    mutating func noteVoiceAudible() {
+        if voiceAudible { voiceAudibleAt = now }
+    }
+
+    mutating func resetBargeIn() {
+        serverTurn = nil
+        localBargeInPending = false
+        cancelTimer(.bargeInConfirmation)
+        cancelTimer(.serverTurnWait)
+    }
+
+    // MARK: - The local detector
+
+    mutating func handleNearEndSpeech(_ active: Bool) {
+        guard active != nearEnd.active else { return }
+        nearEnd.active = active
+        nearEnd.lastHeard = now
+        guard active else {
+            cancelTimer(.bargeInConfirmation)
+            return
+        }
+        guard rule.localDetector, vadTurnsActive else { return }
+        if let turn = serverTurn, !turn.confirmed {
+            acceptServerTurn(turn.itemID, reason: "server VAD and near-end speech")
+        } else if voiceAudible {
+            if rule.confirmation <= .zero { bargeIn() } else { arm(.bargeInConfirmation, after: rule.confirmation) }
+        }
+    }
+
+    /// Near-end speech lasted `confirmation` while the assistant talked: stop it now.
+    mutating func confirmNearEndSpeech() {
+        guard nearEnd.active, vadTurnsActive, voiceAudible else { return }
+        bargeIn()
+    }
+
+    private mutating func bargeIn() {
+        stopSpeech(cancelResponse: true)
+        log(.info, "barge-in: near-end speech over the assistant")
+        localBargeInPending = serverTurn == nil
+        if localBargeInPending { arm(.serverTurnWait, after: rule.serverTurnWait) }
+        serverTurn?.confirmed = true
+        enter(.userSpeaking)
+    }
+
+    /// The server's VAD never reported the turn the local detector barged in for: listen again.
+    mutating func serverTurnNeverCame() {
+        guard localBargeInPending else { return }
+        localBargeInPending = false
+        guard state == .userSpeaking, hold == nil, serverTurn == nil else { return }
+        log(.info, "barge-in: the server heard no speech; listening")
+        settleOwedAnswer()
+        if response.active { enter(.processing) } else { enter(.listening) }
+    }
+
+    // MARK: - The server's VAD
+
+    mutating func speechStarted(itemID: String) {
+        guard turnTaking == .handsFree, state != .connecting, hold == nil else { return }
+        if rule.localDetector, echoPossible, !nearEndHeardRecently, !localBargeInPending {
+            serverTurn = ServerTurn(itemID: itemID, confirmed: false)
+            log(.info, "speech_started while the assistant is audible: waiting for near-end speech")
+            return
+        }
+        acceptServerTurn(itemID, reason: "server VAD")
+    }
+
+    private mutating func acceptServerTurn(_ itemID: String, reason: String) {
+        serverTurn = ServerTurn(itemID: itemID, confirmed: true)
+        localBargeInPending = false
+        cancelTimer(.serverTurnWait)
+        cancelTimer(.bargeInConfirmation)
+        if assistantIsSpeaking || state.isSpeaking {
+            // The server does not interrupt by itself (`interrupt_response: false`): cancel here.
+            stopSpeech(cancelResponse: true)
+            log(.info, "barge-in (\(reason))")
+        }
+        enter(.userSpeaking)
+    }
+
+    mutating func speechStopped(itemID: String) {
+        if let turn = serverTurn, !turn.confirmed {
+            serverTurn = nil
+            let id = turn.itemID.isEmpty ? itemID : turn.itemID
+            if !id.isEmpty { send(.conversationItemDelete(itemID: id)) }
+            log(.info, "ignored a turn the server heard while the assistant spoke: no near-end speech (echo)")
+            return
+        }
+        serverTurn = nil
+        guard state == .userSpeaking, hold == nil else { return }
+        response.answerOwed = false  // the response to this turn sees the tool outputs too
+        userTurnEnded()
+        // `create_response: false`: the turn is answered because the appliance accepted it.
+        requestResponse(isAnswer: false)
+        enter(.processing)
+    }
+}

@@ -1,0 +1,61 @@
+import Glibc
+
+/// Decides, per chain frame, whether `CaptureChainDriver` may skip the capture chain, and what near-end
+/// speech means while it does.
+///
+/// - Far end: the reference's power, peak-held and falling 60 dB in 300 ms (room decay and the lag the
+///   chain would still compensate), above about -50 dBFS means echo is expected: the chain must run.
+/// - While the chain is skipped the far end is silent, so any sound is near-end: speech is `onsetFrames`
+///   frames (≥ 32 ms) of mic above -40 dBFS, and ends after 200 ms below.
+///
+/// Allocation-free.
+struct IdleCaptureGate {
+    let onsetFrames: Int
+    let hangoverFrames: Int
+    let holdDecay: Float
+    let farEndThreshold: Float = 10_000  // reference power, about -50 dBFS RMS
+    let speechThreshold: Float = 107_000  // -40 dBFS RMS
+
+    private var referenceEnvelope: Float = 0
+    private var loudRun = 0
+    private var quietRun = 0
+    private(set) var nearEndSpeech = false
+    private(set) var farEndActive = false
+
+    /// `frameMilliseconds`: the chain's frame length.
+    init(frameMilliseconds: Int) {
+        let ms = max(1, frameMilliseconds)
+        onsetFrames = max(1, (32 + ms - 1) / ms)
+        hangoverFrames = max(1, 200 / ms)
+        holdDecay = powf(10, -6 * Float(ms) / 300)
+    }
+
+    /// Every frame: the reference the frame's echo comes from.
+    mutating func observe(reference: UnsafeBufferPointer<Int16>) {
+        referenceEnvelope = max(Self.power(reference), referenceEnvelope * holdDecay)
+        farEndActive = referenceEnvelope > farEndThreshold
+    }
+
+    /// While the chain is skipped: the raw mic frame. Returns the debounced near-end verdict.
+    mutating func speech(inMic mic: UnsafeBufferPointer<Int16>) -> Bool {
+        if Self.power(mic) > speechThreshold {
+            loudRun += 1
+            quietRun = 0
+            if loudRun >= onsetFrames { nearEndSpeech = true }
+        } else {
+            loudRun = 0
+            quietRun += 1
+            if quietRun >= hangoverFrames { nearEndSpeech = false }
+        }
+        return nearEndSpeech
+    }
+
+    private static func power(_ samples: UnsafeBufferPointer<Int16>) -> Float {
+        var energy: Float = 0
+        for sample in samples {
+            let x = Float(sample)
+            energy += x * x
+        }
+        return energy / Float(max(1, samples.count))
+    }
+}

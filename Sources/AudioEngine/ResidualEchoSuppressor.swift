@@ -1,0 +1,229 @@
+import Glibc
+
+/// Removes, per band, the echo the linear canceller leaves behind (a small loudspeaker's distortion, a
+/// filter that is still converging), and decides whether the near end talks. Runs between the echo
+/// canceller and the preprocessor.
+///
+/// Short-time spectra (sqrt-Hann window of two frames, hop one frame) of the canceller's output E and
+/// of the aligned reference X, in 24 bands (125 Hz wide below 1 kHz, log-spaced above). Per band:
+/// - reference envelope X̂: the loudest of the last 8 frames (the echo sits up to ~130 ms into the
+///   filter), held with a decay of 3.2 dB per 16 ms (the room's tail);
+/// - residual coupling G = (E − noise) / X̂, tracked while the far end plays: falls fast, rises slowly
+///   (slower still while the near end talks), only in frames whose reference is within 6 dB of the
+///   envelope; starts at 1 so a fresh chain suppresses rather than leaks;
+///   it does not follow the linear filter's state, so it also covers echo the filter cannot model;
+/// - predicted residual echo Ê = G X̂; gain max(floor, 1 − β Ê / E) with β = 4 (1.5 while the near end
+///   talks); gains fall at once and recover half-way per frame.
+/// Two debounced detectors compare E with β Ê + 2 noise in the speech bands (300 Hz–4 kHz): a lenient
+/// one switches β; a strict one is the published near-end verdict (`activity`).
+///
+/// The output is one frame late (overlap-add). Allocation-free after init; realtime-safe. One thread.
+final class ResidualEchoSuppressor {
+    static let bandCount = 24
+    static let historyFrames = 8
+    static let over: Float = 4
+    static let overWhileNearEnd: Float = 1.5
+    static let floorGain: Float = 0.01
+    static let couplingRise: Float = 0.02
+    static let couplingFall: Float = 0.1
+    /// Band energy below which nothing counts as speech (a band's share of about -65 dBFS RMS).
+    let quietBand: Float
+
+    let frameSize: Int
+    private let windowLength: Int
+    private let fft: StagedFFT
+    private let window: UnsafeMutablePointer<Float>
+    private let residualHistory: UnsafeMutablePointer<Float>
+    private let referenceHistory: UnsafeMutablePointer<Float>
+    private let overlap: UnsafeMutablePointer<Float>
+    private let spectrumRe: UnsafeMutablePointer<Float>
+    private let spectrumIm: UnsafeMutablePointer<Float>
+    private let bandOfBin: UnsafeMutablePointer<Int32>
+    /// Per band: reference power of the last `historyFrames` frames (ring), envelope, coupling, noise, gain.
+    private let referenceFrames: UnsafeMutablePointer<Float>
+    private let envelope: UnsafeMutablePointer<Float>
+    private let coupling: UnsafeMutablePointer<Float>
+    private let noise: UnsafeMutablePointer<Float>
+    private let gain: UnsafeMutablePointer<Float>
+    private let residualBand: UnsafeMutablePointer<Float>
+    private let referenceBand: UnsafeMutablePointer<Float>
+    private let echoBand: UnsafeMutablePointer<Float>
+    private let speechBands: Range<Int>
+    private let decay: Float
+    private let tailFrames: Int
+    private var frameIndex = 0
+    private var farEndHold = 0
+    private var lenient: NearEndDetector
+    private var strict: NearEndDetector
+
+    /// The last frame's verdict.
+    private(set) var activity = NearEndActivity()
+
+    init(frameSize: Int, sampleRate: Int, tailSamples: Int) {
+        self.frameSize = frameSize
+        windowLength = 2 * frameSize
+        var size = 2
+        while size < windowLength { size <<= 1 }
+        fft = StagedFFT(size: size)
+        func floats(_ count: Int, _ value: Float = 0) -> UnsafeMutablePointer<Float> {
+            let p = UnsafeMutablePointer<Float>.allocate(capacity: count)
+            p.initialize(repeating: value, count: count)
+            return p
+        }
+        let bins = size / 2 + 1, bands = Self.bandCount
+        window = floats(windowLength)
+        for i in 0..<windowLength {
+            window[i] = sqrtf(0.5 - 0.5 * cosf(2 * Float.pi * (Float(i) + 0.5) / Float(windowLength)))
+        }
+        residualHistory = floats(windowLength)
+        referenceHistory = floats(windowLength)
+        overlap = floats(frameSize)
+        spectrumRe = floats(bins)
+        spectrumIm = floats(bins)
+        bandOfBin = .allocate(capacity: bins)
+        let nyquist = Float(sampleRate) / 2
+        for k in 0..<bins {
+            let f = Float(k) * Float(sampleRate) / Float(size)
+            var b = 0
+            while b < bands - 1 && f >= Self.bandEdge(b + 1, nyquist: nyquist) { b += 1 }
+            bandOfBin[k] = Int32(b)
+        }
+        var first = 0, last = 0
+        while first < bands - 1 && Self.bandEdge(first, nyquist: nyquist) < 250 { first += 1 }
+        while last < bands && Self.bandEdge(last, nyquist: nyquist) < 4000 { last += 1 }
+        speechBands = max(0, first - 1)..<max(first, last)
+        referenceFrames = floats(Self.historyFrames * bands)
+        envelope = floats(bands)
+        coupling = floats(bands, 1)
+        noise = floats(bands, 1000)
+        gain = floats(bands, 1)
+        residualBand = floats(bands)
+        referenceBand = floats(bands)
+        echoBand = floats(bands)
+        // Parseval: a -65 dBFS RMS signal (18 LSB) under the window, spread over the bands.
+        quietBand = 18 * 18 * Float(windowLength) / 2 * Float(size) / 2 / Float(bands)
+        let frameMilliseconds = Float(frameSize) * 1000 / Float(sampleRate)
+        decay = powf(10, -3.2 * frameMilliseconds / 16 / 10)
+        tailFrames = max(1, (tailSamples + frameSize - 1) / frameSize)
+        let hangover = Int((200 / frameMilliseconds).rounded())
+        lenient = NearEndDetector(margin: 2, bandFraction: 0.3, onsetFrames: Int((32 / frameMilliseconds).rounded()),
+                                  hangoverFrames: hangover)
+        strict = NearEndDetector(margin: 4, bandFraction: 0.3, onsetFrames: Int((48 / frameMilliseconds).rounded()),
+                                 hangoverFrames: hangover)
+    }
+
+    deinit {
+        for p in [window, residualHistory, referenceHistory, overlap, spectrumRe, spectrumIm, referenceFrames,
+                  envelope, coupling, noise, gain, residualBand, referenceBand, echoBand] { p.deallocate() }
+        bandOfBin.deallocate()
+    }
+
+    /// Lower edge of band `b` in Hz: 125 Hz steps to 1 kHz, then 16 bands per three octaves.
+    static func bandEdge(_ b: Int, nyquist: Float) -> Float {
+        b <= 8 ? Float(b) * 125 : min(nyquist, 1000 * powf(8, Float(b - 8) / 16))
+    }
+
+    /// `residual`: the canceller's output (frameSize samples), replaced by the suppressed signal of the
+    /// previous call's frame. `reference`: the aligned reference of the same frame.
+    func process(_ residual: UnsafeMutableBufferPointer<Int16>, reference: UnsafeBufferPointer<Int16>) {
+        let h = frameSize, w = windowLength, n = fft.size, bands = Self.bandCount
+        var referencePower: Float = 0
+        for i in 0..<h {
+            residualHistory[i] = residualHistory[h + i]
+            referenceHistory[i] = referenceHistory[h + i]
+            let r = Float(reference[i])
+            residualHistory[h + i] = Float(residual[i])
+            referenceHistory[h + i] = r
+            referencePower += r * r
+        }
+        // About -50 dBFS RMS, held over the echo tail.
+        farEndHold = referencePower / Float(h) > 10_000 ? tailFrames : max(0, farEndHold - 1)
+        let farEndActive = farEndHold > 0
+
+        // One complex FFT of E + iX.
+        let re = fft.re, im = fft.im
+        for i in 0..<w {
+            re[i] = residualHistory[i] * window[i]
+            im[i] = referenceHistory[i] * window[i]
+        }
+        for i in w..<n { re[i] = 0; im[i] = 0 }
+        transform(inverse: false)
+        for b in 0..<bands { residualBand[b] = 0; referenceBand[b] = 0 }
+        for k in 0...n / 2 {
+            let j = (n - k) & (n - 1)
+            let a = re[k], bi = im[k], c = re[j], d = im[j]
+            let er = 0.5 * (a + c), ei = 0.5 * (bi - d)
+            let xr = 0.5 * (bi + d), xi = 0.5 * (c - a)
+            spectrumRe[k] = er
+            spectrumIm[k] = ei
+            let band = Int(bandOfBin[k])
+            residualBand[band] += er * er + ei * ei
+            referenceBand[band] += xr * xr + xi * xi
+        }
+
+        let slot = (frameIndex % Self.historyFrames) * bands
+        frameIndex &+= 1
+        let talking = lenient.speech
+        for b in 0..<bands {
+            referenceFrames[slot + b] = referenceBand[b]
+            var loudest: Float = 0
+            for f in 0..<Self.historyFrames { loudest = max(loudest, referenceFrames[f * bands + b]) }
+            envelope[b] = max(loudest, envelope[b] * decay)
+            let e = residualBand[b]
+            noise[b] = e < noise[b] ? 0.7 * noise[b] + 0.3 * e : noise[b] * 1.01
+            // Learn only while this frame's reference is near its envelope: in the tail of a burst the
+            // held envelope overstates the echo, and learning there would collapse the coupling before
+            // the next burst (whose onset would then look like a talker).
+            if farEndActive && envelope[b] > 1e-3 && referenceBand[b] >= 0.25 * envelope[b] {
+                let ratio = max(e - noise[b], 0) / (envelope[b] + 1e-3)
+                var rate = ratio > coupling[b] ? Self.couplingRise : Self.couplingFall
+                if talking && ratio > coupling[b] { rate *= 0.25 }
+                coupling[b] += rate * (ratio - coupling[b])
+            }
+            echoBand[b] = coupling[b] * envelope[b]
+        }
+
+        var lenientAbove = 0, strictAbove = 0
+        var speechEnergy: Float = 0, predicted: Float = 0
+        for b in speechBands {
+            let expected = Self.over * echoBand[b] + 2 * noise[b] + quietBand
+            let e = residualBand[b]
+            speechEnergy += e
+            predicted += expected
+            if e > lenient.margin * expected { lenientAbove += 1 }
+            if e > strict.margin * expected { strictAbove += 1 }
+        }
+        let near = lenient.update(bandsAbove: lenientAbove, bandCount: speechBands.count)
+        let speech = strict.update(bandsAbove: strictAbove, bandCount: speechBands.count)
+        activity = NearEndActivity(farEndActive: farEndActive, nearEndSpeech: speech,
+                                   nearToEchoDB: 10 * log10f((speechEnergy + 1) / (predicted + 1)))
+
+        let over = near ? Self.overWhileNearEnd : Self.over
+        for b in 0..<bands {
+            let e = residualBand[b]
+            let g = max(Self.floorGain, e > 0 ? 1 - over * echoBand[b] / e : 1)
+            gain[b] = g < gain[b] ? g : 0.5 * (gain[b] + g)
+        }
+        for k in 0...n / 2 {
+            let g = gain[Int(bandOfBin[k])]
+            re[k] = spectrumRe[k] * g
+            im[k] = spectrumIm[k] * g
+        }
+        for k in 1..<n / 2 {
+            re[n - k] = re[k]
+            im[n - k] = -im[k]
+        }
+        transform(inverse: true)
+        let scale = 1 / Float(n)
+        for i in 0..<h {
+            let v = overlap[i] + re[i] * scale * window[i]
+            overlap[i] = re[h + i] * scale * window[h + i]
+            residual[i] = Int16(max(-32768, min(32767, v.rounded())))
+        }
+    }
+
+    private func transform(inverse: Bool) {
+        fft.permute()
+        for stage in 1...fft.stages { fft.runStage(stage, inverse: inverse) }
+    }
+}

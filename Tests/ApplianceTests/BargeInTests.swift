@@ -1,0 +1,133 @@
+import Testing
+@testable import Appliance
+import Realtime
+
+/// Barge-in with the local near-end detector (`BargeInRule(localDetector: true)`, what the service runs):
+/// the speaker's echo never interrupts or becomes a turn; near-end speech stops the assistant after the
+/// confirmation; a tap always interrupts.
+@Suite struct BargeInTests {
+    static let rule = BargeInRule(localDetector: true)
+
+    /// Hands-free, the assistant mid-answer: 2 s of A1 (response R1, still active) received, `played` heard.
+    func speaking(played: Int = 12_000, rule: BargeInRule = BargeInTests.rule) -> EngineHarness {
+        var h = EngineHarness(configuration: .init(tools: [AskJarvisTool.definition.functionTool], bargeIn: rule))
+        h.startHandsFree()
+        h.server(.speechStarted(audioStartMs: 0, itemID: "U1"), after: 100)
+        h.server(.speechStopped(audioEndMs: 900, itemID: "U1"), after: 800)
+        h.server(.responseCreated(ResponseInfo(id: "R1", status: "in_progress")))
+        h.server(EngineHarness.delta("R1", "A1", samples: 48_000), after: 100)
+        h.handle(.voicePlayed(samples: played), after: 500)
+        return h
+    }
+
+    @Test func theServersVADOnTheEchoNeitherInterruptsNorBecomesATurn() {
+        var h = speaking()
+        let state = h.state
+        h.server(.speechStarted(audioStartMs: 2_000, itemID: "U2"), after: 10)
+        #expect(h.lastSent.isEmpty && !h.last.contains(.flushVoice), "no near-end speech: the assistant goes on")
+        #expect(h.state == state)
+        h.server(.speechStopped(audioEndMs: 2_600, itemID: "U2"), after: 600)
+        #expect(h.lastSent == [.conversationItemDelete(itemID: "U2")], "the echo turn is removed, not answered")
+        #expect(h.state == state)
+        // The answer plays to its end and the conversation listens again.
+        h.server(.outputAudioDone(responseID: "R1", itemID: "A1"))
+        h.server(.responseDone(ResponseInfo(id: "R1", status: "completed")), after: 5)
+        h.handle(.voicePlayed(samples: 48_000), after: 1_500)
+        #expect(h.state == .listening)
+        #expect(!h.last.contains(.flushVoice))
+    }
+
+    @Test func nearEndSpeechStopsTheAssistantAfterTheConfirmation() {
+        var h = speaking(played: 12_000)
+        h.handle(.nearEndSpeech(true), after: 10)
+        #expect(h.last.contains(.startTimer(.bargeInConfirmation, deadline: h.now + .milliseconds(20))))
+        #expect(!h.last.contains(.flushVoice))
+        h.handle(.voicePlayed(samples: 12_480), after: 20)  // 20 ms more heard while confirming
+        #expect(h.fireNextTimer() == .bargeInConfirmation)
+        #expect(h.last.contains(.flushVoice))
+        #expect(h.lastSent == [.responseCancel(responseID: nil), .conversationItemTruncate(itemID: "A1", contentIndex: 0, audioEndMs: 520)],
+                "the server no longer cancels by itself (interrupt_response: false)")
+        #expect(h.state == .userSpeaking)
+        #expect(h.engine.armedTimers[.serverTurnWait] != nil)
+        // The server's VAD reports the user's turn: it is theirs, and gets answered.
+        h.server(.speechStarted(audioStartMs: 2_500, itemID: "U2"), after: 80)
+        #expect(h.lastSent.isEmpty && h.state == .userSpeaking)
+        #expect(h.engine.armedTimers[.serverTurnWait] == nil)
+        h.handle(.nearEndSpeech(false), after: 900)
+        h.server(.speechStopped(audioEndMs: 3_500, itemID: "U2"), after: 200)
+        #expect(h.lastSent == [.responseCreate(nil)] || h.engine.response.createPending, "answered once R1 is done")
+        #expect(h.state == .processing)
+    }
+
+    @Test func aShortBlipOfNearEndSpeechDoesNotInterrupt() {
+        var h = speaking()
+        h.handle(.nearEndSpeech(true), after: 10)
+        h.handle(.nearEndSpeech(false), after: 20)
+        #expect(h.last.contains(.cancelTimer(.bargeInConfirmation)))
+        #expect(h.engine.armedTimers[.bargeInConfirmation] == nil)
+        #expect(h.state == .fillerSpeaking)
+    }
+
+    @Test func theServersTurnConfirmedByNearEndSpeechStopsTheAssistantAtOnce() {
+        var h = speaking()
+        h.server(.speechStarted(audioStartMs: 2_000, itemID: "U2"), after: 10)
+        #expect(h.state == .fillerSpeaking)
+        h.handle(.nearEndSpeech(true), after: 30)
+        #expect(h.last.contains(.flushVoice), "two detectors agree: no confirmation wait")
+        #expect(h.state == .userSpeaking)
+        h.server(.speechStopped(audioEndMs: 3_000, itemID: "U2"), after: 900)
+        #expect(!h.lastSent.contains(.conversationItemDelete(itemID: "U2")))
+        #expect(h.state == .processing)
+    }
+
+    @Test func nearEndSpeechJustBeforeTheServersTurnConfirmsIt() {
+        var h = speaking()
+        h.handle(.nearEndSpeech(true), after: 10)
+        h.handle(.nearEndSpeech(false), after: 20)  // too short to barge in by itself
+        h.server(.speechStarted(audioStartMs: 2_000, itemID: "U2"), after: 200)
+        #expect(h.last.contains(.flushVoice))
+        #expect(h.state == .userSpeaking)
+    }
+
+    @Test func aLocalBargeInThatTheServerNeverHearsListensAgain() {
+        var h = speaking()
+        h.handle(.nearEndSpeech(true), after: 10)
+        h.fire(.bargeInConfirmation)
+        #expect(h.state == .userSpeaking)
+        h.handle(.nearEndSpeech(false), after: 300)
+        h.fire(.serverTurnWait)
+        #expect(h.state == .processing || h.state == .listening)
+        #expect(h.engine.armedTimers[.userSpeakingLimit] == nil)
+    }
+
+    @Test func aTapInterruptsWithoutAnyDetector() {
+        var h = speaking()
+        h.handle(.button(.tap(pressedAt: h.now)), after: 10)
+        #expect(h.last.contains(.flushVoice))
+        #expect(h.lastSent.first == .responseCancel(responseID: nil))
+    }
+
+    @Test func afterTheEchoGuardTheServersTurnNeedsNoConfirmation() {
+        var h = speaking(played: 0)
+        h.server(.outputAudioDone(responseID: "R1", itemID: "A1"))
+        h.server(.responseDone(ResponseInfo(id: "R1", status: "completed")), after: 5)
+        h.handle(.voicePlayed(samples: 48_000), after: 2_000)
+        #expect(h.state == .listening)
+        h.server(.speechStarted(audioStartMs: 5_000, itemID: "U2"), after: 300)
+        #expect(h.state == .listening, "300 ms after the voice stopped its echo may still be heard")
+        h.server(.speechStopped(audioEndMs: 5_400, itemID: "U2"), after: 400)
+        #expect(h.lastSent == [.conversationItemDelete(itemID: "U2")])
+        h.server(.speechStarted(audioStartMs: 6_000, itemID: "U3"), after: 600)
+        #expect(h.state == .userSpeaking, "past the echo guard the server's VAD is trusted")
+        h.server(.speechStopped(audioEndMs: 7_000, itemID: "U3"), after: 1_000)
+        #expect(h.lastSent == [.responseCreate(nil)])
+    }
+
+    @Test func withoutALocalDetectorTheServersVADIsTrustedAndTheEngineCancels() {
+        var h = speaking(rule: BargeInRule(localDetector: false))
+        h.server(.speechStarted(audioStartMs: 2_000, itemID: "U2"), after: 10)
+        #expect(h.last.contains(.flushVoice))
+        #expect(h.lastSent.first == .responseCancel(responseID: nil))
+        #expect(h.state == .userSpeaking)
+    }
+}

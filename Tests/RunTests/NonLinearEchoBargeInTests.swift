@@ -1,0 +1,128 @@
+import ALSATestbed
+import Glibc
+import Testing
+import TestProcess
+import TestSupport
+
+/// `jarvis-voice run` in a room whose loudspeaker is not linear: the paced mic hears the paced speaker
+/// through a saturating (soft clip) and band-limited (200 Hz high-pass) loudspeaker, about as loud as the
+/// user, so the linear echo canceller leaves a residual that the stand-in server's energy VAD hears as
+/// speech. While only the assistant talks it must finish its answer (no barge-in, no echo turn answered);
+/// when the user talks over it, it must stop at once.
+@Suite(.timeLimit(.minutes(3))) struct NonLinearEchoBargeInTests {
+    static let question = "what is on my calendar today"
+    static let answer = "You have a dentist appointment at ten in the morning, then lunch with Sam at noon, "
+        + "and the plumber comes at three in the afternoon. Remember to buy milk and bread on the way home."
+    static let interruption = "wait, stop, what about tomorrow"
+    /// The loudspeaker: echo gain 1 (as loud as the user's espeak-ng voice), 8 ms away, clipped, high-passed.
+    static let room = PacedPCMOptions(link: "kitchen", echoGain: 1.0, echoDelayMilliseconds: 8, followInfile: true,
+                                      echoClip: 0.2, echoHighpassHz: 200)
+    let dir = TemporaryDirectory()
+
+    @Test func theEchoNeverInterruptsTheAnswerButATalkerStopsItFast() async throws {
+        var script = RealtimeStandInScript()
+        script.answerAudio = try await SpeechSynthesis.speak(Self.answer, rate: 24_000, directory: dir.path, name: "answer")
+        script.answerTranscript = Self.answer
+        script.vadThresholdRMS = 150  // about -47 dBFS: a sensitive server VAD, like the real one on speech-like residue
+        let realtime = try await RealtimeStandIn.start(script: script)
+        let jarvis = try await TermLLMStandIn.start()
+        let silence = [Int16](repeating: 0, count: 16_000)
+        let question = try await SpeechSynthesis.speak(Self.question, rate: 16_000, directory: dir.path, name: "question")
+        let interruption = try await SpeechSynthesis.speak(Self.interruption, rate: 16_000, directory: dir.path, name: "interruption")
+
+        var mic = Self.room
+        mic.infile = dir.file("echo-mic.raw")
+        try TestFiles.write([], to: dir.file("echo-mic.raw"))
+        let service = try ServiceUnderTest.start(in: dir, name: "echo", realtime: realtime, jarvis: jarvis, mic: mic,
+                                                 speakerLink: "kitchen", realtimeSection: "idle_timeout_s = 20")
+        defer { _ = service.process.signal(SIGKILL) }
+        try #require(try await service.ctlWhenReady("tap"), "log:\n\(service.logText)")
+        try #require(await waitForState("listening", service), "log:\n\(service.logText)")
+
+        // Phase 1: the question, then only the assistant talks (far end only), loud and non-linear.
+        try service.speak(question + silence)
+        try #require(await waitForState("ai_speaking", service, timeout: .seconds(30)), "log:\n\(service.logText)")
+        try #require(await waitForState("listening", service, timeout: .seconds(30)), "log:\n\(service.logText)")
+        let log1 = service.logText
+        #expect(log1.contains("ai_speaking -> listening (playback progress)"), "the answer played to its end; log:\n\(log1)")
+        #expect(!log1.contains("barge-in"), "log:\n\(log1)")
+        #expect(realtime.clientEvents(ofType: "conversation.item.truncate").isEmpty)
+        #expect(realtime.clientEvents(ofType: "response.cancel").isEmpty)
+        #expect(jarvis.recordedRequests.count == 1, "no echo turn became a request")
+        let echoTurns = occurrences(of: "speech_started while the assistant is audible", in: log1)
+        #expect(echoTurns >= 1, "the server's VAD must hear the residual echo, or this phase proves nothing; log:\n\(log1)")
+        #expect(realtime.clientEvents(ofType: "conversation.item.delete").count <= echoTurns)
+
+        // Phase 2: the question again; while its answer plays, the user talks over it (double talk).
+        try service.speak(question + silence)
+        try #require(await waitForState("ai_speaking", service, timeout: .seconds(30)), "log:\n\(service.logText)")
+        try await Task.sleep(for: .milliseconds(1_500))
+        let heardAtSpeech = playedFrames(service)
+        try service.speak(interruption + silence)
+        #expect(await realtime.waitForClientEvent("conversation.item.truncate", timeout: .seconds(10)), "log:\n\(service.logText)")
+        #expect(service.logText.contains("barge-in"), "log:\n\(service.logText)")
+        try await Task.sleep(for: .milliseconds(600))
+        let played = (try? TestFiles.readSamples(service.played)) ?? []
+        let onset = Self.onsetMilliseconds(interruption, rate: 16_000)
+        let stopped = try #require(Self.silenceStartMilliseconds(inStereo48k: played, from: heardAtSpeech), "the answer never stopped")
+        let latency = stopped - (heardAtSpeech / 48 + onset)
+        print("non-linear echo: \(echoTurns) server VAD turn(s) on the echo ignored; barge-in stopped the answer \(latency) ms after the talker started")
+        #expect(latency <= 500, "the assistant stopped \(latency) ms after the user started talking; log:\n\(service.logText)")
+
+        await service.stop()
+        await realtime.shutdown()
+        await jarvis.stop()
+    }
+
+    func waitForState(_ state: String, _ service: ServiceUnderTest, timeout: Duration = .seconds(10)) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let status = try? await service.ctl("status"), status.stdout.contains(#""state":"\#(state)""#) { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+
+    /// Frames (48 kHz) the speaker has played so far.
+    func playedFrames(_ service: ServiceUnderTest) -> Int {
+        var info = stat()
+        guard stat(service.played, &info) == 0 else { return 0 }
+        return Int(info.st_size) / 4
+    }
+
+    func occurrences(of needle: String, in text: String) -> Int {
+        text.split(separator: "\n").filter { $0.contains(needle) }.count
+    }
+
+    /// The first 10 ms block of `samples` above -45 dBFS, in ms.
+    static func onsetMilliseconds(_ samples: [Int16], rate: Int) -> Int {
+        let block = rate / 100
+        var start = 0
+        while start + block <= samples.count {
+            let energy = samples[start..<(start + block)].reduce(0.0) { $0 + Double($1) * Double($1) }
+            if energy / Double(block) > 184 * 184 { return start / block * 10 }
+            start += block
+        }
+        return 0
+    }
+
+    /// From frame `from` of the speaker's output (48 kHz stereo), where the sound stops for at least
+    /// 250 ms (10 ms blocks of the left channel below -50 dBFS), in ms from the start of the output.
+    static func silenceStartMilliseconds(inStereo48k samples: [Int16], from: Int) -> Int? {
+        let block = 480
+        var frame = from
+        var silentSince: Int?
+        while (frame + block) * 2 <= samples.count {
+            var energy = 0.0
+            for f in frame..<(frame + block) { energy += Double(samples[2 * f]) * Double(samples[2 * f]) }
+            if energy / Double(block) < 104 * 104 {
+                if silentSince == nil { silentSince = frame }
+                if let since = silentSince, frame + block - since >= 48 * 250 { return since / 48 }
+            } else {
+                silentSince = nil
+            }
+            frame += block
+        }
+        return nil
+    }
+}
