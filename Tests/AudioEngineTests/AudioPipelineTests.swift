@@ -24,7 +24,7 @@ import Testing
         // run glitch, which restarts the canceller's convergence; such a run measures nothing and is
         // repeated. A glitch-free run must reach the bar.
         var glitched = 0
-        for _ in 0..<3 {
+        for _ in 0..<5 {
             let run = try await measure(config: config)
             if run.xruns > 0 { glitched += 1; continue }
             try #require(run.uplinkSamples > 24_000 * 3, "uplink carried \(run.uplinkSamples) samples")
@@ -102,11 +102,13 @@ import Testing
     }
 
     private func measure(config: String) async throws -> Run {
+        // 12 periods (120 ms) of device buffer: the claim is about the canceller, and a deeper buffer rides
+        // out the scheduling stalls of a loaded 2-core machine (the reference alignment absorbs the delay).
         let pipeline = try AudioPipeline(
             configuration: AudioPipelineConfiguration(
                 captureDevice: PCMDevice(name: "mic", configFile: config),
                 playbackDevice: PCMDevice(name: "spk", configFile: config),
-                bufferPeriods: 6, fifoPriority: nil),
+                bufferPeriods: 12, fifoPriority: nil),
             logger: Logger(label: "test"))
         // 4 s of far-end noise at 16 kHz (the test device's acoustic link decimates without an
         // anti-alias filter, so the far end must not carry content above 8 kHz), fed like the
