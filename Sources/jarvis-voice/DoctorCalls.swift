@@ -4,20 +4,6 @@ import Glibc
 enum DoctorCalls {
     static var isRoot: Bool { geteuid() == 0 }
 
-    /// The process environment (the doctor reads `$CREDENTIALS_DIRECTORY` to know where it runs).
-    static func environment() -> [String: String] {
-        var result: [String: String] = [:]
-        var pointer: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = environ
-        while let entry = pointer.pointee {
-            let text = String(cString: entry)
-            if let equals = text.firstIndex(of: "="), result[String(text[..<equals])] == nil {
-                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
-            pointer += 1
-        }
-        return result
-    }
-
     /// Permission bits of `path`, or nil when it cannot be stat'ed.
     static func mode(of path: String) -> UInt32? {
         var info = stat()

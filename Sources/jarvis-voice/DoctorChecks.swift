@@ -37,7 +37,7 @@ struct DoctorChecks {
     /// What the service will get: the configured files as the service user can read them, then the
     /// credentials the unit loads (outside the service: from systemd's credential store).
     private func checkSecrets(_ report: inout DoctorReport) -> (Secret?, Secret?) {
-        let environment = environment ?? DoctorCalls.environment()
+        let environment = environment ?? ProcessEnvironment.current()
         let inService = !(environment["CREDENTIALS_DIRECTORY"] ?? "").isEmpty
         let loader = SecretLoader(
             environment: environment,

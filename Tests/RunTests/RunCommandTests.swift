@@ -152,7 +152,7 @@ import TestSupport
         let jarvis = try await TermLLMStandIn.start()
         let alsa = try alsaConfig()
         let config = try config(realtimeURL: realtime.url, apiKey: realtime.script.apiKey, jarvisURL: jarvis.baseURL, logLevel: "info")
-        let notify = NotifyListener(abstract: false)
+        let notify = NotifyRecorder()
         var environment = environment(alsa: alsa)
         environment["NOTIFY_SOCKET"] = notify.address
         environment["WATCHDOG_USEC"] = "500000"
@@ -160,34 +160,24 @@ import TestSupport
         let service = try BackgroundProcess([try binary, "run", "--config", config], environment: environment, stderr: .file(log))
         defer { _ = service.signal(SIGKILL) }
 
-        var messages: [String] = []
-        func receive(until predicate: (String) -> Bool, within timeout: Duration = .seconds(5)) async -> Bool {
-            let deadline = ContinuousClock.now + timeout
-            while ContinuousClock.now < deadline {
-                guard let message = await notify.receive(within: .milliseconds(100)) else { continue }
-                messages.append(message)
-                if predicate(message) { return true }
-            }
-            return false
-        }
-        #expect(await receive { $0.hasPrefix("READY=1") }, "\(messages); log:\n\(readLog(log))")
-        #expect(await receive { $0 == "WATCHDOG=1" }, "\(messages)")
+        #expect(await notify.receive { $0.hasPrefix("READY=1") }, "\(notify.messages); log:\n\(readLog(log))")
+        #expect(await notify.receive { $0 == "WATCHDOG=1" }, "\(notify.messages)")
 
         _ = try #require(await waitForStatus(config))
         #expect(!readLog(log).contains("<7>"), "info level logs no debug lines")
         #expect(try await ctl(config, "tap").status == 0)
-        #expect(await receive { $0 == "STATUS=connecting" || $0 == "STATUS=listening" }, "\(messages)")
+        #expect(await notify.receive { $0 == "STATUS=connecting" || $0 == "STATUS=listening" }, "\(notify.messages)")
 
         // The mic disappears: STATUS= says what the service waits for, and the watchdog keeps being
         // fed (the reopen loop recovers; a restart would not help).
         try TestFiles.write([], to: dir.file("unplugged"))
-        #expect(await receive { $0 == "STATUS=waiting for capture device run_mic…" }, "\(messages) log:\n\(readLog(log))")
+        #expect(await notify.receive { $0 == "STATUS=waiting for capture device run_mic…" }, "\(notify.messages) log:\n\(readLog(log))")
         #expect(await waitUntilLogged(log, "waiting for capture device run_mic (the service keeps running"), "log:\n\(readLog(log))")
-        messages.removeAll()
-        _ = await receive(until: { _ in false }, within: .seconds(1))
-        #expect(messages.filter { $0 == "WATCHDOG=1" }.count >= 2, "pings go on while unplugged: \(messages)")
+        notify.clear()
+        _ = await notify.receive(within: .seconds(1)) { _ in false }
+        #expect(notify.messages.filter { $0 == "WATCHDOG=1" }.count >= 2, "pings go on while unplugged: \(notify.messages)")
         TestFiles.remove(dir.file("unplugged"))
-        #expect(await receive { $0.hasPrefix("STATUS=") && !$0.hasPrefix("STATUS=waiting") }, "the engine state is back: \(messages)")
+        #expect(await notify.receive { $0.hasPrefix("STATUS=") && !$0.hasPrefix("STATUS=waiting") }, "the engine state is back: \(notify.messages)")
         #expect(await waitUntilLogged(log, "audio running: capture device run_mic and playback device run_speaker open"), "log:\n\(readLog(log))")
         #expect(!readLog(log).contains("withholding watchdog pings"), "log:\n\(readLog(log))")
 
@@ -195,14 +185,14 @@ import TestSupport
         _ = try self.config(realtimeURL: realtime.url, apiKey: realtime.script.apiKey, jarvisURL: jarvis.baseURL,
                             logLevel: "debug", voice: "cedar")
         #expect(service.signal(SIGHUP))
-        #expect(await receive { $0.hasPrefix("RELOADING=1") }, "\(messages)")
+        #expect(await notify.receive { $0.hasPrefix("RELOADING=1") }, "\(notify.messages)")
         #expect(await waitUntilLogged(log, "reloaded \(config): applied [log] level = debug; [realtime] voice needs a restart (systemctl restart jarvis-voice)"),
                 "log:\n\(readLog(log))")
         #expect(try await ctl(config, "status").status == 0)
         #expect(await waitUntilLogged(log, "<7>control: control command status"), "log:\n\(readLog(log))")
 
         #expect(service.signal(SIGTERM))
-        #expect(await receive { $0 == "STOPPING=1" }, "\(messages)")
+        #expect(await notify.receive { $0 == "STOPPING=1" }, "\(notify.messages)")
         #expect(await service.wait(timeout: .seconds(3)) == 0)
         await realtime.shutdown()
         await jarvis.stop()
@@ -214,7 +204,7 @@ import TestSupport
         let alsa = try alsaConfig()
         let config = try config(realtimeURL: realtime.url, apiKey: realtime.script.apiKey, jarvisURL: jarvis.baseURL, logLevel: "info")
         try TestFiles.write([], to: dir.file("unplugged"))
-        let notify = NotifyListener(abstract: false)
+        let notify = NotifyRecorder()
         var environment = environment(alsa: alsa)
         environment["NOTIFY_SOCKET"] = notify.address
         environment["WATCHDOG_USEC"] = "1000000"
@@ -222,30 +212,20 @@ import TestSupport
         let service = try BackgroundProcess([try binary, "run", "--config", config], environment: environment, stderr: .file(log))
         defer { _ = service.signal(SIGKILL) }
 
-        var messages: [String] = []
-        func receive(until predicate: (String) -> Bool, within timeout: Duration = .seconds(5)) async -> Bool {
-            let deadline = ContinuousClock.now + timeout
-            while ContinuousClock.now < deadline {
-                guard let message = await notify.receive(within: .milliseconds(100)) else { continue }
-                messages.append(message)
-                if predicate(message) { return true }
-            }
-            return false
-        }
         // Serving without a mic: READY, what it waits for, watchdog pings, and the control socket.
-        #expect(await receive { $0 == "READY=1" }, "\(messages); log:\n\(readLog(log))")
-        #expect(await receive { $0 == "STATUS=waiting for capture device run_mic…" }, "\(messages); log:\n\(readLog(log))")
-        #expect(await receive { $0 == "WATCHDOG=1" }, "\(messages)")
+        #expect(await notify.receive { $0 == "READY=1" }, "\(notify.messages); log:\n\(readLog(log))")
+        #expect(await notify.receive { $0 == "STATUS=waiting for capture device run_mic…" }, "\(notify.messages); log:\n\(readLog(log))")
+        #expect(await notify.receive { $0 == "WATCHDOG=1" }, "\(notify.messages)")
         let status = try #require(await waitForStatus(config))
         #expect(status.stdout.contains("\"state\""), "\(status)")
-        messages.removeAll()
-        _ = await receive(until: { _ in false }, within: .seconds(2))
-        #expect(messages.filter { $0 == "WATCHDOG=1" }.count >= 2, "\(messages)")
-        #expect(messages.allSatisfy { $0 == "WATCHDOG=1" }, "nothing else changes while it waits: \(messages)")
+        notify.clear()
+        _ = await notify.receive(within: .seconds(2)) { _ in false }
+        #expect(notify.messages.filter { $0 == "WATCHDOG=1" }.count >= 2, "\(notify.messages)")
+        #expect(notify.messages.allSatisfy { $0 == "WATCHDOG=1" }, "nothing else changes while it waits: \(notify.messages)")
 
         // The mic appears: audio starts without a restart.
         TestFiles.remove(dir.file("unplugged"))
-        #expect(await receive { $0 == "STATUS=idle" }, "\(messages); log:\n\(readLog(log))")
+        #expect(await notify.receive { $0 == "STATUS=idle" }, "\(notify.messages); log:\n\(readLog(log))")
         #expect(await waitUntilLogged(log, "capture device run_mic opened"), "log:\n\(readLog(log))")
         #expect(service.signal(SIGTERM))
         #expect(await service.wait(timeout: .seconds(3)) == 0)
@@ -285,6 +265,27 @@ import TestSupport
         while ContinuousClock.now < deadline {
             if readLog(path).contains(text) { return true }
             try? await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+}
+
+/// What `run` tells systemd through `NOTIFY_SOCKET`, collected as it arrives.
+final class NotifyRecorder {
+    private let listener = NotifyListener(abstract: false)
+    private(set) var messages: [String] = []
+
+    var address: String { listener.address }
+
+    func clear() { messages.removeAll() }
+
+    /// Collects messages until one satisfies `predicate` (true) or `timeout` passes (false).
+    func receive(within timeout: Duration = .seconds(5), until predicate: (String) -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            guard let message = await listener.receive(within: .milliseconds(100)) else { continue }
+            messages.append(message)
+            if predicate(message) { return true }
         }
         return false
     }
