@@ -74,26 +74,26 @@ def wait_port(port, timeout=20):
 
 
 class MPD:
-    """MPD's own text protocol, one command at a time."""
+    """MPD's own text protocol: one connection per command (MPD drops clients idle for 60 s)."""
 
     def __init__(self, port):
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-        self.file = self.sock.makefile("rb")
-        greeting = self.file.readline()
-        if not greeting.startswith(b"OK MPD"):
-            raise SystemExit(f"not MPD: {greeting!r}")
+        self.port = port
 
     def command(self, line):
-        self.sock.sendall(line.encode() + b"\n")
-        answer = {}
-        while True:
-            reply = self.file.readline().decode().rstrip("\n")
-            if reply == "OK":
-                return answer
-            if reply.startswith("ACK"):
-                raise SystemExit(f"MPD: {line}: {reply}")
-            key, _, value = reply.partition(": ")
-            answer[key] = value
+        with socket.create_connection(("127.0.0.1", self.port), timeout=10) as sock, sock.makefile("rb") as file:
+            greeting = file.readline()
+            if not greeting.startswith(b"OK MPD"):
+                raise SystemExit(f"not MPD: {greeting!r}")
+            sock.sendall(line.encode() + b"\n")
+            answer = {}
+            while True:
+                reply = file.readline().decode().rstrip("\n")
+                if reply == "OK":
+                    return answer
+                if not reply or reply.startswith("ACK"):
+                    raise SystemExit(f"MPD: {line}: {reply or 'connection closed'}")
+                key, _, value = reply.partition(": ")
+                answer[key] = value
 
 
 def main():
