@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The media path's cost against MPD, side by side in one run (see README.md next to this file).
+"""The media path's cost against MPD, side by side in one run (README.md: Benchmarks).
 
 Both players run AT THE SAME TIME for the whole measurement, so a busy shared machine loads both
 alike: the same live MP3 stream (stream_server.py on 127.0.0.1), the same output format (48 kHz
@@ -74,26 +74,26 @@ def wait_port(port, timeout=20):
 
 
 class MPD:
-    """MPD's own text protocol, one command at a time."""
+    """MPD's own text protocol: one connection per command (MPD drops clients idle for 60 s)."""
 
     def __init__(self, port):
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-        self.file = self.sock.makefile("rb")
-        greeting = self.file.readline()
-        if not greeting.startswith(b"OK MPD"):
-            raise SystemExit(f"not MPD: {greeting!r}")
+        self.port = port
 
     def command(self, line):
-        self.sock.sendall(line.encode() + b"\n")
-        answer = {}
-        while True:
-            reply = self.file.readline().decode().rstrip("\n")
-            if reply == "OK":
-                return answer
-            if reply.startswith("ACK"):
-                raise SystemExit(f"MPD: {line}: {reply}")
-            key, _, value = reply.partition(": ")
-            answer[key] = value
+        with socket.create_connection(("127.0.0.1", self.port), timeout=10) as sock, sock.makefile("rb") as file:
+            greeting = file.readline()
+            if not greeting.startswith(b"OK MPD"):
+                raise SystemExit(f"not MPD: {greeting!r}")
+            sock.sendall(line.encode() + b"\n")
+            answer = {}
+            while True:
+                reply = file.readline().decode().rstrip("\n")
+                if reply == "OK":
+                    return answer
+                if not reply or reply.startswith("ACK"):
+                    raise SystemExit(f"MPD: {line}: {reply or 'connection closed'}")
+                key, _, value = reply.partition(": ")
+                answer[key] = value
 
 
 def main():

@@ -2,16 +2,18 @@
 # The media path's cost against MPD, side by side in one run; binary size; start-up to READY=1.
 # Both players run at once for the whole measurement (a shared, noisy machine loads both alike): the same
 # live 128 kbit/s 44.1 kHz MP3 stream from stream_server.py, each into its own paced ALSA PCM (jvpaced)
-# at 48 kHz stereo S16. Writes the table to Benchmarks/mpd/results.md (see README.md here).
+# at 48 kHz stereo S16. Writes the table to Benchmarks/mpd/results.md (the README's Benchmarks section explains it).
 # Usage: Benchmarks/mpd/run.sh [ROUNDS] [SECONDS_PER_ROUND]   (default 6 × 20 s; needs mpd, sox, python3)
+#   SWIFT_BUILD_FLAGS="--scratch-path .build-perf" uses another build directory (default .build).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 rounds="${1:-6}"
 seconds="${2:-20}"
 command -v mpd >/dev/null || { echo "Benchmarks/mpd/run.sh: needs MPD (scripts/install-deps installs it)" >&2; exit 1; }
-swift build -c release --product jarvis-voice >/dev/null
-swift build -c release --product asound_module_pcm_jvpaced >/dev/null
-bin="$(swift build -c release --show-bin-path)"
+read -r -a flags <<< "${SWIFT_BUILD_FLAGS:-}"
+swift build -c release "${flags[@]}" --product jarvis-voice >/dev/null
+swift build -c release "${flags[@]}" --product asound_module_pcm_jvpaced >/dev/null
+bin="$(swift build -c release "${flags[@]}" --show-bin-path)"
 work="$(mktemp -d /tmp/jarvis-voice-mpd-radio.XXXXXX)"
 trap 'rm -rf "$work"' EXIT
 # A minute of wideband sound (pink noise), looped by the server: the decoder works as hard as on music.
