@@ -49,6 +49,26 @@ public enum TestFiles {
     public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
     public static func remove(_ path: String) { unlink(path) }
+
+    /// Writes `secret` and a newline, owner-only (0600), as the service wants its key files.
+    public static func writeSecret(_ secret: String, to path: String) throws(TestFileError) {
+        try write(Array((secret + "\n").utf8), to: path)
+        guard chmod(path, 0o600) == 0 else { throw TestFileError(operation: "chmod", path: path, code: errno) }
+    }
+
+    /// Removes `path` and everything below it.
+    public static func removeTree(_ path: String) {
+        if let dir = opendir(path) {
+            while let entry = readdir(dir) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+                guard name != "." && name != ".." else { continue }
+                let child = path + "/" + name
+                if entry.pointee.d_type == UInt8(DT_DIR) { removeTree(child) } else { unlink(child) }
+            }
+            closedir(dir)
+        }
+        rmdir(path)
+    }
 }
 
 /// A fresh directory under /tmp, removed with its files when released.
@@ -63,14 +83,7 @@ public final class TemporaryDirectory {
     public func file(_ name: String) -> String { path + "/" + name }
 
     deinit {
-        if let dir = opendir(path) {
-            while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-                if name != "." && name != ".." { unlink(path + "/" + name) }
-            }
-            closedir(dir)
-        }
-        rmdir(path)
+        TestFiles.removeTree(path)
     }
 }
 

@@ -86,25 +86,11 @@ struct DemoWorkspace {
     }
 
     private func writeSecret(_ secret: String, to path: String) throws(DemoError) {
-        try write(secret + "\n", to: path)
-        guard chmod(path, 0o600) == 0 else { throw DemoError("chmod 0600 \(path): \(String(cString: strerror(errno)))") }
+        do { try TestFiles.writeSecret(secret, to: path) } catch { throw DemoError("\(error)") }
     }
 
     /// Removes the directory and everything in it (it has one level of subdirectories).
-    func remove() { Self.removeTree(path) }
-
-    private static func removeTree(_ path: String) {
-        if let dir = opendir(path) {
-            while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-                guard name != "." && name != ".." else { continue }
-                let child = path + "/" + name
-                if entry.pointee.d_type == UInt8(DT_DIR) { removeTree(child) } else { unlink(child) }
-            }
-            closedir(dir)
-        }
-        rmdir(path)
-    }
+    func remove() { TestFiles.removeTree(path) }
 
     /// The directory holding this executable, where SwiftPM also puts `jarvis-voice` and the plugin.
     static func executableDirectory() throws(DemoError) -> String {

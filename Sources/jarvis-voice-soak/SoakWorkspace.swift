@@ -92,23 +92,9 @@ struct SoakWorkspace {
     }
 
     private func write(secret: String, to path: String) throws(SoakError) {
-        try write(secret + "\n", to: path)
-        guard chmod(path, 0o600) == 0 else { throw SoakError("chmod 0600 \(path): \(String(cString: strerror(errno)))") }
+        do { try TestFiles.writeSecret(secret, to: path) } catch { throw SoakError("\(error)") }
     }
 
     /// Removes the temporary directory (one level of subdirectories); the results stay.
-    func remove() { Self.removeTree(path) }
-
-    private static func removeTree(_ path: String) {
-        if let dir = opendir(path) {
-            while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-                guard name != "." && name != ".." else { continue }
-                let child = path + "/" + name
-                if entry.pointee.d_type == UInt8(DT_DIR) { removeTree(child) } else { unlink(child) }
-            }
-            closedir(dir)
-        }
-        rmdir(path)
-    }
+    func remove() { TestFiles.removeTree(path) }
 }
