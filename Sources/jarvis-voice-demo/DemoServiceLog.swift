@@ -1,39 +1,21 @@
 import Glibc
+import TestProcess
 
 /// Follows the service's stderr file: prints each complete line with a prefix (without the journald
 /// `<N>` priority) and remembers the engine's state changes and the `turn:` line.
 struct DemoServiceLog: ~Copyable {
-    let path: String
-    private var fd: Int32 = -1
-    private var pending: [UInt8] = []
+    private var log: AppendedLines
     /// States in the order the service entered them, starting with the first `from` state.
     private(set) var states: [String] = []
     private(set) var turnLine: String?
     /// Lines logged at error priority or worse (`<0>`…`<3>`).
     private(set) var errors: [String] = []
 
-    init(path: String) { self.path = path }
-
-    deinit { if fd >= 0 { close(fd) } }
+    init(path: String) { log = AppendedLines(path: path) }
 
     /// Reads what was appended since the last call and prints the complete lines.
     mutating func pump() {
-        if fd < 0 {
-            fd = open(path, O_RDONLY | O_CLOEXEC)
-            if fd < 0 { return }
-        }
-        var chunk = [UInt8](repeating: 0, count: 16_384)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
-            pending += chunk[0..<n]
-        }
-        while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-            let line = String(decoding: pending[..<newline], as: UTF8.self)
-            pending.removeSubrange(...newline)
-            take(line)
-        }
+        for line in log.next() { take(line) }
     }
 
     private mutating func take(_ raw: String) {

@@ -1,4 +1,5 @@
 import Glibc
+import TestProcess
 
 /// Follows the service's stderr file (journald-style `<N>` priorities) and keeps what the endurance run
 /// judges by: the engine's state changes and the per-turn `turn:` latency lines. Reads only what was
@@ -17,9 +18,7 @@ struct ServiceLogFollower: ~Copyable {
         var at: Double
     }
 
-    let path: String
-    private var fd: Int32 = -1
-    private var pending: [UInt8] = []
+    private var log: AppendedLines
     private(set) var states: [StateChange] = []
     private(set) var turns: [TurnLine] = []
     /// Lines at error priority or worse (`<0>`…`<3>`), the last few kept.
@@ -27,30 +26,13 @@ struct ServiceLogFollower: ~Copyable {
     private(set) var lastErrors: [String] = []
     private(set) var lines = 0
 
-    init(path: String) { self.path = path }
-
-    deinit { if fd >= 0 { close(fd) } }
+    init(path: String) { log = AppendedLines(path: path) }
 
     /// The state the engine is in according to the log ("idle" before the first change).
     var state: String { states.last?.to ?? "idle" }
 
     mutating func pump(now: Double) {
-        if fd < 0 {
-            fd = open(path, O_RDONLY | O_CLOEXEC)
-            if fd < 0 { return }
-        }
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
-            pending += chunk[0..<n]
-        }
-        while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-            let line = String(decoding: pending[..<newline], as: UTF8.self)
-            pending.removeSubrange(...newline)
-            take(line, now: now)
-        }
+        for line in log.next() { take(line, now: now) }
     }
 
     private mutating func take(_ raw: String, now: Double) {
