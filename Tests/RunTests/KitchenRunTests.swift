@@ -34,16 +34,6 @@ import TestSupport
         return server.url("/radio.mp3")
     }
 
-    /// Waits (on the paced speaker's progress, not a clock) until `seconds` more of output have been played.
-    func playOn(_ service: ServiceUnderTest, seconds: Int) async throws {
-        let target = media.playedFrames(service) + 48_000 * seconds
-        let deadline = ContinuousClock.now + .seconds(10 * seconds)
-        while media.playedFrames(service) < target {
-            try #require(ContinuousClock.now < deadline, "the speaker stopped advancing")
-            try await Task.sleep(for: .milliseconds(20))
-        }
-    }
-
     static func tone(milliseconds: Int, frequency: Double, amplitude: Double = 8_000) -> [Int16] {
         (0..<(24 * milliseconds)).map { Int16(amplitude * sin(Double($0) * 2 * .pi * frequency / 24_000)) }
     }
@@ -66,10 +56,10 @@ import TestSupport
         #expect(try await service.ctl("play", radio).status == 0)
         try #require(await media.waitForStatus(service) { $0["media"]?["state"] == "playing" } != nil, "log:\n\(service.logText)")
         #expect(try await media.status(service)?["voice_volume"]?.numberValue == 1, "the default voice volume")
-        try await playOn(service, seconds: 1)  // a second of radio before the announcement, for its level
-        let beforeFirst = media.playedFrames(service)
+        try await service.playOn(milliseconds: 1_000)  // a second of radio before the announcement, for its level
+        let beforeFirst = service.playedFrames
         let first = try await service.ctl("say", "The", "laundry", "is", "done.")
-        let afterFirst = media.playedFrames(service)
+        let afterFirst = service.playedFrames
         #expect(first.status == 0, "\(first)\nlog:\n\(service.logText)")
         #expect(first.stdout.contains("spoken"))
         let item = realtime.clientEvents(ofType: "conversation.item.create").first?.json
@@ -83,10 +73,10 @@ import TestSupport
         #expect(try await media.status(service)?["media"]?["volume"]?.numberValue == 1, "the media volume is separate")
         var info = stat()
         #expect(stat(dir.file("state/voice-volume"), &info) == 0 && info.st_mode & 0o777 == 0o600, "persisted, 0600")
-        try await playOn(service, seconds: 1)  // the radio restored after the first announcement, for its level
-        let beforeSecond = media.playedFrames(service)
+        try await service.playOn(milliseconds: 1_000)  // the radio restored after the first announcement, for its level
+        let beforeSecond = service.playedFrames
         let second = try await service.ctl("say", "Again.")
-        let afterSecond = media.playedFrames(service)
+        let afterSecond = service.playedFrames
         #expect(second.status == 0, "\(second)\nlog:\n\(service.logText)")
         await service.stop()
 
@@ -147,9 +137,9 @@ import TestSupport
         defer { _ = service.process.signal(SIGKILL) }
         #expect(try await service.ctl("play", radio).status == 0)
         try #require(await media.waitForStatus(service) { $0["media"]?["state"] == "playing" } != nil, "log:\n\(service.logText)")
-        try await playOn(service, seconds: 1)
+        try await service.playOn(milliseconds: 1_000)
 
-        let tapFrame = media.playedFrames(service)
+        let tapFrame = service.playedFrames
         #expect(try await service.ctl("tap").status == 0)
         let tapped = ContinuousClock.now  // the service has the tap once ctl returns
         let failedFrame = try #require(await media.waitForStatus(service, timeout: .seconds(5)) {
@@ -167,7 +157,7 @@ import TestSupport
             print("offline tap journal:\n" + journal[start..<min(journal.count, start + 12)].joined(separator: "\n"))
         }
         #expect(try await media.status(service)?["media"]?["state"] == "playing", "the local radio kept playing")
-        let restoredFrame = media.playedFrames(service)
+        let restoredFrame = service.playedFrames
 
         // The network is back: the next tap connects.
         let back = try await RealtimeStandIn.start(script: script, port: port)

@@ -41,16 +41,11 @@ import TestSupport
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let json = try await status(service), condition(json) {
-                return playedFrames(service)
+                return service.playedFrames
             }
             try await Task.sleep(for: .milliseconds(20))
         }
         return nil
-    }
-
-    func playedFrames(_ service: ServiceUnderTest) -> Int {
-        var info = stat()
-        return stat(service.played, &info) == 0 ? Int(info.st_size) / 4 : 0
     }
 
     func liveRadio(_ media: MediaStandIn, titles: [String]) throws -> String {
@@ -84,9 +79,9 @@ import TestSupport
             $0["media"]?["state"] == "playing" && $0["media"]?["title"] == "Stand-in Artist - First Song"
         }
         try #require(onAir != nil, "log:\n\(service.logText)")
-        try await Task.sleep(for: .seconds(1))
+        try await service.playOn(milliseconds: 1_000)
 
-        let beforeTap = playedFrames(service)
+        let beforeTap = service.playedFrames
         let tapped = try await service.ctl("tap")
         #expect(tapped.status == 0, "\(tapped)")
         let listening = try #require(await waitForStatus(service) { $0["state"] == "listening" }, "log:\n\(service.logText)")
@@ -95,7 +90,7 @@ import TestSupport
         let idle = try #require(await waitForStatus(service, timeout: .seconds(20)) {
             $0["state"] == "idle" && $0["media"]?["ducked"] == .bool(false)
         }, "log:\n\(service.logText)")
-        try await Task.sleep(for: .seconds(1))
+        try await service.playOn(milliseconds: 1_000)
         await service.stop()
 
         let output = try TestFiles.readSamples(service.played)
@@ -155,7 +150,7 @@ import TestSupport
         #expect(try await waitForStatus(service) {
             $0["media"]?["state"] == "playing" && $0["media"]?["title"] == "Stand-in Artist - Second Song"
         } != nil, "log:\n\(service.logText)")
-        try await Task.sleep(for: .seconds(1))
+        try await service.playOn(milliseconds: 1_000)
         await service.stop()
         let radioLevels = ToneMeter.levels(of: Double(Self.radioHz), inStereo48k: try TestFiles.readSamples(service.played))
         #expect(radioLevels.filter { $0 > -40 }.count >= 20, "the radio was heard on the speaker")

@@ -56,12 +56,12 @@ import TestSupport
         // Phase 2: the question again; while its answer plays, the user talks over it (double talk).
         try service.speak(question + silence)
         try #require(await waitForState("ai_speaking", service, timeout: .seconds(30)), "log:\n\(service.logText)")
-        try await Task.sleep(for: .milliseconds(1_500))
-        let heardAtSpeech = playedFrames(service)
+        try await service.playOn(milliseconds: 1_500)
+        let heardAtSpeech = service.playedFrames
         try service.speak(interruption + silence)
         #expect(await realtime.waitForClientEvent("conversation.item.truncate", timeout: .seconds(10)), "log:\n\(service.logText)")
         #expect(service.logText.contains("barge-in"), "log:\n\(service.logText)")
-        try await Task.sleep(for: .milliseconds(600))
+        try await service.playOn(milliseconds: 600)
         let played = (try? TestFiles.readSamples(service.played)) ?? []
         let onset = Self.onsetMilliseconds(interruption, rate: 16_000)
         let stopped = try #require(Self.silenceStartMilliseconds(inStereo48k: played, from: heardAtSpeech), "the answer never stopped")
@@ -81,13 +81,6 @@ import TestSupport
             try? await Task.sleep(for: .milliseconds(20))
         }
         return false
-    }
-
-    /// Frames (48 kHz) the speaker has played so far.
-    func playedFrames(_ service: ServiceUnderTest) -> Int {
-        var info = stat()
-        guard stat(service.played, &info) == 0 else { return 0 }
-        return Int(info.st_size) / 4
     }
 
     func occurrences(of needle: String, in text: String) -> Int {

@@ -94,6 +94,22 @@ struct ServiceUnderTest {
 
     var logText: String { String(decoding: (try? TestFiles.read(log)) ?? [], as: UTF8.self) }
 
+    /// Frames (48 kHz stereo) the paced speaker has played so far: the speaker file's length.
+    var playedFrames: Int {
+        var info = stat()
+        return stat(played, &info) == 0 ? Int(info.st_size) / 4 : 0
+    }
+
+    /// Waits on the paced speaker's progress, not a clock, until `milliseconds` more output has played.
+    func playOn(milliseconds: Int) async throws {
+        let target = playedFrames + 48 * milliseconds
+        let deadline = ContinuousClock.now + .milliseconds(10 * max(milliseconds, 1_000))
+        while playedFrames < target {
+            try #require(ContinuousClock.now < deadline, "the speaker stopped advancing")
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
     /// Appends 16 kHz mono PCM16 to a following mic: heard from the next period on.
     func speak(_ samples: [Int16]) throws {
         let bytes = samples.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8(truncatingIfNeeded: $0 >> 8)] }
