@@ -1,3 +1,5 @@
+import Basics
+
 extension JarvisVoiceConfig {
     /// The one place the file's keys are read. Every key, its type and default:
     ///
@@ -165,18 +167,19 @@ extension RealtimeConfig {
         }
     }
 
-    /// wss:// anywhere; ws:// only to a loopback host (test stand-ins), never over the network.
+    /// wss:// anywhere; ws:// only to a loopback host (test stand-ins), never over the network: the rules
+    /// the Realtime client connects with (`WebURL.Rules.realtime`).
     static func urlProblem(_ url: String) -> String? {
-        guard let parsed = URLCheck(url) else {
-            return "must be a ws:// or wss:// URL, got \"\(url)\""
-        }
-        switch parsed.scheme {
-        case "wss":
+        do {
+            _ = try WebURL(parsing: url, rules: .realtime)
             return nil
-        case "ws":
-            return parsed.isLoopback ? nil : "may use ws:// only for loopback hosts (use wss://), got \"\(url)\""
-        default:
-            return "must be a ws:// or wss:// URL, got \"\(url)\""
+        } catch {
+            switch error.reason {
+            case .cleartextToRemoteHost: return "may use ws:// only for loopback hosts (use wss://), got \"\(error.url)\""
+            case .userInfo: return "must not contain a user name or password (the key comes from api_key_file)"
+            case .badHost, .badPort, .tooLong: return "must be a ws:// or wss:// URL: \(error)"
+            default: return "must be a ws:// or wss:// URL, got \"\(error.url)\""
+            }
         }
     }
 }
@@ -193,9 +196,8 @@ extension JarvisConfig {
             sessionIdleResetMinutes: r.integer("session_idle_reset_min", default: d.sessionIdleResetMinutes, in: 1...10_080),
             maxAnswerWords: r.integer("max_answer_words", default: d.maxAnswerWords, in: 10...2000)
         )
-        let parsed = URLCheck(url)
-        if parsed == nil || !(parsed?.scheme == "http" || parsed?.scheme == "https") {
-            r.problem("url", "must be an http:// or https:// URL, got \"\(url)\"")
+        if let problem = Self.urlProblem(url) {
+            r.problem("url", problem)
             url = d.url
         }
         if totalTimeoutSeconds < inactivityTimeoutSeconds {
@@ -205,6 +207,23 @@ extension JarvisConfig {
                 r.problem("total_timeout_s", "must be at least inactivity_timeout_s (\(inactivity)), got \(total)")
             } else {
                 r.problem("inactivity_timeout_s", "must be at most total_timeout_s (\(total)), got \(inactivity)")
+            }
+        }
+    }
+}
+
+extension JarvisConfig {
+    /// http:// or https://, no credentials (the token comes from `token_file`): the rules the Jarvis
+    /// client sends with (`WebURL.Rules.jarvis`).
+    static func urlProblem(_ url: String) -> String? {
+        do {
+            _ = try WebURL(parsing: url, rules: .jarvis)
+            return nil
+        } catch {
+            switch error.reason {
+            case .userInfo: return "must not contain a user name or password (the token comes from token_file)"
+            case .badHost, .badPort, .tooLong: return "must be an http:// or https:// URL: \(error)"
+            default: return "must be an http:// or https:// URL, got \"\(error.url)\""
             }
         }
     }
@@ -265,8 +284,8 @@ extension MediaConfig {
             stationCatalogURL: r.string("station_catalog_url", default: d.stationCatalogURL, allowEmpty: true),
             reconnectAttempts: r.integer("reconnect_attempts", default: d.reconnectAttempts, in: 1...100)
         )
-        if !stationCatalogURL.isEmpty, !(URLCheck(stationCatalogURL).map { $0.scheme == "http" || $0.scheme == "https" } ?? false) {
-            r.problem("station_catalog_url", "must be an http:// or https:// URL or \"\", got \"\(stationCatalogURL)\"")
+        if !stationCatalogURL.isEmpty, (try? WebURL(parsing: stationCatalogURL, rules: .media)) == nil {
+            r.problem("station_catalog_url", "must be an http:// or https:// URL or \"\", got \"\(WebURLError.withoutUserInfo(stationCatalogURL))\"")
             stationCatalogURL = d.stationCatalogURL
         }
     }

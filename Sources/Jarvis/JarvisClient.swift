@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 import HTTP
 import Logging
@@ -108,7 +109,7 @@ public actor JarvisClient: JarvisAsking {
     // MARK: one exchange
 
     private func exchange(_ query: String) async throws -> String {
-        let request = makeRequest(query)
+        let request = try makeRequest(query)
         let host = request.host
         let response: HTTPResponse
         do {
@@ -180,7 +181,9 @@ public actor JarvisClient: JarvisAsking {
         return answer.answer(droppingPreamble: settings.dropTextBeforeToolCalls)
     }
 
-    private func makeRequest(_ query: String) -> HTTPRequest {
+    private func makeRequest(_ query: String) throws(JarvisFailure) -> HTTPRequest {
+        let endpoint: String
+        do { endpoint = try settings.endpoint() } catch { throw .wrongURL(detail: error.description) }
         var headers = [
             HTTPHeader("Authorization", "Bearer \(token)"),
             HTTPHeader("Content-Type", "application/json"),
@@ -202,7 +205,7 @@ public actor JarvisClient: JarvisAsking {
         case .responses:
             body = Self.encode(ResponsesBody(model: model, input: query, stream: true, previous_response_id: session.previousResponseID))
         }
-        return HTTPRequest(method: "POST", url: settings.endpoint, headers: headers, body: body,
+        return HTTPRequest(method: "POST", url: endpoint, headers: headers, body: body,
                            connectTimeout: settings.connectTimeout, inactivityTimeout: settings.inactivityTimeout,
                            totalTimeout: settings.totalTimeout, maxRedirects: 0, maxBufferedBytes: 256 * 1024)
     }

@@ -1,6 +1,7 @@
 import ALSATestbed
 import ArgumentParser
 import AudioCore
+import Basics
 import Glibc
 import Realtime
 import Systemd

@@ -1,3 +1,4 @@
+import Basics
 import Realtime
 
 /// Announcements (DJ interludes, media notices, the owner's `ctl say`) and the speech that makes a long

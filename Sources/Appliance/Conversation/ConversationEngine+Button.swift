@@ -1,3 +1,4 @@
+import Basics
 import Realtime
 
 /// Button gestures and typed requests.

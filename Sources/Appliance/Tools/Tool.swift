@@ -1,3 +1,4 @@
+import Basics
 import Realtime
 
 /// A tool the model can call. Implementations run in Swift concurrency and must honour task cancellation

@@ -1,3 +1,4 @@
+import Basics
 import Realtime
 
 /// Arguments of one call, validated against the tool's parameters.

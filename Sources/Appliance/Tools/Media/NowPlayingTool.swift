@@ -1,3 +1,4 @@
+import Basics
 import Media
 import Realtime
 
@@ -15,7 +16,12 @@ public struct GetNowPlayingTool: Tool {
     public static let definition = ToolDefinition(
         name: "get_now_playing",
         description: "Returns what is playing on this speaker (state, title, the stream's current song, show or station, position, volume), the queue, and the most recently played items.",
-        parameters: [])
+        parameters: [],
+        prompt: """
+            get_now_playing answers "what's playing?": its stream_title is the song on air, and its recent list \
+            shows what was played lately, to avoid repeats.
+            """,
+        answersInstantly: true)
     public var definition: ToolDefinition { Self.definition }
 
     public func run(_ arguments: ToolArguments) async -> ToolOutput {

@@ -14,7 +14,20 @@ public struct PlayAudioTool: Tool {
             .string("url", "The http(s) URL of the stream, file, playlist (PLS/M3U) or podcast feed."),
             .string("title", "What it is, as it should be announced (e.g. \"Darknet Diaries ep 147\")."),
             .string("type", "What kind of audio it is.", allowed: MediaKind.allCases.map(\.rawValue), required: false),
-        ])
+        ],
+        prompt: """
+            # Media
+            Jarvis curates; this device performs. To choose something to play ("play something good", "surprise \
+            me", "a podcast I haven't heard"), call ask_jarvis with the request. When Jarvis answers with a pick, often \
+            as JSON {"type", "title", "url", "reason"}, call play_audio with exactly that url, title and type (never invent a URL \
+            or change one), then introduce the pick in one short sentence, using the reason. If Jarvis names \
+            several, play the first and enqueue the rest. A SomaFM station by name goes to play_station, a podcast \
+            feed URL to play_podcast. Simple controls ("pause", "louder", "what's playing?") go straight to the \
+            quick local tools below.
+            System messages about media (an item ended, the next item, a stream that stopped) are cues from this \
+            device: do what they ask in one short sentence and say nothing else.
+            """,
+        answersInstantly: true)
 
     public var definition: ToolDefinition { Self.definition }
 
@@ -40,7 +53,7 @@ public struct PlayStationTool: Tool {
     public static let definition = ToolDefinition(
         name: "play_station",
         description: "Plays a SomaFM internet radio station by its name or id (for example \"Groove Salad\", \"drone zone\", \"secretagent\").",
-        parameters: [.string("name", "The station's name or id.")])
+        parameters: [.string("name", "The station's name or id.")], answersInstantly: true)
 
     public var definition: ToolDefinition { Self.definition }
 
@@ -67,7 +80,7 @@ public struct PlayPodcastTool: Tool {
         parameters: [
             .string("feed_url", "The http(s) URL of the podcast's RSS feed."),
             .integer("episode", "1 is the latest episode, 2 the one before, and so on. Omit for the latest.", minimum: 1, maximum: 1000, required: false),
-        ])
+        ], answersInstantly: true)
 
     public var definition: ToolDefinition { Self.definition }
 

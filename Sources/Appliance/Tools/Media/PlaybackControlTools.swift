@@ -6,7 +6,7 @@ public struct PausePlaybackTool: Tool {
     public let player: any MediaControlling
     public init(player: any MediaControlling) { self.player = player }
 
-    public static let definition = ToolDefinition(name: "pause_playback", description: "Pauses the media playing on this speaker.", parameters: [])
+    public static let definition = ToolDefinition(name: "pause_playback", description: "Pauses the media playing on this speaker.", parameters: [], answersInstantly: true)
     public var definition: ToolDefinition { Self.definition }
 
     public func run(_ arguments: ToolArguments) async -> ToolOutput {
@@ -24,7 +24,7 @@ public struct ResumePlaybackTool: Tool {
     public let player: any MediaControlling
     public init(player: any MediaControlling) { self.player = player }
 
-    public static let definition = ToolDefinition(name: "resume_playback", description: "Resumes paused media.", parameters: [])
+    public static let definition = ToolDefinition(name: "resume_playback", description: "Resumes paused media.", parameters: [], answersInstantly: true)
     public var definition: ToolDefinition { Self.definition }
 
     public func run(_ arguments: ToolArguments) async -> ToolOutput {
@@ -43,7 +43,7 @@ public struct StopPlaybackTool: Tool {
     public init(player: any MediaControlling) { self.player = player }
 
     public static let definition = ToolDefinition(
-        name: "stop_playback", description: "Stops the media playing on this speaker and clears what is playing.", parameters: [])
+        name: "stop_playback", description: "Stops the media playing on this speaker and clears what is playing.", parameters: [], answersInstantly: true)
     public var definition: ToolDefinition { Self.definition }
 
     public func run(_ arguments: ToolArguments) async -> ToolOutput {
@@ -58,7 +58,7 @@ public struct SkipTrackTool: Tool {
     public init(player: any MediaControlling) { self.player = player }
 
     public static let definition = ToolDefinition(
-        name: "skip_track", description: "Skips to the next item in the queue (stops when the queue is empty).", parameters: [])
+        name: "skip_track", description: "Skips to the next item in the queue (stops when the queue is empty).", parameters: [], answersInstantly: true)
     public var definition: ToolDefinition { Self.definition }
 
     public func run(_ arguments: ToolArguments) async -> ToolOutput {

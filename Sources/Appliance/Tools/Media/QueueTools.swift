@@ -1,3 +1,4 @@
+import Basics
 import Media
 import Realtime
 
@@ -12,7 +13,7 @@ public struct EnqueueTool: Tool {
         parameters: [
             .string("url", "The http(s) URL of the stream, file, playlist or podcast feed."),
             .string("title", "What it is, as it should be announced.", required: false),
-        ])
+        ], answersInstantly: true)
     public var definition: ToolDefinition { Self.definition }
 
     public func run(_ arguments: ToolArguments) async -> ToolOutput {
@@ -35,7 +36,7 @@ public struct ClearQueueTool: Tool {
     public init(player: any MediaControlling) { self.player = player }
 
     public static let definition = ToolDefinition(
-        name: "clear_queue", description: "Removes every item from the play queue (what is playing keeps playing).", parameters: [])
+        name: "clear_queue", description: "Removes every item from the play queue (what is playing keeps playing).", parameters: [], answersInstantly: true)
     public var definition: ToolDefinition { Self.definition }
 
     public func run(_ arguments: ToolArguments) async -> ToolOutput {

@@ -1,3 +1,4 @@
+import Basics
 import Media
 import Realtime
 
@@ -9,7 +10,7 @@ public struct SetVolumeTool: Tool {
     public static let definition = ToolDefinition(
         name: "set_volume",
         description: "Sets the media volume of this speaker. For \"louder\" or \"quieter\", call get_now_playing first and step by about 0.1.",
-        parameters: [.number("level", "The volume from 0.0 (silent) to 1.0 (full).", minimum: 0, maximum: 1)])
+        parameters: [.number("level", "The volume from 0.0 (silent) to 1.0 (full).", minimum: 0, maximum: 1)], answersInstantly: true)
     public var definition: ToolDefinition { Self.definition }
 
     public func run(_ arguments: ToolArguments) async -> ToolOutput {
@@ -28,7 +29,7 @@ public struct DuckAudioTool: Tool {
     public static let definition = ToolDefinition(
         name: "duck_audio",
         description: "Sets how loud media stays while you and the user talk, for the rest of this conversation: 0.0 silences it, 1.0 keeps it at full volume. Media returns to its volume when the conversation ends.",
-        parameters: [.number("level", "The media level while talking, from 0.0 to 1.0 of the current volume.", minimum: 0, maximum: 1)])
+        parameters: [.number("level", "The media level while talking, from 0.0 to 1.0 of the current volume.", minimum: 0, maximum: 1)], answersInstantly: true)
     public var definition: ToolDefinition { Self.definition }
 
     public func run(_ arguments: ToolArguments) async -> ToolOutput {
