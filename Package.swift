@@ -134,7 +134,7 @@ let package = Package(
         // scripts/vm-test: the stand-in servers for the test VM (dev only; not in the package).
         .executableTarget(name: "vm-standins", dependencies: ["TestSupport", "ALSATestbed", "Realtime", "Basics"], path: "Sources/vm-standins", swiftSettings: swiftSettings),
         // Dumps what the parsers make of files as JSON, for Benchmarks/parsers (dev-only).
-        .executableTarget(name: "parse-dump", dependencies: ["Media", "Configuration"], path: "Sources/parse-dump", swiftSettings: swiftSettings),
+        .executableTarget(name: "parse-dump", dependencies: ["Media", "Configuration", "Basics"], path: "Sources/parse-dump", swiftSettings: swiftSettings),
         .executableTarget(name: "rtcheck-probe", dependencies: ["AudioCore"], path: "Sources/rtcheck-probe", swiftSettings: swiftSettings),
 
         // tests

@@ -2,7 +2,7 @@ import Jarvis
 import Realtime
 
 /// `ask_jarvis(query)`: the one tool every real request goes through (thin-router pattern).
-public struct AskJarvisTool: Tool {
+public struct AskJarvisTool: FixedDefinitionTool {
     public let jarvis: any JarvisAsking
 
     public init(jarvis: any JarvisAsking) { self.jarvis = jarvis }
@@ -35,7 +35,6 @@ public struct AskJarvisTool: Tool {
             opinions or questions of your own. If it returns an error message, say it plainly in one sentence.
             """)
 
-    public var definition: ToolDefinition { Self.definition }
 
     public func run(_ arguments: ToolArguments) async -> ToolOutput {
         guard let query = arguments.string("query") else { return .failure("ask_jarvis needs a query") }

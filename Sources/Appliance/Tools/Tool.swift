@@ -8,6 +8,15 @@ public protocol Tool: Sendable {
     func run(_ arguments: ToolArguments) async -> ToolOutput
 }
 
+/// A tool whose definition is fixed (all of the service's): `static let definition` is all it writes.
+public protocol FixedDefinitionTool: Tool {
+    static var definition: ToolDefinition { get }
+}
+
+extension FixedDefinitionTool {
+    public var definition: ToolDefinition { Self.definition }
+}
+
 /// What goes back to the model as `function_call_output.output` (always a string), and whether it is a
 /// real result or a spoken failure.
 public struct ToolOutput: Sendable, Equatable {

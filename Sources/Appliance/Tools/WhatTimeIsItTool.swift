@@ -2,7 +2,7 @@ import Basics
 
 /// `what_time_is_it()`: the owner's local time, weekday and date, answered on the device from its clock
 /// (no Jarvis call, no "thinking" earcon).
-public struct WhatTimeIsItTool: Tool {
+public struct WhatTimeIsItTool: FixedDefinitionTool {
     /// The wall clock, in the owner's time zone. Default: this machine's clock and zone.
     public let now: @Sendable () -> LocalTime
 
@@ -12,7 +12,6 @@ public struct WhatTimeIsItTool: Tool {
         name: "what_time_is_it",
         description: "Tells the current local time, weekday and date where this speaker is.",
         parameters: [], answersInstantly: true)
-    public var definition: ToolDefinition { Self.definition }
 
     public func run(_ arguments: ToolArguments) async -> ToolOutput {
         let local = now()

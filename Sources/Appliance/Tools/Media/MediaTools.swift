@@ -1,6 +1,7 @@
 import Media
 
 /// The local media tools the model calls directly (Jarvis curates what to play; this device performs).
+/// Each is one internal `MediaTool` type; the service reaches them only through `make`.
 ///
 /// Composition root:
 /// ```swift

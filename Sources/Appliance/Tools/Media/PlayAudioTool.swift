@@ -2,12 +2,10 @@ import Media
 import Realtime
 
 /// `play_audio(url, title, type)`: plays what Jarvis picked, now (replacing the current item; the queue is kept).
-public struct PlayAudioTool: Tool {
-    public let player: any MediaControlling
+struct PlayAudioTool: MediaTool {
+    let player: any MediaControlling
 
-    public init(player: any MediaControlling) { self.player = player }
-
-    public static let definition = ToolDefinition(
+    static let definition = ToolDefinition(
         name: "play_audio",
         description: "Plays a media URL on this speaker now (music, a podcast episode, a radio stream or ambient sound), replacing what is playing. Use exactly the URL, title and type Jarvis gave; never invent a URL.",
         parameters: [
@@ -29,52 +27,34 @@ public struct PlayAudioTool: Tool {
             """,
         answersInstantly: true)
 
-    public var definition: ToolDefinition { Self.definition }
-
-    public func run(_ arguments: ToolArguments) async -> ToolOutput {
-        guard let url = arguments.string("url")?.trimmingWhitespace() else { return .failure("play_audio needs a url") }
-        if let refused = MediaToolJSON.checkURL(url, tool: "play_audio") { return refused }
+    func answer(_ arguments: ToolArguments) async throws(MediaCommandError) -> String {
+        let url = try MediaToolJSON.url(arguments, "url", tool: "play_audio")
         let kind = arguments.string("type").flatMap(MediaKind.init(rawValue:))
-        do throws(MediaCommandError) {
-            let item = try await player.play(url: url, title: arguments.string("title"), kind: kind)
-            return .success(MediaToolJSON.status("playing", item: item))
-        } catch {
-            return .failure(error.message)
-        }
+        let item = try await player.play(url: url, title: arguments.string("title"), kind: kind)
+        return MediaToolJSON.status("playing", item: item)
     }
 }
 
 /// `play_station(name)`: a SomaFM station by name or id.
-public struct PlayStationTool: Tool {
-    public let player: any MediaControlling
+struct PlayStationTool: MediaTool {
+    let player: any MediaControlling
 
-    public init(player: any MediaControlling) { self.player = player }
-
-    public static let definition = ToolDefinition(
+    static let definition = ToolDefinition(
         name: "play_station",
         description: "Plays a SomaFM internet radio station by its name or id (for example \"Groove Salad\", \"drone zone\", \"secretagent\").",
         parameters: [.string("name", "The station's name or id.")], answersInstantly: true)
 
-    public var definition: ToolDefinition { Self.definition }
-
-    public func run(_ arguments: ToolArguments) async -> ToolOutput {
-        guard let name = arguments.string("name")?.trimmingWhitespace() else { return .failure("play_station needs a name") }
-        do throws(MediaCommandError) {
-            let item = try await player.playStation(named: name)
-            return .success(MediaToolJSON.status("playing", item: item))
-        } catch {
-            return .failure(error.message)
-        }
+    func answer(_ arguments: ToolArguments) async throws(MediaCommandError) -> String {
+        guard let name = arguments.string("name")?.trimmingWhitespace() else { throw MediaCommandError("play_station needs a name") }
+        return MediaToolJSON.status("playing", item: try await player.playStation(named: name))
     }
 }
 
 /// `play_podcast(feed_url, episode?)`: an episode of a podcast RSS feed, resuming where it was left.
-public struct PlayPodcastTool: Tool {
-    public let player: any MediaControlling
+struct PlayPodcastTool: MediaTool {
+    let player: any MediaControlling
 
-    public init(player: any MediaControlling) { self.player = player }
-
-    public static let definition = ToolDefinition(
+    static let definition = ToolDefinition(
         name: "play_podcast",
         description: "Plays an episode of a podcast from its RSS feed URL: the latest by default, or the n-th most recent. Resumes where it was left off.",
         parameters: [
@@ -82,16 +62,8 @@ public struct PlayPodcastTool: Tool {
             .integer("episode", "1 is the latest episode, 2 the one before, and so on. Omit for the latest.", minimum: 1, maximum: 1000, required: false),
         ], answersInstantly: true)
 
-    public var definition: ToolDefinition { Self.definition }
-
-    public func run(_ arguments: ToolArguments) async -> ToolOutput {
-        guard let feed = arguments.string("feed_url")?.trimmingWhitespace() else { return .failure("play_podcast needs a feed_url") }
-        if let refused = MediaToolJSON.checkURL(feed, tool: "play_podcast") { return refused }
-        do throws(MediaCommandError) {
-            let item = try await player.playPodcast(feedURL: feed, episode: arguments.integer("episode"))
-            return .success(MediaToolJSON.status("playing", item: item))
-        } catch {
-            return .failure(error.message)
-        }
+    func answer(_ arguments: ToolArguments) async throws(MediaCommandError) -> String {
+        let feed = try MediaToolJSON.url(arguments, "feed_url", tool: "play_podcast")
+        return MediaToolJSON.status("playing", item: try await player.playPodcast(feedURL: feed, episode: arguments.integer("episode")))
     }
 }
