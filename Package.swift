@@ -88,7 +88,7 @@ let package = Package(
 
         // product
         swiftTarget("Configuration", ["AudioCore", "Basics", logging]),
-        swiftTarget("Systemd", [logging]),
+        swiftTarget("Systemd", ["Basics", logging]),
         swiftTarget("Control", ["Basics", logging, nioCore, nioPosix, serviceLifecycle]),
         swiftTarget("Appliance", ["Realtime", "Jarvis", "Media", "AudioCore", "Basics", "AudioEngine", logging, serviceLifecycle]),
 

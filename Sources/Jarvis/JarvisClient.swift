@@ -84,7 +84,7 @@ public actor JarvisClient: JarvisAsking {
             breaker.recordSuccess()
             let spoken = shaper.shape(raw)
             logger.info("Jarvis answered", metadata: [
-                "ms": "\(Self.milliseconds(clock.now() - startedAt))",
+                "ms": "\((clock.now() - startedAt).wholeMilliseconds)",
                 "words": "\(spoken.split(separator: " ").count)",
                 "session": "\(session.sessionID ?? "-")",
             ])
@@ -247,10 +247,6 @@ public actor JarvisClient: JarvisAsking {
         let labels = (first.options ?? []).compactMap(\.label).filter { !$0.isEmpty }
         let choices = labels.isEmpty ? "" : " The options are: " + labels.joined(separator: ", ") + "."
         return "Jarvis asks: " + question + choices
-    }
-
-    private static func milliseconds(_ duration: Duration) -> Int64 {
-        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
     }
 
     // MARK: error mapping

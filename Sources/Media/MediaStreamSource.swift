@@ -247,7 +247,7 @@ private struct Session {
     /// Writes pending audio, waiting while the sink is full, once the prebuffer has filled.
     mutating func drain() async {
         if !playing {
-            let prebufferMS = Int(settings.prebuffer.components.seconds * 1_000 + settings.prebuffer.components.attoseconds / 1_000_000_000_000_000)
+            let prebufferMS = Int(settings.prebuffer.wholeMilliseconds)
             guard pendingMilliseconds >= prebufferMS else { return }
             playing = true
             onEvent(.playing)

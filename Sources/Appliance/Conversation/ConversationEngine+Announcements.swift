@@ -12,14 +12,14 @@ extension ConversationEngine {
         """
 
     mutating func handleAnnounce(_ text: String) {
-        let message = text.trimmingWhitespace()
+        let message = text.trimmed()
         guard !message.isEmpty else { return }
         queueAnnouncement(PendingAnnouncement(text: message, receivedAt: now, maxAge: configuration.announcementMaxAge))
     }
 
     /// `ctl say`: the owner's text, spoken verbatim; `announcementFinished(id)` reports the outcome.
     mutating func handleSay(_ text: String, id: Int) {
-        let message = text.trimmingWhitespace()
+        let message = text.trimmed()
         guard !message.isEmpty else {
             emit(.announcementFinished(id: id, failure: "there is nothing to say"))
             return

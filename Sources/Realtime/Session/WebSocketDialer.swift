@@ -40,8 +40,7 @@ struct WebSocketDialer: Sendable {
     func dial() async throws(RealtimeDisconnect) -> NIOAsyncChannel<WebSocketFrame, WebSocketFrame> {
         let endpoint = endpoint
         let maxFrameSize = configuration.maxFrameSize
-        let parts = configuration.connectTimeout.components
-        let timeout = TimeAmount.nanoseconds(parts.seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000)
+        let timeout = TimeAmount.nanoseconds(configuration.connectTimeout.nanoseconds)
         let tls = tls
         var headers = HTTPHeaders()
         headers.add(name: "Host", value: endpoint.hostHeader)

@@ -30,7 +30,7 @@ enum MediaToolJSON {
     /// The URL argument `key`, refused here when the player would refuse it (`MediaURL`: only absolute
     /// `http`/`https` URLs, bounded length) before the call reaches it.
     static func url(_ arguments: ToolArguments, _ key: String, tool: String) throws(MediaCommandError) -> String {
-        guard let url = arguments.string(key)?.trimmingWhitespace() else { throw MediaCommandError("\(tool) needs a \(key)") }
+        guard let url = arguments.string(key)?.trimmed() else { throw MediaCommandError("\(tool) needs a \(key)") }
         do throws(MediaURLError) {
             _ = try MediaURL(parsing: url)
             return url

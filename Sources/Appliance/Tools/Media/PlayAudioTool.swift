@@ -1,3 +1,4 @@
+import Basics
 import Media
 import Realtime
 
@@ -45,7 +46,7 @@ struct PlayStationTool: MediaTool {
         parameters: [.string("name", "The station's name or id.")], answersInstantly: true)
 
     func answer(_ arguments: ToolArguments) async throws(MediaCommandError) -> String {
-        guard let name = arguments.string("name")?.trimmingWhitespace() else { throw MediaCommandError("play_station needs a name") }
+        guard let name = arguments.string("name")?.trimmed() else { throw MediaCommandError("play_station needs a name") }
         return MediaToolJSON.status("playing", item: try await player.playStation(named: name))
     }
 }
