@@ -170,17 +170,7 @@ extension RealtimeConfig {
     /// wss:// anywhere; ws:// only to a loopback host (test stand-ins), never over the network: the rules
     /// the Realtime client connects with (`WebURL.Rules.realtime`).
     static func urlProblem(_ url: String) -> String? {
-        do {
-            _ = try WebURL(parsing: url, rules: .realtime)
-            return nil
-        } catch {
-            switch error.reason {
-            case .cleartextToRemoteHost: return "may use ws:// only for loopback hosts (use wss://), got \"\(error.url)\""
-            case .userInfo: return "must not contain a user name or password (the key comes from api_key_file)"
-            case .badHost, .badPort, .tooLong: return "must be a ws:// or wss:// URL: \(error)"
-            default: return "must be a ws:// or wss:// URL, got \"\(error.url)\""
-            }
-        }
+        URLProblem.describe(url, rules: .realtime, expected: "a ws:// or wss:// URL", credentialsLiveIn: "api_key_file")
     }
 }
 
@@ -216,16 +206,7 @@ extension JarvisConfig {
     /// http:// or https://, no credentials (the token comes from `token_file`): the rules the Jarvis
     /// client sends with (`WebURL.Rules.jarvis`).
     static func urlProblem(_ url: String) -> String? {
-        do {
-            _ = try WebURL(parsing: url, rules: .jarvis)
-            return nil
-        } catch {
-            switch error.reason {
-            case .userInfo: return "must not contain a user name or password (the token comes from token_file)"
-            case .badHost, .badPort, .tooLong: return "must be an http:// or https:// URL: \(error)"
-            default: return "must be an http:// or https:// URL, got \"\(error.url)\""
-            }
-        }
+        URLProblem.describe(url, rules: .jarvis, expected: "an http:// or https:// URL", credentialsLiveIn: "token_file")
     }
 }
 
