@@ -265,8 +265,9 @@ extension MediaConfig {
             stationCatalogURL: r.string("station_catalog_url", default: d.stationCatalogURL, allowEmpty: true),
             reconnectAttempts: r.integer("reconnect_attempts", default: d.reconnectAttempts, in: 1...100)
         )
-        if !stationCatalogURL.isEmpty, (try? WebURL(parsing: stationCatalogURL, rules: .media)) == nil {
-            r.problem("station_catalog_url", "must be an http:// or https:// URL or \"\", got \"\(WebURLError.withoutUserInfo(stationCatalogURL))\"")
+        if !stationCatalogURL.isEmpty, let problem = URLProblem.describe(
+            stationCatalogURL, rules: .media, expected: "an http:// or https:// URL or \"\"") {
+            r.problem("station_catalog_url", problem)
             stationCatalogURL = d.stationCatalogURL
         }
     }
