@@ -71,31 +71,32 @@ let package = Package(
 
         // pure
         swiftTarget("AudioCore"),
+        swiftTarget("Basics"),
 
         // wrappers
         swiftTarget("ALSA", ["CALSA", "CALSAShim", "AudioCore"]),
         swiftTarget("SpeexDSP", ["CSpeexDSP"]),
-        swiftTarget("HTTP", ["CCurl", "CCurlShim"]),
-        swiftTarget("GPIO", ["CGPIODShim"]),
+        swiftTarget("HTTP", ["CCurl", "CCurlShim", "Basics"]),
+        swiftTarget("GPIO", ["CGPIODShim", "Basics"]),
         swiftTarget("Codecs", ["CMPG123", "COpus", "COpusShim", "AudioCore"]),
 
         // engines
-        swiftTarget("AudioEngine", ["AudioCore", "ALSA", "SpeexDSP", "CPosixShim", logging, serviceLifecycle]),
-        swiftTarget("Realtime", ["AudioCore", nioCore, nioPosix, nioHTTP1, nioWebSocket, nioSSL, logging, serviceLifecycle]),
-        swiftTarget("Jarvis", ["HTTP", logging]),
-        swiftTarget("Media", ["AudioCore", "Codecs", "HTTP", logging, serviceLifecycle]),
+        swiftTarget("AudioEngine", ["AudioCore", "Basics", "ALSA", "SpeexDSP", "CPosixShim", logging, serviceLifecycle]),
+        swiftTarget("Realtime", ["AudioCore", "Basics", nioCore, nioPosix, nioHTTP1, nioWebSocket, nioSSL, logging, serviceLifecycle]),
+        swiftTarget("Jarvis", ["HTTP", "Basics", logging]),
+        swiftTarget("Media", ["AudioCore", "Basics", "Codecs", "HTTP", logging, serviceLifecycle]),
 
         // product
-        swiftTarget("Configuration", [logging]),
-        swiftTarget("Systemd", [logging]),
-        swiftTarget("Control", [logging, nioCore, nioPosix, serviceLifecycle]),
-        swiftTarget("Appliance", ["Realtime", "Jarvis", "Media", "AudioCore", "AudioEngine", logging, serviceLifecycle]),
+        swiftTarget("Configuration", ["AudioCore", "Basics", logging]),
+        swiftTarget("Systemd", ["Basics", logging]),
+        swiftTarget("Control", ["Basics", logging, nioCore, nioPosix, serviceLifecycle]),
+        swiftTarget("Appliance", ["Realtime", "Jarvis", "Media", "AudioCore", "Basics", "AudioEngine", logging, serviceLifecycle]),
 
         // executable
         .executableTarget(
             name: "jarvis-voice",
             dependencies: [
-                "AudioCore", "ALSA", "SpeexDSP", "AudioEngine", "Configuration", "Systemd", "GPIO",
+                "AudioCore", "Basics", "ALSA", "SpeexDSP", "AudioEngine", "Configuration", "Systemd", "GPIO",
                 "Control", "HTTP", "Jarvis", "Media", "Appliance", "Realtime", serviceLifecycle,
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -108,7 +109,7 @@ let package = Package(
         .executableTarget(
             name: "jarvis-voice-demo",
             dependencies: [
-                "ALSATestbed", "AudioCore", "Realtime", "Systemd", "TestProcess", "TestSupport",
+                "ALSATestbed", "AudioCore", "Basics", "Realtime", "Systemd", "TestProcess", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -118,7 +119,7 @@ let package = Package(
         .executableTarget(
             name: "jarvis-voice-soak",
             dependencies: [
-                "ALSATestbed", "Realtime", "TestProcess", "TestSupport",
+                "ALSATestbed", "Basics", "Realtime", "TestProcess", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -127,32 +128,33 @@ let package = Package(
         // test support: PCMs (file plugin and the paced plugin), in-process stand-in servers, tools
         swiftTarget("ALSATestbed", ["ALSA", "TestProcess"]),
         swiftTarget("TestProcess", ["CPosixShim"]),
-        swiftTarget("TestSupport", ["Realtime", nioCore, nioPosix, nioHTTP1, nioWebSocket]),
+        swiftTarget("TestSupport", ["Realtime", "Basics", nioCore, nioPosix, nioHTTP1, nioWebSocket]),
         .executableTarget(name: "media-bench", dependencies: ["Codecs", "AudioEngine", "AudioCore"], path: "Sources/media-bench", swiftSettings: swiftSettings),
         .executableTarget(name: "capture-bench", dependencies: ["AudioEngine", "AudioCore"], path: "Sources/capture-bench", swiftSettings: swiftSettings),
         // scripts/vm-test: the stand-in servers for the test VM (dev only; not in the package).
-        .executableTarget(name: "vm-standins", dependencies: ["TestSupport", "ALSATestbed", "Realtime"], path: "Sources/vm-standins", swiftSettings: swiftSettings),
+        .executableTarget(name: "vm-standins", dependencies: ["TestSupport", "ALSATestbed", "Realtime", "Basics"], path: "Sources/vm-standins", swiftSettings: swiftSettings),
         // Dumps what the parsers make of files as JSON, for Benchmarks/parsers (dev-only).
-        .executableTarget(name: "parse-dump", dependencies: ["Media", "Configuration"], path: "Sources/parse-dump", swiftSettings: swiftSettings),
+        .executableTarget(name: "parse-dump", dependencies: ["Media", "Configuration", "Basics"], path: "Sources/parse-dump", swiftSettings: swiftSettings),
         .executableTarget(name: "rtcheck-probe", dependencies: ["AudioCore"], path: "Sources/rtcheck-probe", swiftSettings: swiftSettings),
 
         // tests
         testTarget("AudioCoreTests", ["AudioCore", "TestProcess"]),
+        testTarget("BasicsTests", ["Basics"]),
         testTarget("ALSATests", ["ALSA", "ALSATestbed", "AudioCore", "TestProcess"]),
-        testTarget("GPIOTests", ["GPIO"]),
+        testTarget("GPIOTests", ["GPIO", "Basics"]),
         testTarget("SpeexDSPTests", ["SpeexDSP"]),
-        testTarget("ConfigurationTests", ["Configuration", "TestProcess"]),
+        testTarget("ConfigurationTests", ["Configuration", "Basics", "TestProcess"]),
         testTarget("SystemdTests", ["Systemd", "TestProcess", logging]),
-        testTarget("HTTPTests", ["HTTP", "TestSupport"]),
-        testTarget("JarvisTests", ["Jarvis", "HTTP", "TestSupport", logging]),
-        testTarget("ControlTests", ["Control", "AudioCore", "TestSupport", "ALSATestbed", "TestProcess", nioCore, nioPosix, nioHTTP1, serviceLifecycle]),
-        testTarget("AudioEngineTests", ["AudioEngine", "AudioCore", "ALSA", "ALSATestbed", "TestProcess"]),
-        testTarget("RealtimeTests", ["Realtime", "TestSupport", "AudioCore", logging, nioCore]),
+        testTarget("HTTPTests", ["HTTP", "Basics", "TestSupport"]),
+        testTarget("JarvisTests", ["Jarvis", "Basics", "HTTP", "TestSupport", logging]),
+        testTarget("ControlTests", ["Control", "AudioCore", "Basics", "TestSupport", "ALSATestbed", "TestProcess", nioCore, nioPosix, nioHTTP1, serviceLifecycle]),
+        testTarget("AudioEngineTests", ["AudioEngine", "AudioCore", "Basics", "ALSA", "ALSATestbed", "TestProcess"]),
+        testTarget("RealtimeTests", ["Realtime", "TestSupport", "AudioCore", "Basics", logging, nioCore]),
         testTarget("CodecsTests", ["Codecs", "AudioCore", "TestSupport"]),
-        testTarget("MediaTests", ["Media", "Codecs", "HTTP", "AudioCore", "TestSupport", logging, serviceLifecycle]),
+        testTarget("MediaTests", ["Media", "Codecs", "HTTP", "AudioCore", "Basics", "TestSupport", logging, serviceLifecycle]),
         testTarget("TestProcessTests", ["TestProcess"]),
-        testTarget("RunTests", ["ALSATestbed", "TestProcess", "TestSupport", "Realtime", "AudioCore"]),
-        testTarget("ApplianceTests", ["Appliance", "Media", "Realtime", "Jarvis", "HTTP", "AudioCore", "AudioEngine", "TestSupport", logging, serviceLifecycle]),
+        testTarget("RunTests", ["ALSATestbed", "TestProcess", "TestSupport", "Realtime", "AudioCore", "Basics"]),
+        testTarget("ApplianceTests", ["Appliance", "Media", "Realtime", "Jarvis", "HTTP", "AudioCore", "Basics", "AudioEngine", "TestSupport", logging, serviceLifecycle]),
     ]
 )
 
@@ -162,7 +164,7 @@ if Context.environment["JARVIS_FUZZ"] == "1" {
     package.targets.append(.executableTarget(
         name: "jarvis-fuzz",
         dependencies: [
-            "Configuration", "Media", "Jarvis", "Codecs", "AudioCore", "Realtime", "Control",
+            "Configuration", "Media", "Jarvis", "Codecs", "AudioCore", "Basics", "Realtime", "Control",
             nioCore, .product(name: "NIOEmbedded", package: "swift-nio"),
         ],
         path: "Fuzz/jarvis-fuzz",

@@ -1,3 +1,4 @@
+import Basics
 @testable import Media
 
 /// What a radio or podcast server sends: feeds, dates and durations inside them, playlists, ICY
@@ -48,5 +49,8 @@ enum MediaFuzzing {
             keep(try? url.resolving(text))
         }
         keep(try? base?.resolving(text))
+        // The same parser under the other clients' rules (check-config and the clients share them).
+        keep(try? WebURL(parsing: text, rules: .realtime))
+        keep(try? WebURL(parsing: text, rules: .jarvis))
     }
 }

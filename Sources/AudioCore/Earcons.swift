@@ -50,8 +50,10 @@ public struct Earcons: Sendable {
     public let format: AudioFormat
     private let rendered: [Earcon: [Int16]]
 
-    /// Default peak -12 dBFS: clearly audible over a quiet kitchen, well under speech level.
-    public init(format: AudioFormat, peakDBFS: Double = -12) {
+    /// -12 dBFS: clearly audible over a quiet kitchen, well under speech level.
+    public static let defaultPeakDBFS = -12.0
+
+    public init(format: AudioFormat, peakDBFS: Double = Earcons.defaultPeakDBFS) {
         self.format = format
         var rendered: [Earcon: [Int16]] = [:]
         for earcon in Earcon.allCases {
@@ -69,7 +71,7 @@ public struct Earcons: Sendable {
     static let releaseMs = 30.0
 
     /// Renders one earcon.
-    public static func render(_ earcon: Earcon, format: AudioFormat, peakDBFS: Double = -12) -> [Int16] {
+    public static func render(_ earcon: Earcon, format: AudioFormat, peakDBFS: Double = Earcons.defaultPeakDBFS) -> [Int16] {
         let rate = Double(format.sampleRate)
         let frames = Int((earcon.durationMs * rate / 1000).rounded(.up))
         var mono = [Double](repeating: 0, count: frames)

@@ -99,19 +99,6 @@ public final class AudioLoopStatus: Sendable {
     public var isRunning: Bool { runningFlag.load(ordering: .relaxed) }
 }
 
-/// Exponential backoff for reopening a vanished device. Defaults: 100 ms doubling up to 5 s.
-public struct ReopenBackoff: Sendable, Hashable {
-    public var initialMilliseconds: Int
-    public var maximumMilliseconds: Int
-
-    public init(initialMilliseconds: Int = 100, maximumMilliseconds: Int = 5_000) {
-        self.initialMilliseconds = initialMilliseconds
-        self.maximumMilliseconds = maximumMilliseconds
-    }
-
-    func next(after current: Int) -> Int { min(maximumMilliseconds, max(initialMilliseconds, current * 2)) }
-}
-
 /// CLOCK_MONOTONIC in nanoseconds (the clock ALSA timestamps and our heartbeats use).
 @inline(__always)
 public func monotonicNanoseconds() -> Int64 {

@@ -1,5 +1,6 @@
 import ALSA
 import AudioCore
+import Basics
 
 /// Everything the audio pipeline needs: both devices, channel selection, the capture chain.
 /// Defaults: 16 kHz mono capture, 48 kHz stereo playback, 10 ms periods, 4 periods of buffer.
@@ -20,7 +21,7 @@ public struct AudioPipelineConfiguration: Sendable {
     public var chain: CaptureChainConfiguration
     /// How much processed 24 kHz uplink audio may wait for the network side.
     public var uplinkMilliseconds: Int
-    public var backoff: ReopenBackoff
+    public var backoff: Backoff
 
     public init(
         captureDevice: PCMDevice = PCMDevice(name: "default"), captureRate: Int = 16_000, captureChannels: Int = 1,
@@ -29,7 +30,7 @@ public struct AudioPipelineConfiguration: Sendable {
         playbackFormat: AudioFormat = AudioFormat(sampleRate: 48_000, channels: 2),
         periodMilliseconds: Int = 10, bufferPeriods: Int = 4, fifoPriority: Int32? = 70,
         chain: CaptureChainConfiguration = CaptureChainConfiguration(), uplinkMilliseconds: Int = 10_000,
-        backoff: ReopenBackoff = ReopenBackoff()
+        backoff: Backoff = .deviceReopen
     ) {
         self.captureDevice = captureDevice
         self.captureRate = captureRate

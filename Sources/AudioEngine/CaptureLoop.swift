@@ -1,5 +1,6 @@
 import ALSA
 import AudioCore
+import Basics
 
 /// How the capture loop opens and reads its device. Defaults suit a 16 kHz mono mic.
 public struct CaptureLoopConfiguration: Sendable {
@@ -15,7 +16,7 @@ public struct CaptureLoopConfiguration: Sendable {
     public var threadName: String
     /// SCHED_FIFO priority to ask for; nil: normal scheduling. Default 70.
     public var fifoPriority: Int32?
-    public var backoff: ReopenBackoff
+    public var backoff: Backoff
     /// Slots in the event ring to the non-realtime reader. Default 256.
     public var eventCapacity: Int
 
@@ -23,7 +24,7 @@ public struct CaptureLoopConfiguration: Sendable {
         device: PCMDevice,
         pcm: PCMConfiguration = PCMConfiguration(sampleRate: 16_000, channels: 1),
         micChannel: Int = 0, referenceChannel: Int? = nil, referenceTap: ReferenceTap? = nil,
-        threadName: String = "rt:capture", fifoPriority: Int32? = 70, backoff: ReopenBackoff = ReopenBackoff(),
+        threadName: String = "rt:capture", fifoPriority: Int32? = 70, backoff: Backoff = .deviceReopen,
         eventCapacity: Int = 256
     ) {
         self.device = device
@@ -90,7 +91,7 @@ public final class CaptureLoop: Sendable {
         let status = core.status
         let buffers = PeriodBuffers()
         var pcm: PCM?
-        var backoff = 0
+        var backoff = config.backoff
         var opens = 0
         var frameIndex = 0
         while !core.isStopping {
@@ -105,9 +106,9 @@ public final class CaptureLoop: Sendable {
                     pcm = opened
                 } catch {
                     status.openFailuresCounter.add(1, ordering: .relaxed)
-                    backoff = config.backoff.next(after: backoff)
-                    core.emit(AudioLoopEvent(.openFailed, error, at: monotonicNanoseconds(), backoffMilliseconds: backoff))
-                    _ = core.sleep(milliseconds: backoff)
+                    let delay = Int(backoff.nextMilliseconds())
+                    core.emit(AudioLoopEvent(.openFailed, error, at: monotonicNanoseconds(), backoffMilliseconds: delay))
+                    _ = core.sleep(milliseconds: delay)
                 }
                 continue
             }
@@ -131,12 +132,11 @@ public final class CaptureLoop: Sendable {
                 }
                 if pcm == nil {
                     status.runningFlag.store(false, ordering: .relaxed)
-                    backoff = config.backoff.next(after: backoff)
-                    _ = core.sleep(milliseconds: backoff)
+                    _ = core.sleep(milliseconds: Int(backoff.nextMilliseconds()))
                 }
                 continue
             }
-            backoff = 0
+            backoff.reset()
             let delay = (try? device.delay()) ?? 0
             let now = monotonicNanoseconds()
             let frames = parameters.periodFrames

@@ -1,5 +1,6 @@
 import ALSA
 import AudioCore
+import Basics
 
 /// How the playback loop opens its device. Defaults: 48 kHz stereo, 10 ms periods, 4 periods.
 public struct PlaybackLoopConfiguration: Sendable {
@@ -10,12 +11,12 @@ public struct PlaybackLoopConfiguration: Sendable {
     public var threadName: String
     /// SCHED_FIFO priority to ask for; nil: normal scheduling. Default 70.
     public var fifoPriority: Int32?
-    public var backoff: ReopenBackoff
+    public var backoff: Backoff
     public var eventCapacity: Int
 
     public init(
         device: PCMDevice, pcm: PCMConfiguration = PCMConfiguration(), referenceTap: ReferenceTap? = nil,
-        threadName: String = "rt:playback", fifoPriority: Int32? = 70, backoff: ReopenBackoff = ReopenBackoff(),
+        threadName: String = "rt:playback", fifoPriority: Int32? = 70, backoff: Backoff = .deviceReopen,
         eventCapacity: Int = 256
     ) {
         self.device = device
@@ -70,7 +71,7 @@ public final class PlaybackLoop: Sendable {
         let status = core.status
         let buffers = PeriodBuffers()
         var pcm: PCM?
-        var backoff = 0
+        var backoff = config.backoff
         var opens = 0
         var frameIndex = 0
         while !core.isStopping {
@@ -85,9 +86,9 @@ public final class PlaybackLoop: Sendable {
                     pcm = opened
                 } catch {
                     status.openFailuresCounter.add(1, ordering: .relaxed)
-                    backoff = config.backoff.next(after: backoff)
-                    core.emit(AudioLoopEvent(.openFailed, error, at: monotonicNanoseconds(), backoffMilliseconds: backoff))
-                    _ = core.sleep(milliseconds: backoff)
+                    let delay = Int(backoff.nextMilliseconds())
+                    core.emit(AudioLoopEvent(.openFailed, error, at: monotonicNanoseconds(), backoffMilliseconds: delay))
+                    _ = core.sleep(milliseconds: delay)
                 }
                 continue
             }
@@ -121,11 +122,10 @@ public final class PlaybackLoop: Sendable {
             }
             if pcm == nil {
                 status.runningFlag.store(false, ordering: .relaxed)
-                backoff = config.backoff.next(after: backoff)
-                _ = core.sleep(milliseconds: backoff)
+                _ = core.sleep(milliseconds: Int(backoff.nextMilliseconds()))
                 continue
             }
-            backoff = 0
+            backoff.reset()
             let delay = (try? device.delay()) ?? 0
             let now = monotonicNanoseconds()
             config.referenceTap?.playbackWrote(

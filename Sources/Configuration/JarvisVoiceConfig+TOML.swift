@@ -1,3 +1,5 @@
+import Basics
+
 extension JarvisVoiceConfig {
     /// The one place the file's keys are read. Every key, its type and default:
     ///
@@ -165,19 +167,10 @@ extension RealtimeConfig {
         }
     }
 
-    /// wss:// anywhere; ws:// only to a loopback host (test stand-ins), never over the network.
+    /// wss:// anywhere; ws:// only to a loopback host (test stand-ins), never over the network: the rules
+    /// the Realtime client connects with (`WebURL.Rules.realtime`).
     static func urlProblem(_ url: String) -> String? {
-        guard let parsed = URLCheck(url) else {
-            return "must be a ws:// or wss:// URL, got \"\(url)\""
-        }
-        switch parsed.scheme {
-        case "wss":
-            return nil
-        case "ws":
-            return parsed.isLoopback ? nil : "may use ws:// only for loopback hosts (use wss://), got \"\(url)\""
-        default:
-            return "must be a ws:// or wss:// URL, got \"\(url)\""
-        }
+        URLProblem.describe(url, rules: .realtime, expected: "a ws:// or wss:// URL", credentialsLiveIn: "api_key_file")
     }
 }
 
@@ -193,9 +186,8 @@ extension JarvisConfig {
             sessionIdleResetMinutes: r.integer("session_idle_reset_min", default: d.sessionIdleResetMinutes, in: 1...10_080),
             maxAnswerWords: r.integer("max_answer_words", default: d.maxAnswerWords, in: 10...2000)
         )
-        let parsed = URLCheck(url)
-        if parsed == nil || !(parsed?.scheme == "http" || parsed?.scheme == "https") {
-            r.problem("url", "must be an http:// or https:// URL, got \"\(url)\"")
+        if let problem = Self.urlProblem(url) {
+            r.problem("url", problem)
             url = d.url
         }
         if totalTimeoutSeconds < inactivityTimeoutSeconds {
@@ -207,6 +199,14 @@ extension JarvisConfig {
                 r.problem("inactivity_timeout_s", "must be at most total_timeout_s (\(total)), got \(inactivity)")
             }
         }
+    }
+}
+
+extension JarvisConfig {
+    /// http:// or https://, no credentials (the token comes from `token_file`): the rules the Jarvis
+    /// client sends with (`WebURL.Rules.jarvis`).
+    static func urlProblem(_ url: String) -> String? {
+        URLProblem.describe(url, rules: .jarvis, expected: "an http:// or https:// URL", credentialsLiveIn: "token_file")
     }
 }
 
@@ -265,8 +265,9 @@ extension MediaConfig {
             stationCatalogURL: r.string("station_catalog_url", default: d.stationCatalogURL, allowEmpty: true),
             reconnectAttempts: r.integer("reconnect_attempts", default: d.reconnectAttempts, in: 1...100)
         )
-        if !stationCatalogURL.isEmpty, !(URLCheck(stationCatalogURL).map { $0.scheme == "http" || $0.scheme == "https" } ?? false) {
-            r.problem("station_catalog_url", "must be an http:// or https:// URL or \"\", got \"\(stationCatalogURL)\"")
+        if !stationCatalogURL.isEmpty, let problem = URLProblem.describe(
+            stationCatalogURL, rules: .media, expected: "an http:// or https:// URL or \"\"") {
+            r.problem("station_catalog_url", problem)
             stationCatalogURL = d.stationCatalogURL
         }
     }

@@ -1,10 +1,12 @@
+import AudioCore
 public import Logging
 
 /// `[media]`: radio/podcast playback and ducking.
 public struct MediaConfig: Sendable, Equatable {
     /// Initial media volume, 0.0...1.0 (changed at runtime by `ctl volume` and `set_volume`).
     public var volume: Double
-    /// Media gain while listening/thinking/speaking (negative dB).
+    /// Media gain while listening/thinking/speaking (negative dB). The ducking defaults are the
+    /// `Ducker`'s (one place).
     public var duckDB: Double
     public var duckRampMs: Int
     public var restoreRampMs: Int
@@ -21,9 +23,9 @@ public struct MediaConfig: Sendable, Equatable {
 
     public init(
         volume: Double = 0.5,
-        duckDB: Double = -20,
-        duckRampMs: Int = 100,
-        restoreRampMs: Int = 300,
+        duckDB: Double = Double(Ducker.Configuration().depthDecibels),
+        duckRampMs: Int = Ducker.Configuration().duckMilliseconds,
+        restoreRampMs: Int = Ducker.Configuration().restoreMilliseconds,
         stateDir: String = "/var/lib/jarvis-voice",
         dj: Bool = true,
         radioMode: Bool = false,

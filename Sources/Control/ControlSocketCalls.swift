@@ -1,3 +1,4 @@
+import Basics
 import Glibc
 
 /// The only caller of POSIX socket and file APIs in this module: socket-path housekeeping for the
@@ -139,7 +140,7 @@ enum ControlSocketCalls {
             while true {
                 let remaining = ContinuousClock.now.duration(to: deadline)
                 guard remaining > .zero else { throw .timedOut(what) }
-                let ms = Int32(clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
+                let ms = Int32(clamping: remaining.wholeMilliseconds + 1)
                 var pfd = pollfd(fd: fd, events: events, revents: 0)
                 let result = poll(&pfd, 1, ms)
                 if result > 0 { return }

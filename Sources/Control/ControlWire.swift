@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 
 /// The newline-delimited JSON of the control socket: one request line, one response line, close.

@@ -1,3 +1,5 @@
+import Basics
+
 /// What the talk button means, as recognized by `GestureRecognizer` (ARCHITECTURE §4).
 ///
 /// Sequences for one press: `tap`, or `holdBegan` … (`longHold`) … `holdEnded`. Every `holdBegan`

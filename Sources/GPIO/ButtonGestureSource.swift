@@ -1,3 +1,4 @@
+import Basics
 import Synchronization
 
 /// The talk button: a small thread polls the GPIO line (and a wake-up fd), feeds edges into a

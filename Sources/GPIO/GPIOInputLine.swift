@@ -1,3 +1,5 @@
+import Basics
+
 /// One edge of an input line; `rising` means it became active (active-low already applied).
 public struct GPIOEdge: Sendable, Equatable {
     public var rising: Bool

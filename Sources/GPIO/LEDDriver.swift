@@ -1,3 +1,4 @@
+import Basics
 import Synchronization
 
 /// Plays `LEDPattern`s on an output: a small thread wakes at each scheduled change and writes the

@@ -1,3 +1,5 @@
+import Basics
+
 /// A point on CLOCK_MONOTONIC in nanoseconds: the clock of kernel GPIO edge timestamps (Linux >= 5.7)
 /// and of the GPIO threads' timers. Tests build instants by hand (a manual clock).
 public struct MonotonicInstant: Comparable, Hashable, Sendable, CustomStringConvertible {
@@ -34,14 +36,6 @@ public struct MonotonicInstant: Comparable, Hashable, Sendable, CustomStringConv
 }
 
 extension Duration {
-    /// Whole nanoseconds (truncated), saturating far beyond any GPIO timer.
-    var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds.multipliedReportingOverflow(by: 1_000_000_000).overflow
-            ? (seconds < 0 ? Int64.min / 2 : Int64.max / 2)
-            : seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-    }
-
     /// Milliseconds rounded up, for poll() timeouts; negative durations give 0.
     var pollTimeoutMilliseconds: Int32 {
         let ns = nanoseconds

@@ -1,3 +1,4 @@
+import Basics
 import CCurl
 import CCurlShim
 import Glibc
@@ -157,7 +158,7 @@ final class CurlWorker: @unchecked Sendable {
                 wait = min(wait, left)
             }
         }
-        let ms = wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000
+        let ms = wait.wholeMilliseconds
         return Int32(max(1, min(10_000, ms + 1)))
     }
 }
@@ -265,8 +266,7 @@ final class CurlTransfer {
     }
 
     private static func milliseconds(_ duration: Duration) -> Int {
-        let (seconds, attoseconds) = duration.components
-        return max(1, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
+        max(1, Int(duration.wholeMilliseconds))
     }
 
     // MARK: callbacks (inside curl_multi_perform / curl_easy_pause)

@@ -1,3 +1,5 @@
+import Basics
+
 /// One header line. Names compare case-insensitively (see `HTTPResponseHead.value(for:)`).
 public struct HTTPHeader: Sendable, Equatable {
     public var name: String
@@ -52,18 +54,10 @@ public struct HTTPRequest: Sendable {
     /// The URL's host (no scheme, user info, port or path): the only part of a URL errors and logs name.
     public var host: String { HTTPRequest.host(of: url) }
 
+    /// The one URL parser (`WebURL`); a URL written without a scheme is read as http.
     static func host(of url: String) -> String {
-        var rest = Substring(url)
-        if let colon = rest.firstIndex(of: ":"), rest[colon...].hasPrefix("://") {
-            rest = rest[rest.index(colon, offsetBy: 3)...]
-        }
-        if let end = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) { rest = rest[..<end] }
-        if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
-        if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {
-            return String(rest[rest.index(after: rest.startIndex)..<close])
-        }
-        if let colon = rest.firstIndex(of: ":") { rest = rest[..<colon] }
-        return rest.isEmpty ? "(no host)" : String(rest)
+        let parsed = (try? WebURL(parsing: url, rules: .any)) ?? (try? WebURL(parsing: "http://" + url, rules: .any))
+        return parsed?.address ?? "(no host)"
     }
 }
 

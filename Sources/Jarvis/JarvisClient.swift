@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 import HTTP
 import Logging
@@ -83,7 +84,7 @@ public actor JarvisClient: JarvisAsking {
             breaker.recordSuccess()
             let spoken = shaper.shape(raw)
             logger.info("Jarvis answered", metadata: [
-                "ms": "\(Self.milliseconds(clock.now() - startedAt))",
+                "ms": "\((clock.now() - startedAt).wholeMilliseconds)",
                 "words": "\(spoken.split(separator: " ").count)",
                 "session": "\(session.sessionID ?? "-")",
             ])
@@ -108,7 +109,7 @@ public actor JarvisClient: JarvisAsking {
     // MARK: one exchange
 
     private func exchange(_ query: String) async throws -> String {
-        let request = makeRequest(query)
+        let request = try makeRequest(query)
         let host = request.host
         let response: HTTPResponse
         do {
@@ -180,7 +181,9 @@ public actor JarvisClient: JarvisAsking {
         return answer.answer(droppingPreamble: settings.dropTextBeforeToolCalls)
     }
 
-    private func makeRequest(_ query: String) -> HTTPRequest {
+    private func makeRequest(_ query: String) throws(JarvisFailure) -> HTTPRequest {
+        let endpoint: String
+        do { endpoint = try settings.endpoint() } catch { throw .wrongURL(detail: error.description) }
         var headers = [
             HTTPHeader("Authorization", "Bearer \(token)"),
             HTTPHeader("Content-Type", "application/json"),
@@ -202,7 +205,7 @@ public actor JarvisClient: JarvisAsking {
         case .responses:
             body = Self.encode(ResponsesBody(model: model, input: query, stream: true, previous_response_id: session.previousResponseID))
         }
-        return HTTPRequest(method: "POST", url: settings.endpoint, headers: headers, body: body,
+        return HTTPRequest(method: "POST", url: endpoint, headers: headers, body: body,
                            connectTimeout: settings.connectTimeout, inactivityTimeout: settings.inactivityTimeout,
                            totalTimeout: settings.totalTimeout, maxRedirects: 0, maxBufferedBytes: 256 * 1024)
     }
@@ -244,10 +247,6 @@ public actor JarvisClient: JarvisAsking {
         let labels = (first.options ?? []).compactMap(\.label).filter { !$0.isEmpty }
         let choices = labels.isEmpty ? "" : " The options are: " + labels.joined(separator: ", ") + "."
         return "Jarvis asks: " + question + choices
-    }
-
-    private static func milliseconds(_ duration: Duration) -> Int64 {
-        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
     }
 
     // MARK: error mapping

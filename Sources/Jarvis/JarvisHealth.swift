@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 import HTTP
 
@@ -22,9 +23,11 @@ extension JarvisClient {
     /// Probes `GET {url}/healthz`. term-llm answers it without auth and adds `version` and
     /// `agent` only for a valid bearer token, which tells a wrong token apart from a dead server.
     public func probeHealth() async -> JarvisHealth {
-        var base = settings.url
-        while base.hasSuffix("/") { base.removeLast() }
-        let request = HTTPRequest(url: base + "/healthz", headers: [HTTPHeader("Authorization", "Bearer \(token)")],
+        let url: String
+        do { url = try settings.url(appending: "healthz") } catch {
+            return JarvisHealth(status: .wrongURL, summary: "Jarvis URL: \(error)")
+        }
+        let request = HTTPRequest(url: url, headers: [HTTPHeader("Authorization", "Bearer \(token)")],
                                   connectTimeout: settings.connectTimeout, inactivityTimeout: settings.inactivityTimeout,
                                   totalTimeout: settings.connectTimeout + .seconds(5), maxRedirects: 0)
         let host = request.host

@@ -1,3 +1,5 @@
+import Basics
+
 /// The `[jarvis]` configuration. Defaults are documented per field; the TOML key is in brackets.
 /// The token is not here: the configuration layer reads `token_file` and passes the value to
 /// `JarvisClient` directly.
@@ -73,12 +75,12 @@ public struct JarvisSettings: Sendable, Equatable {
     }
 
     /// The endpoint for the configured API: `{url}/v1/chat/completions` or `{url}/v1/responses`.
-    public var endpoint: String {
-        var base = url
-        while base.hasSuffix("/") { base.removeLast() }
-        switch api {
-        case .chatCompletions: return base + "/v1/chat/completions"
-        case .responses: return base + "/v1/responses"
-        }
+    public func endpoint() throws(WebURLError) -> String {
+        try url(appending: api == .chatCompletions ? "v1/chat/completions" : "v1/responses")
+    }
+
+    /// `{url}/{path}`, the base URL parsed under `WebURL.Rules.jarvis` (the rules `check-config` applies).
+    public func url(appending path: String) throws(WebURLError) -> String {
+        try WebURL(parsing: url, rules: .jarvis).appendingPath(path).absoluteString
     }
 }

@@ -1,3 +1,5 @@
+import Basics
+
 /// Atom and many podcast feeds' dates: `2024-07-16T09:30:00+02:00`, `2024-07-16T07:30:00.5Z`,
 /// `2024-07-16 07:30:00`, `2024-07-16` (midnight UTC), `20240716T073000Z`. Range-checked like
 /// `RFC822Date`.

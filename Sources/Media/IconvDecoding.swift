@@ -1,3 +1,4 @@
+import Basics
 import Glibc
 
 /// Multi-byte legacy encodings that feeds still declare (GB2312/GBK/GB18030, EUC-KR, Shift_JIS,

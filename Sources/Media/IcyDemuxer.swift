@@ -1,3 +1,5 @@
+import Basics
+
 /// Splits an ICY (Shoutcast/Icecast) body into audio and metadata: after every `metaInterval` audio
 /// bytes comes one length byte L and L × 16 bytes of metadata. Works for any chunking of the input.
 /// Without a meta interval (server sent no `icy-metaint`) everything is audio.

@@ -1,3 +1,5 @@
+import Basics
+
 /// One ICY metadata block, e.g. `StreamTitle='Artist - Title';StreamUrl='';`, decoded leniently:
 /// UTF-8 when valid, else windows-1252 (old Shoutcast servers), NUL padding removed, quotes inside
 /// values tolerated (`StreamTitle='Guns N' Roses - Don't Cry';`), spaces around `=` allowed.

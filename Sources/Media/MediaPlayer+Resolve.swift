@@ -1,3 +1,5 @@
+import Basics
+
 /// How a URL the model or the user gave is classified before it is fetched.
 enum MediaRequest {
     static let playlistSuffixes = [".pls", ".m3u", ".m3u8"]

@@ -64,9 +64,3 @@ public struct MediaPlayerConfiguration: Sendable {
         MediaVolume(level: level, rangeDecibels: volumeRangeDecibels, stepDecibels: volumeStepDecibels)
     }
 }
-
-extension Duration {
-    var inSeconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) * 1e-18
-    }
-}

@@ -1,4 +1,5 @@
 import AudioCore
+import Basics
 import Codecs
 
 /// How a stream source connects, buffers and retries. Documented defaults.
@@ -11,9 +12,8 @@ public struct MediaStreamSettings: Sendable {
     public var inactivityTimeout: Duration = .seconds(10)
     /// Compressed bytes buffered in the HTTP client before the transfer pauses. Default 256 KiB.
     public var maxBufferedBytes = 256 * 1_024
-    /// First reconnect delay; doubles per consecutive failure up to `reconnectMaxDelay`, ±25% jitter.
-    public var reconnectBaseDelay: Duration = .milliseconds(500)
-    public var reconnectMaxDelay: Duration = .seconds(30)
+    /// Delays between reconnects. Default `Backoff.mediaReconnect` (500 ms doubling up to 30 s, ±25 %).
+    public var reconnect = Backoff.mediaReconnect
     /// Consecutive failed attempts before giving up. A connection that delivered audio resets the count.
     public var maxConsecutiveFailures = 8
     /// How often a full sink is retried. Default 20 ms.
@@ -22,14 +22,6 @@ public struct MediaStreamSettings: Sendable {
     public var userAgent = "jarvis-voice/1"
 
     public init() {}
-
-    /// The delay before reconnect attempt `attempt` (1-based), with `jitter` in 0.75...1.25.
-    public func reconnectDelay(attempt: Int, jitter: Double) -> Duration {
-        let base = Double(reconnectBaseDelay.components.seconds) + Double(reconnectBaseDelay.components.attoseconds) * 1e-18
-        let cap = Double(reconnectMaxDelay.components.seconds) + Double(reconnectMaxDelay.components.attoseconds) * 1e-18
-        let exponential = min(cap, base * Double(1 << min(max(attempt - 1, 0), 20)))
-        return .milliseconds(Int64((exponential * jitter * 1_000).rounded()))
-    }
 }
 
 /// What a stream source reports to the player, in order.

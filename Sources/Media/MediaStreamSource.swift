@@ -1,4 +1,5 @@
 import AudioCore
+import Basics
 import Codecs
 import HTTP
 
@@ -15,8 +16,9 @@ public struct MediaStreamSource: Sendable {
     public var settings: MediaStreamSettings
     /// Backoff sleep (tests inject a recorder); default `Task.sleep`.
     public var sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
-    /// Jitter factor for backoff, 0.75...1.25 by default.
-    public var jitter: @Sendable () -> Double = { Double.random(in: 0.75...1.25) }
+    /// Where each reconnect delay falls within the backoff's jitter, 0...1 (`Backoff.delay(attempt:unit:)`);
+    /// random by default.
+    public var jitterUnit: @Sendable () -> Double = { Double.random(in: 0...1) }
     /// Byte offset to start a finite file at (a podcast resumed where it stopped): the first request
     /// asks for `Range: bytes=N-`; a server that ignores Range has the first N bytes skipped. 0 = from the start.
     public var startOffset = 0
@@ -58,7 +60,7 @@ public struct MediaStreamSource: Sendable {
                     onEvent(.failed("\(url) failed \(failures - 1) times in a row; last error: \(reason)"))
                     return
                 }
-                let delay = settings.reconnectDelay(attempt: failures, jitter: jitter())
+                let delay = settings.reconnect.delay(attempt: failures, unit: jitterUnit())
                 onEvent(.reconnecting(attempt: failures, after: delay, reason: reason))
                 do { try await sleep(delay) } catch { return }
             }
@@ -245,7 +247,7 @@ private struct Session {
     /// Writes pending audio, waiting while the sink is full, once the prebuffer has filled.
     mutating func drain() async {
         if !playing {
-            let prebufferMS = Int(settings.prebuffer.components.seconds * 1_000 + settings.prebuffer.components.attoseconds / 1_000_000_000_000_000)
+            let prebufferMS = Int(settings.prebuffer.wholeMilliseconds)
             guard pendingMilliseconds >= prebufferMS else { return }
             playing = true
             onEvent(.playing)

@@ -1,3 +1,5 @@
+import Basics
+
 /// A PLS or M3U/M3U8 playlist as radio stations publish them; the player wants the first entry it
 /// can play (an absolute or relative http(s) URL).
 public struct Playlist: Sendable, Equatable {

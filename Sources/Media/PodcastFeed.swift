@@ -1,3 +1,5 @@
+import Basics
+
 /// A podcast's RSS 2.0 or Atom feed: the channel title and its episodes (items with an audio enclosure).
 public struct PodcastFeed: Sendable, Equatable {
     public var title: String

@@ -1,3 +1,5 @@
+import Basics
+
 /// Turns the bytes of a feed, playlist or ICY title into text: UTF-8 when valid, UTF-16 by its byte
 /// order mark, a declared single-byte encoding from `SingleByteTables`, a declared multi-byte one
 /// (GBK, EUC-KR, Shift_JIS, Big5…) through `IconvDecoding`, else windows-1252 (what old

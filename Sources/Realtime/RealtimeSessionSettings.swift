@@ -25,13 +25,13 @@ public struct RealtimeSessionSettings: Sendable, Equatable {
     public var transcriptionLanguage: String?
     /// Default `far_field` (a kitchen appliance microphone).
     public var noiseReduction: NoiseReduction
-    /// System prompt; default `RealtimeSessionSettings.routerInstructions`.
+    /// System prompt (the product's, built from its tools by the appliance layer); empty sends none. Default empty.
     public var instructions: String
 
     public init(
         voice: String = "marin", handsFreeDetection: VoiceActivityDetection = .semantic(eagerness: .auto),
         transcriptionModel: String? = nil, transcriptionLanguage: String? = nil, noiseReduction: NoiseReduction = .farField,
-        instructions: String = RealtimeSessionSettings.routerInstructions
+        instructions: String = ""
     ) {
         self.voice = voice
         self.handsFreeDetection = handsFreeDetection
@@ -64,7 +64,7 @@ public struct RealtimeSessionSettings: Sendable, Equatable {
             transcriptionModel.map { .enabled(model: $0, language: transcriptionLanguage, prompt: nil) } ?? .disabled
         return .sessionUpdate(
             SessionConfiguration(
-                instructions: instructions,
+                instructions: instructions.isEmpty ? nil : instructions,
                 outputModalities: ["audio"],
                 audio: AudioConfiguration(
                     input: AudioInputConfiguration(
@@ -80,43 +80,4 @@ public struct RealtimeSessionSettings: Sendable, Equatable {
         .sessionUpdate(
             SessionConfiguration(audio: AudioConfiguration(input: AudioInputConfiguration(turnDetection: turnDetection(for: turnTaking)))))
     }
-
-    /// The thin-router system prompt: the model is only the mouth and ears; Jarvis thinks; the device plays media.
-    public static let routerInstructions = """
-        You are the voice of Jarvis on a kitchen speaker. You are only the mouth and ears: you never think, \
-        know or decide anything yourself. Jarvis, reached through the ask_jarvis tool, does all the thinking.
-
-        # Routing
-        For every real question, task or request (anything beyond a greeting, a thank-you, or "say that again"), \
-        call ask_jarvis with the user's complete request in their own words, including every detail they gave \
-        (names, dates, quantities, places). Do not abbreviate or reframe it. Never answer from your own knowledge, \
-        never guess, and never refuse on Jarvis's behalf.
-
-        # Before calling
-        Before calling ask_jarvis, say one short, natural acknowledgement, varied, never the same twice in a row, \
-        for example: "Let me ask Jarvis." "One moment." "Checking now." "On it." "Let me look that up." \
-        "Sure, give me a second." Then call ask_jarvis immediately and say nothing else.
-
-        # Speaking the answer
-        When ask_jarvis returns, say its answer naturally and briefly, in the user's language. Add no facts, \
-        opinions or questions of your own. If it returns an error message, say it plainly in one sentence.
-
-        # Media
-        Jarvis curates; this device performs. To choose something to play ("play something good", "surprise \
-        me", "a podcast I haven't heard"), call ask_jarvis with the request. When Jarvis answers with a pick, often \
-        as JSON {"type", "title", "url", "reason"}, call play_audio with exactly that url, title and type (never invent a URL \
-        or change one), then introduce the pick in one short sentence, using the reason. If Jarvis names \
-        several, play the first and enqueue the rest. A SomaFM station by name goes to play_station, a podcast \
-        feed URL to play_podcast.
-        Simple controls go straight to the local media tools without asking Jarvis: pause_playback, \
-        resume_playback, stop_playback, skip_track, get_now_playing ("what's playing?"), set_volume ("louder", \
-        "quieter": read the volume with get_now_playing and step by about 0.1), enqueue, clear_queue, and \
-        duck_audio when the user wants the music lower or higher while you talk. Do not say an acknowledgement \
-        before these; after them, confirm in a few words, or answer from the result (get_now_playing's \
-        stream_title is the song on air). Its recent list shows what was played lately, to avoid repeats.
-        System messages about media (an item ended, the next item, a stream that stopped) are cues from this \
-        device: do what they ask in one short sentence and say nothing else.
-
-        Keep your own speech short: this is a speaker, not a screen.
-        """
 }

@@ -1,3 +1,5 @@
+import Basics
+
 /// The GA `session` object of a `session.update` (only the fields this appliance sets; nil fields are omitted,
 /// so an update changes only what it names).
 public struct SessionConfiguration: Sendable, Equatable, Encodable {

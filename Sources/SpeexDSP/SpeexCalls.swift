@@ -58,31 +58,24 @@ final class PreprocessHandle {
 
     deinit { speex_preprocess_state_destroy(state) }
 
-    func setInt(_ request: Int32, _ name: String, _ value: Int32) throws(SpeexDSPError) {
+    /// `speex_preprocess_ctl` setters take a pointer to an `Int32` (spx_int32_t) or a `Float`, by request.
+    func set<Value: Numeric & BitwiseCopyable>(_ request: Int32, _ name: String, _ value: Value) throws(SpeexDSPError) {
         var v = value
-        guard speex_preprocess_ctl(state, request, &v) == 0 else {
+        guard withUnsafeMutableBytes(of: &v, { speex_preprocess_ctl(state, request, $0.baseAddress) }) == 0 else {
             throw SpeexDSPError(function: "speex_preprocess_ctl(\(name))", message: "rejected value \(value)")
         }
     }
 
-    func getInt(_ request: Int32) -> Int32 {
-        var v: Int32 = 0
-        _ = speex_preprocess_ctl(state, request, &v)
+    func get<Value: Numeric & BitwiseCopyable>(_ request: Int32, as _: Value.Type = Value.self) -> Value {
+        var v: Value = .zero
+        _ = withUnsafeMutableBytes(of: &v) { speex_preprocess_ctl(state, request, $0.baseAddress) }
         return v
     }
 
-    func setFloat(_ request: Int32, _ name: String, _ value: Float) throws(SpeexDSPError) {
-        var v = value
-        guard speex_preprocess_ctl(state, request, &v) == 0 else {
-            throw SpeexDSPError(function: "speex_preprocess_ctl(\(name))", message: "rejected value \(value)")
-        }
-    }
-
-    func getFloat(_ request: Int32) -> Float {
-        var v: Float = 0
-        _ = speex_preprocess_ctl(state, request, &v)
-        return v
-    }
+    func setInt(_ request: Int32, _ name: String, _ value: Int32) throws(SpeexDSPError) { try set(request, name, value) }
+    func getInt(_ request: Int32) -> Int32 { get(request) }
+    func setFloat(_ request: Int32, _ name: String, _ value: Float) throws(SpeexDSPError) { try set(request, name, value) }
+    func getFloat(_ request: Int32) -> Float { get(request) }
 
     /// Links the residual echo suppressor to an echo canceller (nil unlinks).
     func setEchoState(_ echo: EchoHandle?) throws(SpeexDSPError) {

@@ -69,14 +69,19 @@ public struct JournaldLogHandler: LogHandler {
         }
     }
 
-    private static func escaped(_ text: String) -> String {
-        guard text.contains(where: { $0 == "\n" || $0 == "\r" }) else { return text }
+    /// Line breaks written as `\n`/`\r` (one journal line per event); inside a quoted value also quotes,
+    /// backslashes and tabs.
+    private static func escaped(_ text: String, quoted: Bool = false) -> String {
+        guard quoted || text.contains(where: { $0 == "\n" || $0 == "\r" }) else { return text }
         var out = ""
         for character in text {
             switch character {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\r\n": out += "\\r\\n"
+            case "\"" where quoted: out += "\\\""
+            case "\\" where quoted: out += "\\\\"
+            case "\t" where quoted: out += "\\t"
             default: out.append(character)
             }
         }
@@ -85,19 +90,6 @@ public struct JournaldLogHandler: LogHandler {
 
     private static func quotedIfNeeded(_ value: String) -> String {
         let needsQuotes = value.isEmpty || value.contains { $0 == " " || $0 == "\"" || $0 == "=" || $0 == "\n" || $0 == "\r" || $0 == "\t" }
-        guard needsQuotes else { return value }
-        var out = "\""
-        for character in value {
-            switch character {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\r\n": out += "\\r\\n"
-            case "\t": out += "\\t"
-            default: out.append(character)
-            }
-        }
-        return out + "\""
+        return needsQuotes ? "\"" + escaped(value, quoted: true) + "\"" : value
     }
 }

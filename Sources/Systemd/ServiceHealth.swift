@@ -1,3 +1,5 @@
+import Basics
+
 /// What the service tells systemd, decided from plain observations (so a test drives it with a
 /// manual clock):
 /// - `STATUS=` names the audio devices the service is waiting for while a device loop has no
@@ -89,14 +91,14 @@ public struct ServiceHealth: Sendable {
             let since = openSince[device.name] ?? now
             openSince[device.name] = since
             let lastSign = max(device.lastPeriodNanoseconds, since)
-            if stuck == nil, now - lastSign >= Self.nanoseconds(stuckAfter) {
+            if stuck == nil, now - lastSign >= stuckAfter.nanoseconds {
                 stuck = "\(device.name) is open but completed no period for \(Self.text(now - lastSign))"
             }
         }
         let start = firstTick ?? now
         firstTick = start
         let serviceSign = max(observation.serviceLoopTick, start)
-        if stuck == nil, now - serviceSign >= Self.nanoseconds(serviceLoopStaleAfter) {
+        if stuck == nil, now - serviceSign >= serviceLoopStaleAfter.nanoseconds {
             stuck = "the audio service loop has not run for \(Self.text(now - serviceSign))"
         }
 
@@ -128,11 +130,6 @@ public struct ServiceHealth: Sendable {
         guard text != lastStatus else { return [] }
         lastStatus = text
         return [.status(text)]
-    }
-
-    private static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 
     private static func text(_ nanoseconds: Int64) -> String {

@@ -1,3 +1,4 @@
+import Basics
 import Realtime
 
 /// Checks a client event against the GA shapes the real API accepts (see the protocol reference §2, §3, §10).

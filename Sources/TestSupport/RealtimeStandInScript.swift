@@ -1,3 +1,4 @@
+import Basics
 import Realtime
 
 /// What the Realtime stand-in does in a conversation. All values have defaults matching a one-tool appliance.

@@ -1,3 +1,4 @@
+import Basics
 import Realtime
 
 /// The scripted responses: the turn's function calls (one per response), then the answer audio with its transcript.

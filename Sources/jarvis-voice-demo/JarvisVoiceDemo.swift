@@ -1,6 +1,7 @@
 import ALSATestbed
 import ArgumentParser
 import AudioCore
+import Basics
 import Glibc
 import Realtime
 import Systemd
@@ -202,10 +203,7 @@ struct JarvisVoiceDemo: AsyncParsableCommand {
         return DemoRun(states: log.states.isEmpty ? polled : log.states, turnLine: log.turnLine)
     }
 
-    static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
+    static func seconds(_ duration: Duration) -> Double { duration.inSeconds }
 
     static func format(_ value: Double) -> String {
         let tenths = Int((value * 10).rounded())

@@ -1,3 +1,4 @@
+import Basics
 import Glibc
 import Realtime
 import TestProcess

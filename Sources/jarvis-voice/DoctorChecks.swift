@@ -1,4 +1,5 @@
 import ALSA
+import Basics
 import Configuration
 import Control
 import HTTP
@@ -151,25 +152,12 @@ struct DoctorChecks {
 
     /// `wss://host/v1/realtime` -> `https://host/v1/models` (`ws://` loopback -> `http://`).
     static func modelsURL(fromRealtimeURL url: String) -> String? {
-        guard let separator = url.firstRange(of: "://") else { return nil }
-        let scheme: String
-        switch url[..<separator.lowerBound].lowercased() {
-        case "wss": scheme = "https"
-        case "ws": scheme = "http"
-        default: return nil
-        }
-        var rest = url[separator.upperBound...]
-        if let query = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<query] }
-        let slash = rest.firstIndex(of: "/") ?? rest.endIndex
-        let authority = rest[..<slash]
-        var path = String(rest[slash...])
+        guard var parsed = try? WebURL(parsing: url, rules: .realtime) else { return nil }
+        parsed.scheme = parsed.scheme.usesTLS ? .https : .http
+        var path = parsed.path
         while path.hasSuffix("/") { path.removeLast() }
-        if path.hasSuffix("/realtime") {
-            path = String(path.dropLast("/realtime".count)) + "/models"
-        } else {
-            path = "/v1/models"
-        }
-        return "\(scheme)://\(authority)\(path)"
+        parsed.pathAndQuery = path.hasSuffix("/realtime") ? String(path.dropLast("/realtime".count)) + "/models" : "/v1/models"
+        return parsed.absoluteString
     }
 
     private func checkRealtime(_ report: inout DoctorReport, key: Secret?, http: HTTPClient) async {

@@ -2,6 +2,7 @@ import Appliance
 import ArgumentParser
 import AudioCore
 import AudioEngine
+import Basics
 import Configuration
 import Control
 import GPIO
@@ -124,6 +125,7 @@ struct RunCommand: AsyncParsableCommand {
         let ducking = MediaDuckingControl()
         var tools = ToolRegistry([AskJarvisTool(jarvis: jarvis)])
         for tool in MediaTools.make(player: player, ducking: ducking) { tools.register(tool) }
+        tools.register(WhatTimeIsItTool())
 
         let playbackFormat = pipeline.configuration.playbackFormat
         let rendered = Earcons(format: playbackFormat)
@@ -136,7 +138,7 @@ struct RunCommand: AsyncParsableCommand {
                 ducker: Ducker.Configuration(
                     depthDecibels: Float(config.media.duckDB), duckMilliseconds: config.media.duckRampMs,
                     restoreMilliseconds: config.media.restoreRampMs)),
-            earcons: { earcon in AudioCore.Earcon(rawValue: earcon.rawValue).map { rendered[$0] } },
+            earcons: { rendered[$0] },
             deviceDelayFrames: { playbackStatus.delayFrames },
             nearEndSpeech: { captureStatistics.nearEndSpeech },
             uplinkActivity: { active in pipeline.uplinkActive = active })
@@ -146,16 +148,17 @@ struct RunCommand: AsyncParsableCommand {
                 url: config.realtime.url, model: config.realtime.model,
                 apiKey: RealtimeAPIKey(secrets.openAIKey.unredacted), connectTimeout: config.realtime.connectTimeout))
 
-        let engine = ConversationConfiguration(
-            session: RealtimeSessionSettings(config.realtime), tools: tools.functionTools,
+        var engine = ConversationConfiguration(
+            session: RealtimeSessionSettings(config.realtime),
             connectTimeout: config.realtime.connectTimeout, quietPeriod: config.realtime.idleTimeout,
             bargeIn: BargeInRule(localDetector: true))
+        engine.use(tools)
         let led = openLED(config.led)
         let runner = ConversationRunner(
             configuration: ConversationRunnerConfiguration(engine: engine, logTranscripts: config.realtime.logTranscripts),
             transport: transport, audio: audio, tools: tools, jarvis: jarvis,
             hooks: ConversationHooks(
-                setLED: { pattern in led?.show(GPIO.LEDPattern(pattern)) },
+                setLED: { pattern in led?.show(pattern) },
                 stopMedia: { _ = await player.stop() },
                 stateChanged: stateChanged),
             ducking: ducking, logger: Logger(label: "conversation"))
@@ -219,15 +222,3 @@ extension RealtimeSessionSettings {
     }
 }
 
-extension GPIO.LEDPattern {
-    /// The engine's LED cue on the GPIO driver's patterns (connecting blinks like thinking).
-    init(_ pattern: Appliance.LEDPattern) {
-        switch pattern {
-        case .off: self = .off
-        case .connecting, .thinking: self = .thinking
-        case .listening: self = .listening
-        case .speaking: self = .speaking
-        case .error: self = .error
-        }
-    }
-}

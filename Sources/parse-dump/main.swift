@@ -6,96 +6,77 @@
 //   parse-dump toml   < paths    one line per file: {"file", "value": <toml-test tagged JSON>} or {"file", "error"}
 //   parse-dump playlist KIND BASE < paths   one line per file: {"file", "entries": [{"url", "title"}]} or {"file", "error"}
 //   parse-dump feed-time < paths one line per feed: {"file", "seconds"}: PodcastFeed(parsing:) alone, best of 3
+import Basics
 import Configuration
 import FoundationEssentials
 import Glibc
 import Media
 
-func quoted(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        case _ where scalar.value < 0x20:
-            let hex = String(scalar.value, radix: 16)
-            out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        default: out.unicodeScalars.append(scalar)
-        }
-    }
-    return out + "\""
-}
-
-func object(_ pairs: [(String, String)]) -> String {
-    "{" + pairs.map { quoted($0.0) + ": " + $0.1 }.joined(separator: ", ") + "}"
-}
-
 func read(_ path: String) throws -> [UInt8] {
     [UInt8](try Data(contentsOf: URL(filePath: path)))
 }
 
-func feedLine(_ path: String, base: MediaURL?) -> String {
+func failure(_ path: String, _ error: String) -> JSONValue { ["file": .string(path), "error": .string(error)] }
+
+func feedLine(_ path: String, base: MediaURL?) -> JSONValue {
     do {
         let feed = try PodcastFeed(parsing: try read(path), base: base)
-        let episodes = feed.episodes.map { episode in
-            object([
-                ("title", quoted(episode.title)),
-                ("enclosure", quoted(episode.enclosure.absoluteString)),
-                ("published", episode.published.map { String($0) } ?? "null"),
-                ("pubDate", episode.pubDate.map(quoted) ?? "null"),
-            ])
+        let episodes = feed.episodes.map { episode -> JSONValue in
+            [
+                "title": .string(episode.title), "enclosure": .string(episode.enclosure.absoluteString),
+                "published": episode.published.map { .number(Double($0)) } ?? .null, "pubDate": episode.pubDate.map(JSONValue.string) ?? .null,
+            ]
         }
-        return object([
-            ("file", quoted(path)), ("title", quoted(feed.title)),
-            ("episodes", "[" + episodes.joined(separator: ", ") + "]"),
-            ("latest", feed.latest.map { quoted($0.enclosure.absoluteString) } ?? "null"),
-        ])
+        return [
+            "file": .string(path), "title": .string(feed.title), "episodes": .array(episodes),
+            "latest": feed.latest.map { .string($0.enclosure.absoluteString) } ?? .null,
+        ]
     } catch {
-        return object([("file", quoted(path)), ("error", quoted("\(error)"))])
+        return failure(path, "\(error)")
     }
 }
 
-func feedTimeLine(_ path: String) -> String {
-    guard let bytes = try? read(path) else { return object([("file", quoted(path)), ("error", quoted("unreadable"))]) }
+func feedTimeLine(_ path: String) -> JSONValue {
+    guard let bytes = try? read(path) else { return failure(path, "unreadable") }
     let clock = ContinuousClock()
     let best = (0..<3).map { _ in clock.measure { _ = try? PodcastFeed(parsing: bytes) } }.min() ?? .zero
-    let seconds = Double(best.components.seconds) + Double(best.components.attoseconds) / 1e18
-    return object([("file", quoted(path)), ("seconds", String(seconds))])
+    return ["file": .string(path), "seconds": .number(best.inSeconds)]
 }
 
-func tagged(_ value: TOMLValue) -> String {
+/// toml-test's tagged JSON: every scalar as `{"type", "value"}` with the value as a string.
+func tagged(_ value: TOMLValue) -> JSONValue {
+    func scalar(_ type: String, _ value: String) -> JSONValue { ["type": .string(type), "value": .string(value)] }
     switch value {
-    case .string(let text): object([("type", quoted("string")), ("value", quoted(text))])
-    case .integer(let number): object([("type", quoted("integer")), ("value", quoted(String(number)))])
-    case .float(let number): object([("type", quoted("float")), ("value", quoted(number.isNaN ? "nan" : String(number)))])
-    case .boolean(let flag): object([("type", quoted("bool")), ("value", quoted(String(flag)))])
-    case .array(let elements): "[" + elements.map(tagged).joined(separator: ", ") + "]"
-    case .table(let table): tagged(table)
+    case .string(let text): return scalar("string", text)
+    case .integer(let number): return scalar("integer", String(number))
+    case .float(let number): return scalar("float", number.isNaN ? "nan" : String(number))
+    case .boolean(let flag): return scalar("bool", String(flag))
+    case .array(let elements): return .array(elements.map(tagged))
+    case .table(let table): return tagged(table)
     }
 }
 
-func tagged(_ table: TOMLTable) -> String {
-    object(table.entries.map { ($0.key, tagged($0.value)) })
+func tagged(_ table: TOMLTable) -> JSONValue {
+    .object(Dictionary(table.entries.map { ($0.key, tagged($0.value)) }, uniquingKeysWith: { _, last in last }))
 }
 
-func tomlLine(_ path: String) -> String {
+func tomlLine(_ path: String) -> JSONValue {
     do {
-        return object([("file", quoted(path)), ("value", tagged(try TOMLParser.parse(bytes: try read(path))))])
+        return ["file": .string(path), "value": tagged(try TOMLParser.parse(bytes: try read(path)))]
     } catch {
-        return object([("file", quoted(path)), ("error", quoted("\(error)"))])
+        return failure(path, "\(error)")
     }
 }
 
-func playlistLine(_ path: String, kind: Playlist.Kind, base: MediaURL?) -> String {
+func playlistLine(_ path: String, kind: Playlist.Kind, base: MediaURL?) -> JSONValue {
     do {
         let playlist = try Playlist(parsing: try read(path), kind: kind, base: base)
-        let entries = playlist.entries.map { object([("url", quoted($0.url.absoluteString)), ("title", $0.title.map(quoted) ?? "null")]) }
-        return object([("file", quoted(path)), ("entries", "[" + entries.joined(separator: ", ") + "]")])
+        let entries = playlist.entries.map { entry -> JSONValue in
+            ["url": .string(entry.url.absoluteString), "title": entry.title.map(JSONValue.string) ?? .null]
+        }
+        return ["file": .string(path), "entries": .array(entries)]
     } catch {
-        return object([("file", quoted(path)), ("error", quoted("\(error)"))])
+        return failure(path, "\(error)")
     }
 }
 
@@ -105,7 +86,7 @@ guard let command = arguments.first else {
     exit(2)
 }
 var rest = Array(arguments.dropFirst())
-let line: (String) -> String
+let line: (String) -> JSONValue
 switch command {
 case "feeds":
     let base = rest.first.flatMap { try? MediaURL(parsing: $0) }
@@ -127,5 +108,5 @@ default:
     exit(2)
 }
 while let path = readLine(), !path.isEmpty {
-    print(line(path))
+    print(line(path).jsonText)
 }

@@ -1,5 +1,6 @@
 @testable import Appliance
 import AudioCore
+import Basics
 import Glibc
 import Realtime
 import Testing
@@ -124,14 +125,8 @@ import Testing
 }
 
 @Suite struct ConversationRunnerPlumbingTests {
-    @Test func reconnectDelaysDoubleWithJitterUpToTheCap() {
-        let configuration = ConversationRunnerConfiguration(
-            reconnectInitialDelay: .milliseconds(200), reconnectMaximumDelay: .seconds(1))
-        #expect(configuration.reconnectDelay(attempt: 1, unit: 0.5) == .milliseconds(200))
-        #expect(configuration.reconnectDelay(attempt: 2, unit: 0.5) == .milliseconds(400))
-        #expect(configuration.reconnectDelay(attempt: 3, unit: 0) == .milliseconds(600))
-        #expect(configuration.reconnectDelay(attempt: 9, unit: 0.999) <= .milliseconds(1_250))
-        #expect(configuration.reconnectDelay(attempt: 9, unit: 0) == .milliseconds(750))
+    @Test func reconnectsWithTheRealtimeBackoffByDefault() {
+        #expect(ConversationRunnerConfiguration().reconnect == .realtimeReconnect)
     }
 
     @Test func anIdleRunnerKeepsDrainingTheCaptureRingAndPlaysEarconsFromATable() async throws {

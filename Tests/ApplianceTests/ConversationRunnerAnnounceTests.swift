@@ -1,5 +1,6 @@
 @testable import Appliance
 import AudioCore
+import Basics
 import Media
 import Realtime
 import Testing

@@ -1,4 +1,5 @@
 @testable import Appliance
+import AudioCore
 import Realtime
 
 /// Drives a `ConversationEngine` with a manual clock and keeps every effect it produced.
@@ -7,7 +8,10 @@ struct EngineHarness {
     var now = EngineTime.zero
     var last: [ConversationEffect] = []
 
-    init(configuration: ConversationConfiguration = .init(tools: [AskJarvisTool.definition.functionTool])) {
+    /// What the service's media tools declare: they answer at once.
+    static let mediaQuietTools = ToolRegistry(MediaTools.make(player: FakeMediaPlayer(), ducking: MediaDuckingControl())).quietToolNames
+
+    init(configuration: ConversationConfiguration = .init(tools: [AskJarvisTool.definition.functionTool], quietTools: mediaQuietTools)) {
         engine = ConversationEngine(configuration: configuration)
     }
 

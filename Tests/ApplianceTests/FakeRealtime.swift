@@ -1,4 +1,5 @@
 @testable import Appliance
+import Basics
 import Realtime
 import Synchronization
 

@@ -1,4 +1,5 @@
 @testable import Appliance
+import AudioCore
 import Logging
 import Realtime
 import TestSupport
@@ -13,7 +14,7 @@ struct MediaLoopback {
     ///   - calls: the function calls the stand-in's model makes in one turn, in order.
     ///   - answerAudio: what it says afterwards (24 kHz).
     static func start(calls: [ScriptedFunctionCall], answerAudio: [Int16],
-                      earcons: @escaping @Sendable (Appliance.Earcon) -> [Int16]? = RunnerHarness.testEarcons) async throws -> MediaLoopback {
+                      earcons: @escaping @Sendable (Earcon) -> [Int16]? = RunnerHarness.testEarcons) async throws -> MediaLoopback {
         var script = RealtimeStandInScript()
         script.functionCalls = calls
         script.answerAudio = answerAudio

@@ -1,5 +1,6 @@
 @testable import Appliance
 import AudioCore
+import Basics
 import Glibc
 import Jarvis
 import Realtime
@@ -38,7 +39,7 @@ final class RunnerHarness: Sendable {
     init(transport: any RealtimeTransport, tools: ToolRegistry, jarvis: (any JarvisAsking)?,
          engine: ConversationConfiguration = RunnerHarness.fastEngine(), clock: RunnerClock = .continuous,
          tickInterval: Duration = .milliseconds(10), logTranscripts: Bool = false, ducking: MediaDuckingControl? = nil,
-         earcons: @escaping @Sendable (Appliance.Earcon) -> [Int16]? = RunnerHarness.testEarcons) throws {
+         earcons: @escaping @Sendable (Earcon) -> [Int16]? = RunnerHarness.testEarcons) throws {
         mixer = Mixer(configuration: Mixer.Configuration(format: Self.deviceFormat))
         captureRing = SPSCRing(capacity: 24_000 * 4, zero: 0)
         let delay = deviceDelay
@@ -52,15 +53,15 @@ final class RunnerHarness: Sendable {
             stopMedia: { mediaStops.withLock { $0 += 1 } },
             turnCompleted: { metrics in turns.withLock { $0.append(metrics) } })
         let configuration = ConversationRunnerConfiguration(
-            engine: engine, tickInterval: tickInterval, reconnectInitialDelay: .milliseconds(20),
-            reconnectMaximumDelay: .milliseconds(100), logTranscripts: logTranscripts)
+            engine: engine, tickInterval: tickInterval, reconnect: Backoff(initial: .milliseconds(20), maximum: .milliseconds(100), jitter: 0.25),
+            logTranscripts: logTranscripts)
         runner = ConversationRunner(
             configuration: configuration, transport: transport, audio: audio, tools: tools, jarvis: jarvis, hooks: hooks,
             ducking: ducking, clock: clock, logger: logs.logger())
     }
 
     /// A 100 ms 1 kHz tone per earcon (24 kHz mono), quiet enough to tell apart from speech.
-    static let testEarcons: @Sendable (Appliance.Earcon) -> [Int16]? = { _ in
+    static let testEarcons: @Sendable (Earcon) -> [Int16]? = { _ in
         (0..<2_400).map { Int16(2_000 * sin(Double($0) * 2 * .pi * 1_000 / 24_000)) }
     }
 

@@ -1,3 +1,4 @@
+import Basics
 import Realtime
 
 /// GA server frames as the Realtime API sends them (shapes from captured wire frames).
@@ -42,6 +43,15 @@ enum ServerFrames {
     static func functionCallDone(_ responseID: String, callID: String, query: String) -> String {
         let arguments = JSONValue.object(["query": .string(query)]).jsonText
         return #"{"type":"response.function_call_arguments.done","event_id":"e","response_id":"\#(responseID)","item_id":"F_\#(callID)","output_index":1,"call_id":"\#(callID)","name":"ask_jarvis","arguments":\#(quoted(arguments))}"#
+    }
+
+    /// A call of any tool by name: `arguments.done` and the `response.done` that carries it.
+    static func toolCall(_ responseID: String, callID: String, name: String, arguments: String = "{}") -> [String] {
+        let item = #""item_id":"F_\#(callID)","output_index":0,"call_id":"\#(callID)","name":"\#(name)","arguments":\#(quoted(arguments))"#
+        return [
+            #"{"type":"response.function_call_arguments.done","event_id":"e","response_id":"\#(responseID)",\#(item)}"#,
+            #"{"type":"response.done","event_id":"e","response":{"object":"realtime.response","id":"\#(responseID)","status":"completed","status_details":null,"output":[{"id":"F_\#(callID)","type":"function_call","status":"completed","name":"\#(name)","call_id":"\#(callID)","arguments":\#(quoted(arguments))}],"usage":\#(usage)}}"#,
+        ]
     }
 
     static let usage =

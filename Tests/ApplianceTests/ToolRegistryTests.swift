@@ -1,3 +1,5 @@
+import Basics
+import Media
 import Testing
 @testable import Appliance
 import Jarvis
@@ -103,5 +105,32 @@ struct SetVolumeTool: Tool {
         registry.register(SetVolumeTool())
         registry.register(SetVolumeTool())
         #expect(registry.definitions.map(\.name) == ["ask_jarvis", "set_volume"])
+    }
+}
+
+@Suite struct ToolRegistryInstructionsTests {
+    /// The thin-router rules, built from the service's tools (each tool brings its own text).
+    @Test func instructionsCoverTheThinRouterRules() {
+        var registry = ToolRegistry([AskJarvisTool(jarvis: FakeJarvis())])
+        for tool in MediaTools.make(player: FakeMediaPlayer(), ducking: MediaDuckingControl()) { registry.register(tool) }
+        let text = registry.instructions
+        #expect(text.hasPrefix(AssistantPrompt.preamble) && text.hasSuffix(AssistantPrompt.closing))
+        for phrase in ["ask_jarvis", "Never answer from your own knowledge", "Let me ask Jarvis.", "never invent a URL", "never the same twice"] {
+            #expect(text.contains(phrase), "\(phrase)")
+        }
+        // Media: Jarvis curates ({type, title, url, reason} → play_audio), the device performs; simple controls are local.
+        for phrase in [#"{"type", "title", "url", "reason"}"#, "call play_audio with exactly that url, title and type",
+                       "introduce the pick in one short sentence", "without asking Jarvis", "pause_playback", "get_now_playing",
+                       "set_volume", "skip_track", "duck_audio", "System messages about media", "stream_title"] {
+            #expect(text.contains(phrase), "\(phrase)")
+        }
+        for name in registry.quietToolNames { #expect(text.contains("- \(name): "), "\(name) is listed as a quick local tool") }
+        #expect(!text.contains("- ask_jarvis: "), "ask_jarvis is not quick")
+    }
+
+    @Test func aRegistryWithoutQuickToolsHasNoQuickSection() {
+        let text = ToolRegistry([AskJarvisTool(jarvis: FakeJarvis())]).instructions
+        #expect(!text.contains(AssistantPrompt.quickToolsHeading))
+        #expect(ToolRegistry([AskJarvisTool(jarvis: FakeJarvis())]).quietToolNames.isEmpty)
     }
 }

@@ -1,6 +1,7 @@
 import ALSA
 import ALSATestbed
 import AudioEngine
+import Basics
 import Glibc
 import Synchronization
 import Testing
@@ -149,7 +150,7 @@ private func drain(_ next: () -> AudioLoopEvent?) -> [AudioLoopEvent.Kind] {
         try TestPCMConfig.write([.paced(name: "mic", PacedPCMOptions(failFile: unplug))], to: config)
         let loop = CaptureLoop(configuration: CaptureLoopConfiguration(
             device: PCMDevice(name: "mic", configFile: config), pcm: mono16k, fifoPriority: nil,
-            backoff: ReopenBackoff(initialMilliseconds: 20, maximumMilliseconds: 40))) { _ in }
+            backoff: Backoff(initial: .milliseconds(20), maximum: .milliseconds(40)))) { _ in }
         try loop.start()
         #expect(await waitUntil { loop.status.isRunning && loop.status.frames > 0 })
         try TestFiles.write([], to: unplug)
@@ -182,7 +183,7 @@ private func drain(_ next: () -> AudioLoopEvent?) -> [AudioLoopEvent.Kind] {
         let source = SignalSource(testNoise(count: 1_600))
         let loop = PlaybackLoop(configuration: PlaybackLoopConfiguration(
             device: PCMDevice(name: "spk", configFile: config), pcm: mono16k, fifoPriority: nil,
-            backoff: ReopenBackoff(initialMilliseconds: 20, maximumMilliseconds: 40))) { source.render($0) }
+            backoff: Backoff(initial: .milliseconds(20), maximum: .milliseconds(40)))) { source.render($0) }
         try loop.start()
         #expect(await waitUntil { loop.status.isRunning && loop.status.frames > 0 })
         try TestFiles.write([], to: unplug)

@@ -55,7 +55,8 @@ import Testing
 
     @Test(arguments: [
         "ws://localhost:9000/v1/realtime", "ws://127.0.0.1/x", "ws://[::1]:8080/", "ws://127.1.2.3:1/",
-        "wss://api.openai.com/v1/realtime", "wss://example.com:8443/realtime",
+        "wss://api.openai.com/v1/realtime", "wss://example.com:8443/realtime", "ws://[::1]/v1/realtime",
+        "wss://[2001:db8::1]:8443/v1/realtime",
     ])
     func acceptedRealtimeURLs(url: String) {
         #expect(RealtimeConfig.urlProblem(url) == nil)
@@ -64,9 +65,20 @@ import Testing
     @Test(arguments: [
         "ws://example.com/v1/realtime", "ws://10.0.0.5/", "ws://127.0.0.1.evil.com/", "http://127.0.0.1/",
         "https://api.openai.com/v1/realtime", "api.openai.com", "wss://", "ws://localhost:99999/",
+        "wss://user:pw@api.openai.com/v1/realtime", "ws://[::1/", "wss://[1::2::3]/",
     ])
     func rejectedRealtimeURLs(url: String) {
         #expect(RealtimeConfig.urlProblem(url) != nil)
+    }
+
+    @Test func jarvisURLsFollowTheClientsRules() {
+        #expect(JarvisConfig.urlProblem("http://10.0.0.52:8081/ui") == nil)
+        #expect(JarvisConfig.urlProblem("https://[fd00::52]:8081/ui") == nil)
+        #expect(JarvisConfig.urlProblem("http://10.0.0.52:8081") == nil)
+        let credentials = JarvisConfig.urlProblem("http://sam:hunter2@10.0.0.52:8081/ui")
+        #expect(credentials?.contains("token_file") == true && credentials?.contains("hunter2") == false)
+        #expect(JarvisConfig.urlProblem("ws://10.0.0.52/ui") == "must be an http:// or https:// URL, got \"ws://10.0.0.52/ui\"")
+        #expect(JarvisConfig.urlProblem("http://10.0.0.52:0/ui") != nil)
     }
 
     /// Every problem is collected, each on the line of its key, in line order.

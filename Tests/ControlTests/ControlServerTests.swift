@@ -1,3 +1,4 @@
+import Basics
 import Control
 import Glibc
 import Logging

@@ -1,3 +1,4 @@
+import Basics
 import Testing
 @testable import GPIO
 

@@ -1,4 +1,5 @@
 import AudioCore
+import Basics
 import Glibc
 import HTTP
 import Logging
@@ -119,8 +120,7 @@ struct PlayerFixture {
          adjust: (inout MediaPlayerConfiguration) -> Void = { _ in }) {
         var stream = MediaStreamSettings()
         stream.prebuffer = .milliseconds(100)
-        stream.reconnectBaseDelay = .milliseconds(50)
-        stream.reconnectMaxDelay = .milliseconds(200)
+        stream.reconnect = Backoff(initial: .milliseconds(50), maximum: .milliseconds(200), jitter: 0.25)
         stream.maxConsecutiveFailures = 2
         stream.backPressurePoll = .milliseconds(5)
         stream.connectTimeout = .seconds(5)

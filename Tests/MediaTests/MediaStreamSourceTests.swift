@@ -1,4 +1,5 @@
 import AudioCore
+import Basics
 import Codecs
 import HTTP
 import Media
@@ -49,7 +50,7 @@ final class SleepLog: Sendable {
         settings.backPressurePoll = .milliseconds(1)
         var source = MediaStreamSource(url: try MediaURL(parsing: url), client: client, settings: settings)
         source.sleep = { sleeps.record($0) }
-        source.jitter = { 1.0 }
+        source.jitterUnit = { 0.5 }
         return source
     }
 
@@ -201,9 +202,10 @@ final class SleepLog: Sendable {
 
     @Test func reconnectDelaysDoubleUpToTheCap() {
         let settings = MediaStreamSettings()
-        #expect(settings.reconnectDelay(attempt: 1, jitter: 1) == .milliseconds(500))
-        #expect(settings.reconnectDelay(attempt: 4, jitter: 1) == .milliseconds(4_000))
-        #expect(settings.reconnectDelay(attempt: 30, jitter: 1) == .seconds(30))
-        #expect(settings.reconnectDelay(attempt: 2, jitter: 0.75) == .milliseconds(750))
+        #expect(settings.reconnect == .mediaReconnect)
+        #expect(settings.reconnect.delay(attempt: 1) == .milliseconds(500))
+        #expect(settings.reconnect.delay(attempt: 4) == .milliseconds(4_000))
+        #expect(settings.reconnect.delay(attempt: 30) == .seconds(30))
+        #expect(settings.reconnect.delay(attempt: 2, unit: 0) == .milliseconds(750))
     }
 }

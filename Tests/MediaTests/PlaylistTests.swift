@@ -55,7 +55,7 @@ import Testing
 @Suite struct MediaURLTests {
     @Test func acceptsOnlyHTTPAndHTTPS() throws {
         let url = try MediaURL(parsing: "  HTTPS://User:pw@Ice1.SomaFM.com:8443/groovesalad?token=abc#frag ")
-        #expect(url.scheme == "https")
+        #expect(url.scheme == .https)
         #expect(url.host == "ice1.somafm.com")
         #expect(url.port == 8443)
         #expect(url.pathAndQuery == "/groovesalad?token=abc")

@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 import Testing
 @testable import Realtime

@@ -1,3 +1,4 @@
+import Basics
 import Testing
 @testable import Realtime
 
@@ -112,7 +113,8 @@ import Testing
     }
 
     @Test func settingsBuilderUsesGAShapeAndRouterPrompt() throws {
-        let settings = RealtimeSessionSettings(voice: "cedar", handsFreeDetection: .server(threshold: 0.6, prefixPaddingMs: 250, silenceDurationMs: 700))
+        let settings = RealtimeSessionSettings(voice: "cedar", handsFreeDetection: .server(threshold: 0.6, prefixPaddingMs: 250, silenceDurationMs: 700),
+                                               instructions: "Route every request through ask_jarvis.")
         let tool = FunctionTool(name: "ask_jarvis", description: "d", parameters: ["type": "object"])
         let handsFree = try #require(JSONValue.parse(settings.sessionUpdate(tools: [tool], turnTaking: .handsFree).jsonText()))
         let session = try #require(handsFree["session"])
@@ -126,7 +128,7 @@ import Testing
         ], "barge-in and answering are the appliance's decisions (echo must not interrupt or be answered)")
         #expect(session["audio"]?["input"]?["transcription"] == .null)
         #expect(session["tools"]?.jsonText.contains("ask_jarvis") == true)
-        #expect(session["instructions"]?.stringValue?.contains("ask_jarvis") == true)
+        #expect(session["instructions"] == "Route every request through ask_jarvis.")
 
         let ptt = try #require(JSONValue.parse(settings.sessionUpdate(tools: [], turnTaking: .pushToTalk).jsonText()))
         #expect(ptt["session"]?["audio"]?["input"]?["turn_detection"] == .null)
@@ -141,18 +143,5 @@ import Testing
         ])
         let full = try #require(JSONValue.parse(semantic.sessionUpdate(tools: [], turnTaking: .handsFree).jsonText()))
         #expect(full["session"]?["audio"]?["input"]?["transcription"] == ["model": "gpt-4o-mini-transcribe", "language": "en"])
-    }
-
-    @Test func routerInstructionsCoverTheThinRouterRules() {
-        let text = RealtimeSessionSettings.routerInstructions
-        for phrase in ["ask_jarvis", "Never answer from your own knowledge", "Let me ask Jarvis.", "never invent a URL", "never the same twice"] {
-            #expect(text.contains(phrase), "\(phrase)")
-        }
-        // Media: Jarvis curates ({type, title, url, reason} → play_audio), the device performs; simple controls are local.
-        for phrase in [#"{"type", "title", "url", "reason"}"#, "call play_audio with exactly that url, title and type",
-                       "introduce the pick in one short sentence", "without asking Jarvis", "pause_playback", "get_now_playing",
-                       "set_volume", "skip_track", "duck_audio", "System messages about media"] {
-            #expect(text.contains(phrase), "\(phrase)")
-        }
     }
 }

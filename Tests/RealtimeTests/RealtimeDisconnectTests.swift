@@ -21,6 +21,20 @@ import Testing
                 "close reasons are text for people, never classified")
     }
 
+    /// The example: check-config accepted `ws://[::1]/v1/realtime`, connecting refused it. Both now
+    /// parse with `WebURL.Rules.realtime`.
+    @Test func endpointTakesIPv6LiteralsAsCheckConfigDoes() throws {
+        let endpoint = try RealtimeEndpoint(url: "ws://[::1]/v1/realtime", model: "gpt-realtime")
+        #expect(!endpoint.useTLS && endpoint.host == "::1" && endpoint.port == 80)
+        #expect(endpoint.hostHeader == "[::1]" && endpoint.serverName == nil)
+        #expect(endpoint.requestURI == "/v1/realtime?model=gpt-realtime")
+        let ported = try RealtimeEndpoint(url: "wss://[2001:db8::1]:8443/v1/realtime", model: "m")
+        #expect(ported.host == "2001:db8::1" && ported.port == 8443 && ported.hostHeader == "[2001:db8::1]:8443")
+        #expect(throws: RealtimeEndpoint.ParseError.self) { try RealtimeEndpoint(url: "ws://127.0.0.1.evil.com/v1/realtime", model: "m") }
+        #expect(throws: RealtimeEndpoint.ParseError.self) { try RealtimeEndpoint(url: "wss://me:pw@api.openai.com/v1/realtime", model: "m") }
+        #expect(try RealtimeEndpoint(url: "wss://api.openai.com/v1/realtime", model: "m").serverName == "api.openai.com")
+    }
+
     @Test func endpointAppendsModelAndRefusesPlainWebSocketsOffLoopback() throws {
         let endpoint = try RealtimeEndpoint(url: "wss://api.openai.com/v1/realtime", model: "gpt-realtime")
         #expect(endpoint.useTLS)

@@ -1,4 +1,5 @@
 import AudioCore
+import Basics
 @testable import Realtime
 import Glibc
 import NIOCore

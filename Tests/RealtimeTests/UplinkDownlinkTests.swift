@@ -1,4 +1,5 @@
 import AudioCore
+import Basics
 import Realtime
 import Testing
 

@@ -1,4 +1,5 @@
 import ALSATestbed
+import Basics
 import Glibc
 import Realtime
 import Testing

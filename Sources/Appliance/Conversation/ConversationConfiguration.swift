@@ -33,7 +33,7 @@ public struct ConversationConfiguration: Sendable {
     /// The owner's announcement (`say`) still waiting behind a conversation after this long fails. Default 5 min.
     public var sayMaxAge: Duration
     /// Tools that answer at once (local media controls): calling only these plays no "thinking" earcon.
-    /// Default `MediaTools.names`.
+    /// Default none; `use(_:)` takes them from the tools' definitions.
     public var quietTools: Set<String>
     /// How barge-in is decided in hands-free conversations. Default: the server's VAD is trusted (no local
     /// near-end detector); the service uses its capture chain's detector (`BargeInRule(localDetector: true)`).
@@ -47,7 +47,7 @@ public struct ConversationConfiguration: Sendable {
         minimumCommit: Duration = .milliseconds(100),
         toolTimeoutMessage: String = "Jarvis did not answer in time. Please try again.",
         toolCancelledMessage: String = "The user cancelled this request.",
-        announcementMaxAge: Duration = .seconds(60), sayMaxAge: Duration = .seconds(300), quietTools: Set<String> = Set(MediaTools.names),
+        announcementMaxAge: Duration = .seconds(60), sayMaxAge: Duration = .seconds(300), quietTools: Set<String> = [],
         bargeIn: BargeInRule = BargeInRule()
     ) {
         self.session = session
@@ -67,6 +67,14 @@ public struct ConversationConfiguration: Sendable {
         self.sayMaxAge = sayMaxAge
         self.quietTools = quietTools
         self.bargeIn = bargeIn
+    }
+
+    /// The registry's tools, the system prompt built from them, and those that answer at once: what the
+    /// session and the engine need to know about tools, from the one place tools describe themselves.
+    public mutating func use(_ registry: ToolRegistry) {
+        tools = registry.functionTools
+        quietTools = registry.quietToolNames
+        session.instructions = registry.instructions
     }
 
     /// The timer a state arms on entry. `waiting_for_jarvis` relies on `toolTimeout`, armed while tools run.

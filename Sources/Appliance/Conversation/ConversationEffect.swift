@@ -1,3 +1,5 @@
+import AudioCore
+import Basics
 import Realtime
 
 /// What the engine asks the I/O layer to do, in order. Effects are executed sequentially; in particular
@@ -51,10 +53,6 @@ public enum TimerID: String, Sendable, Hashable, CaseIterable {
     /// After a local barge-in, how long the server's VAD has to report the user's turn.
     case serverTurnWait = "server_turn_wait"
 }
-
-public enum Earcon: String, Sendable, Equatable { case listening, thinking, done, error, offline, reset }
-
-public enum LEDPattern: String, Sendable, Equatable { case off, connecting, listening, thinking, speaking, error }
 
 public enum Transcript: Sendable, Equatable {
     case heard(String)

@@ -1,3 +1,4 @@
+import Basics
 import Realtime
 
 /// Announcements (DJ interludes, media notices, the owner's `ctl say`) and the speech that makes a long
@@ -11,14 +12,14 @@ extension ConversationEngine {
         """
 
     mutating func handleAnnounce(_ text: String) {
-        let message = text.trimmingWhitespace()
+        let message = text.trimmed()
         guard !message.isEmpty else { return }
         queueAnnouncement(PendingAnnouncement(text: message, receivedAt: now, maxAge: configuration.announcementMaxAge))
     }
 
     /// `ctl say`: the owner's text, spoken verbatim; `announcementFinished(id)` reports the outcome.
     mutating func handleSay(_ text: String, id: Int) {
-        let message = text.trimmingWhitespace()
+        let message = text.trimmed()
         guard !message.isEmpty else {
             emit(.announcementFinished(id: id, failure: "there is nothing to say"))
             return

@@ -1,3 +1,4 @@
+import Basics
 import Realtime
 
 /// Barge-in (`BargeInRule`): the local near-end speech detector, the server VAD's turns, and echo turns.

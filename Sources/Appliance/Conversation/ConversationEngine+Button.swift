@@ -1,3 +1,4 @@
+import Basics
 import Realtime
 
 /// Button gestures and typed requests.
@@ -158,7 +159,7 @@ extension ConversationEngine {
     }
 
     mutating func handleAsk(_ text: String) {
-        let request = text.trimmingWhitespace()
+        let request = text.trimmed()
         guard !request.isEmpty else { return }
         switch state {
         case .idle, .error:

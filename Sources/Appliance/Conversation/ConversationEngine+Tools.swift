@@ -1,3 +1,4 @@
+import Basics
 import Realtime
 
 /// Tool calls (started after `response.done`, answered with `function_call_output` + `response.create`) and timers.

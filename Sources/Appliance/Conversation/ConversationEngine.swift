@@ -1,3 +1,4 @@
+import AudioCore
 import Realtime
 
 /// The conversation engine: a pure value-type state machine. I/O code feeds it events with the current

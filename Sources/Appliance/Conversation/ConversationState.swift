@@ -1,3 +1,5 @@
+import Basics
+
 /// The engine's states; `rawValue` is the name used in the `status` JSON.
 public enum ConversationState: String, Sendable, Equatable, CaseIterable {
     case idle

@@ -1,3 +1,5 @@
+import Basics
+
 /// A monotonic instant in milliseconds, supplied by the caller with each event (a manual clock in tests,
 /// `ContinuousClock` in the service).
 public struct EngineTime: Sendable, Hashable, Comparable, CustomStringConvertible {
@@ -17,11 +19,4 @@ public struct EngineTime: Sendable, Hashable, Comparable, CustomStringConvertibl
     public func milliseconds(since earlier: EngineTime) -> Int { Int(milliseconds - earlier.milliseconds) }
 
     public var description: String { "t+\(milliseconds)ms" }
-}
-
-extension Duration {
-    var wholeMilliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
-    }
 }

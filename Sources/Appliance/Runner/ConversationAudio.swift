@@ -1,3 +1,5 @@
+import AudioCore
+
 /// The runner's audio side: assistant speech out, earcons, media ducking, and the microphone uplink.
 /// All methods are called from the runner's loop only, one at a time (never concurrently); the real
 /// implementation crosses to the audio threads through the `Mixer`'s atomics and SPSC rings.

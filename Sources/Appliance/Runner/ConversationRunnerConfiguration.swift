@@ -1,3 +1,5 @@
+import Basics
+
 /// How the runner drives the engine. Defaults suit the appliance; tests shorten the intervals.
 public struct ConversationRunnerConfiguration: Sendable {
     /// The engine's timeouts and session settings.
@@ -8,35 +10,23 @@ public struct ConversationRunnerConfiguration: Sendable {
     /// The tick while no conversation runs and no speech or earcon is playing: it only keeps the idle
     /// pre-roll drained (a tap drains it at once). Default 200 ms.
     public var idleTickInterval: Duration
-    /// First delay before reopening a Realtime session that failed while connecting; doubles per attempt
-    /// (±25 % jitter) up to `reconnectMaximumDelay`. The engine's connect timeout bounds the whole. Default 250 ms.
-    public var reconnectInitialDelay: Duration
-    /// Default 2 s.
-    public var reconnectMaximumDelay: Duration
+    /// Delays before reopening a Realtime session that failed while connecting. The engine's connect
+    /// timeout bounds the whole. Default `Backoff.realtimeReconnect` (250 ms doubling up to 2 s, ±25 %).
+    public var reconnect: Backoff
     /// Log what the user said and what the assistant said (privacy: off by default).
     public var logTranscripts: Bool
 
     public init(
         engine: ConversationConfiguration = ConversationConfiguration(), tickInterval: Duration = .milliseconds(20),
         idleTickInterval: Duration = .milliseconds(200),
-        reconnectInitialDelay: Duration = .milliseconds(250), reconnectMaximumDelay: Duration = .seconds(2),
+        reconnect: Backoff = .realtimeReconnect,
         logTranscripts: Bool = false
     ) {
         self.engine = engine
         self.tickInterval = tickInterval
         self.idleTickInterval = idleTickInterval
-        self.reconnectInitialDelay = reconnectInitialDelay
-        self.reconnectMaximumDelay = reconnectMaximumDelay
+        self.reconnect = reconnect
         self.logTranscripts = logTranscripts
-    }
-
-    /// Delay before reconnect attempt `attempt` (1-based), with ±25 % jitter from `unit` in 0..<1.
-    func reconnectDelay(attempt: Int, unit: Double) -> Duration {
-        let initial = Double(reconnectInitialDelay.wholeMilliseconds)
-        let maximum = Double(reconnectMaximumDelay.wholeMilliseconds)
-        let base = min(maximum, initial * Double(1 << min(max(attempt - 1, 0), 16)))
-        let jittered = base * (0.75 + 0.5 * min(max(unit, 0), 1))
-        return .milliseconds(Int64(jittered.rounded()))
     }
 }
 

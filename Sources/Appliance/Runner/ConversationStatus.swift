@@ -1,3 +1,4 @@
+import Basics
 import Realtime
 
 /// A snapshot for the control socket's `status` JSON (the root adds the media player's part).

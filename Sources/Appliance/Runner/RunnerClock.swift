@@ -1,3 +1,5 @@
+import Basics
+
 /// The runner's monotonic time: `EngineTime` milliseconds since the runner was made, and sleeping until
 /// such an instant. Built from any `Clock` with `Duration` steps (`ContinuousClock` in the service, a
 /// manual clock in tests).

@@ -1,3 +1,4 @@
+import Basics
 import Logging
 import Realtime
 
@@ -116,7 +117,7 @@ extension RunnerLoop {
         }
         guard retry, wantConnection, engine.state == .connecting, link == nil, connectAbandon == nil, retryTask == nil else { return }
         connectAttempts += 1
-        let delay = configuration.reconnectDelay(attempt: connectAttempts, unit: Double.random(in: 0..<1))
+        let delay = configuration.reconnect.delay(attempt: connectAttempts, unit: Double.random(in: 0...1))
         logger.debug("Realtime: reconnecting in \(delay.wholeMilliseconds) ms (attempt \(connectAttempts + 1))")
         let attempt = generation
         let clock = runner.clock

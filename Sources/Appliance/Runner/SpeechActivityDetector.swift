@@ -1,4 +1,5 @@
 import AudioCore
+import Basics
 
 /// Did the microphone hear speech? A plain level gate over 20 ms blocks of the uplink's 24 kHz audio (after
 /// echo cancellation and noise suppression): speech is at least `minimum` worth of blocks (not necessarily

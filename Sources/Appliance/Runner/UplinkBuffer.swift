@@ -1,4 +1,5 @@
 import AudioCore
+import Basics
 import Realtime
 
 /// Sizes of the microphone uplink (24 kHz PCM16 mono, the only PCM the Realtime API takes).

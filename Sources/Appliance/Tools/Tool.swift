@@ -1,3 +1,4 @@
+import Basics
 import Realtime
 
 /// A tool the model can call. Implementations run in Swift concurrency and must honour task cancellation
@@ -5,6 +6,15 @@ import Realtime
 public protocol Tool: Sendable {
     var definition: ToolDefinition { get }
     func run(_ arguments: ToolArguments) async -> ToolOutput
+}
+
+/// A tool whose definition is fixed (all of the service's): `static let definition` is all it writes.
+public protocol FixedDefinitionTool: Tool {
+    static var definition: ToolDefinition { get }
+}
+
+extension FixedDefinitionTool {
+    public var definition: ToolDefinition { Self.definition }
 }
 
 /// What goes back to the model as `function_call_output.output` (always a string), and whether it is a

@@ -1,3 +1,4 @@
+import Basics
 import Realtime
 
 /// Arguments of one call, validated against the tool's parameters.
@@ -17,7 +18,7 @@ public struct ToolArguments: Sendable, Equatable {
     /// Parses the model's JSON argument string and checks it against `definition`. Unknown extra keys are
     /// ignored (the model sometimes adds them); missing, mistyped or out-of-range values are errors.
     public static func validate(_ json: String, for definition: ToolDefinition) -> Result<ToolArguments, ToolArgumentError> {
-        let trimmed = json.trimmingWhitespace()
+        let trimmed = json.trimmed()
         let text = trimmed.isEmpty ? "{}" : trimmed
         guard let parsed = JSONValue.parse(text) else { return .failure(.notJSON) }
         guard case .object(let object) = parsed else { return .failure(.notAnObject) }
@@ -30,7 +31,7 @@ public struct ToolArguments: Sendable, Equatable {
             switch (parameter.kind, value) {
             case (.string(let allowed), .string(let string)):
                 if let allowed, !allowed.contains(string) { return .failure(.notAllowed(parameter.name, string, allowed)) }
-                if parameter.isRequired, string.trimmingWhitespace().isEmpty { return .failure(.empty(parameter.name)) }
+                if parameter.isRequired, string.trimmed().isEmpty { return .failure(.empty(parameter.name)) }
             case (.number(let minimum, let maximum), .number(let number)):
                 if let minimum, number < minimum { return .failure(.outOfRange(parameter.name, number)) }
                 if let maximum, number > maximum { return .failure(.outOfRange(parameter.name, number)) }
@@ -70,15 +71,5 @@ public enum ToolArgumentError: Error, Sendable, Equatable, CustomStringConvertib
         case .notAllowed(let name, let value, let allowed):
             "the argument \"\(name)\" must be one of \(allowed.joined(separator: ", ")), not \"\(value)\""
         }
-    }
-}
-
-extension String {
-    /// Without leading and trailing whitespace and newlines.
-    func trimmingWhitespace() -> String {
-        guard let start = firstIndex(where: { !$0.isWhitespace }), let end = lastIndex(where: { !$0.isWhitespace }) else {
-            return ""
-        }
-        return String(self[start...end])
     }
 }

@@ -1,15 +1,26 @@
+import Basics
 import Realtime
 
-/// A tool the Realtime model may call: name, description and typed parameters (rendered as JSON Schema).
+/// A tool the Realtime model may call: name, description and typed parameters (rendered as JSON Schema),
+/// what the system prompt says about it, and whether it answers at once. `ToolRegistry` builds the
+/// session's tools, instructions and quiet list from these, so a tool is described in one place.
 public struct ToolDefinition: Sendable, Equatable {
     public var name: String
     public var description: String
     public var parameters: [ToolParameter]
+    /// A section of the system prompt about when and how to use the tool, or nil for none
+    /// (`ToolRegistry.instructions` lists quick tools by their description anyway).
+    public var prompt: String?
+    /// Answers at once on this device (no Jarvis, no network wait): calling only such tools plays no
+    /// "thinking" earcon, and the prompt lists it among the quick local tools.
+    public var answersInstantly: Bool
 
-    public init(name: String, description: String, parameters: [ToolParameter]) {
+    public init(name: String, description: String, parameters: [ToolParameter], prompt: String? = nil, answersInstantly: Bool = false) {
         self.name = name
         self.description = description
         self.parameters = parameters
+        self.prompt = prompt
+        self.answersInstantly = answersInstantly
     }
 
     /// The JSON Schema of the arguments object.

@@ -1,7 +1,9 @@
 import Realtime
 
-/// The tools registered with the Realtime session, and the dispatcher that runs a call by name.
-/// `ask_jarvis` is registered first; media tools (play_audio, pause_playback, ...) are added by the media layer.
+/// The tools registered with the Realtime session, and the dispatcher that runs a call by name. It builds
+/// everything the session needs to know about them from their definitions: the `tools` array, the system
+/// prompt (`instructions`) and the tools that answer at once (`quietToolNames`). A new tool is one file
+/// plus one `register` line in the composition root.
 public struct ToolRegistry: Sendable {
     public private(set) var tools: [String: any Tool] = [:]
     public private(set) var order: [String] = []
@@ -21,6 +23,13 @@ public struct ToolRegistry: Sendable {
 
     /// The `tools` array for `session.update`.
     public var functionTools: [FunctionTool] { definitions.map(\.functionTool) }
+
+    /// Tools that answer at once: calling only these plays no "thinking" earcon.
+    public var quietToolNames: Set<String> { Set(definitions.filter(\.answersInstantly).map(\.name)) }
+
+    /// The system prompt: `AssistantPrompt.preamble`, each tool's prompt section in registration order,
+    /// the quick local tools by their descriptions, `AssistantPrompt.closing`.
+    public var instructions: String { AssistantPrompt.instructions(for: definitions) }
 
     /// Runs one call. Unknown tools and invalid arguments become error outputs for the model, never a crash.
     public func dispatch(name: String, arguments: String) async -> ToolOutput {

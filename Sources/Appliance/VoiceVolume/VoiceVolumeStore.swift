@@ -1,3 +1,4 @@
+import Basics
 import Media
 import Synchronization
 
@@ -44,16 +45,8 @@ public final class VoiceVolumeStore: Sendable {
     /// A decimal number from 0 to 1, optionally surrounded by whitespace; nil otherwise.
     static func parse(_ bytes: [UInt8]) -> Double? {
         guard bytes.count <= maxFileBytes else { return nil }
-        let text = String(decoding: bytes, as: UTF8.self).trimmingWhitespaceAndNewlines()
+        let text = String(decoding: bytes, as: UTF8.self).trimmed()
         guard let value = Double(text), value.isFinite, (0.0...1.0).contains(value) else { return nil }
         return value
-    }
-}
-
-extension String {
-    fileprivate func trimmingWhitespaceAndNewlines() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(self[first...last])
     }
 }

@@ -1,3 +1,4 @@
+import Basics
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -39,11 +40,10 @@ struct WebSocketDialer: Sendable {
     func dial() async throws(RealtimeDisconnect) -> NIOAsyncChannel<WebSocketFrame, WebSocketFrame> {
         let endpoint = endpoint
         let maxFrameSize = configuration.maxFrameSize
-        let parts = configuration.connectTimeout.components
-        let timeout = TimeAmount.nanoseconds(parts.seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000)
+        let timeout = TimeAmount.nanoseconds(configuration.connectTimeout.nanoseconds)
         let tls = tls
         var headers = HTTPHeaders()
-        headers.add(name: "Host", value: endpoint.port == (endpoint.useTLS ? 443 : 80) ? endpoint.host : "\(endpoint.host):\(endpoint.port)")
+        headers.add(name: "Host", value: endpoint.hostHeader)
         headers.add(name: "Authorization", value: "Bearer \(configuration.apiKey.value)")
         headers.add(name: "User-Agent", value: "jarvis-voice")
         let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: endpoint.requestURI, headers: headers)
@@ -56,7 +56,7 @@ struct WebSocketDialer: Sendable {
                 .connect(host: endpoint.host, port: endpoint.port) { channel in
                     channel.eventLoop.makeCompletedFuture {
                         if let tls {
-                            let handler = try NIOSSLClientHandler(context: tls, serverHostname: endpoint.host)
+                            let handler = try NIOSSLClientHandler(context: tls, serverHostname: endpoint.serverName)
                             try channel.pipeline.syncOperations.addHandler(handler)
                         }
                         let upgrader = NIOTypedWebSocketClientUpgrader<UpgradeResult>(

@@ -1,3 +1,4 @@
+import Basics
 import Media
 import Realtime
 
@@ -26,14 +27,15 @@ enum MediaToolJSON {
     /// Two decimals, for volume levels.
     static func level(_ value: Double) -> JSONValue { .number(value.isFinite ? (value * 100).rounded() / 100 : 0) }
 
-    /// Refuses what the player would refuse (`MediaURL`: only absolute `http`/`https` URLs, bounded length)
-    /// before the call reaches it.
-    static func checkURL(_ url: String, tool: String) -> ToolOutput? {
+    /// The URL argument `key`, refused here when the player would refuse it (`MediaURL`: only absolute
+    /// `http`/`https` URLs, bounded length) before the call reaches it.
+    static func url(_ arguments: ToolArguments, _ key: String, tool: String) throws(MediaCommandError) -> String {
+        guard let url = arguments.string(key)?.trimmed() else { throw MediaCommandError("\(tool) needs a \(key)") }
         do throws(MediaURLError) {
             _ = try MediaURL(parsing: url)
-            return nil
+            return url
         } catch {
-            return .failure("\(tool): \(error)")
+            throw MediaCommandError("\(tool): \(error)")
         }
     }
 }

@@ -1,13 +1,14 @@
 import Media
 
 /// The local media tools the model calls directly (Jarvis curates what to play; this device performs).
+/// Each is one internal `MediaTool` type; the service reaches them only through `make`.
 ///
 /// Composition root:
 /// ```swift
 /// let ducking = MediaDuckingControl()
 /// var tools = ToolRegistry([AskJarvisTool(jarvis: jarvis)])
 /// for tool in MediaTools.make(player: player, ducking: ducking) { tools.register(tool) }
-/// // engine configuration: tools: tools.functionTools; runner: ConversationRunner(..., ducking: ducking)
+/// // engine configuration: `use(tools)`; runner: ConversationRunner(..., tools: tools, ducking: ducking)
 /// ```
 public enum MediaTools {
     /// The seed's ten tools in its order, then `play_station` and `play_podcast`.
@@ -19,10 +20,4 @@ public enum MediaTools {
             ClearQueueTool(player: player), PlayStationTool(player: player), PlayPodcastTool(player: player),
         ]
     }
-
-    /// The names, in registration order.
-    public static let names = [
-        "play_audio", "pause_playback", "resume_playback", "stop_playback", "skip_track", "get_now_playing",
-        "set_volume", "duck_audio", "enqueue", "clear_queue", "play_station", "play_podcast",
-    ]
 }

@@ -1,27 +1,32 @@
+import Basics
 import Media
 import Realtime
 
 /// `get_now_playing()`: what plays, the queue, and the last few things played (so Jarvis can avoid repeats).
-public struct GetNowPlayingTool: Tool {
-    public let player: any MediaControlling
+struct GetNowPlayingTool: MediaTool {
+    let player: any MediaControlling
     /// History entries included. Default 5.
-    public let historyLimit: Int
+    let historyLimit: Int
 
-    public init(player: any MediaControlling, historyLimit: Int = 5) {
+    init(player: any MediaControlling, historyLimit: Int = 5) {
         self.player = player
         self.historyLimit = max(0, historyLimit)
     }
 
-    public static let definition = ToolDefinition(
+    static let definition = ToolDefinition(
         name: "get_now_playing",
         description: "Returns what is playing on this speaker (state, title, the stream's current song, show or station, position, volume), the queue, and the most recently played items.",
-        parameters: [])
-    public var definition: ToolDefinition { Self.definition }
+        parameters: [],
+        prompt: """
+            get_now_playing answers "what's playing?": its stream_title is the song on air, and its recent list \
+            shows what was played lately, to avoid repeats.
+            """,
+        answersInstantly: true)
 
-    public func run(_ arguments: ToolArguments) async -> ToolOutput {
+    func answer(_ arguments: ToolArguments) async throws(MediaCommandError) -> String {
         let now = await player.nowPlaying()
         let history = historyLimit > 0 ? await player.recentHistory(limit: historyLimit) : []
-        return .success(Self.json(now, history: Array(history.prefix(historyLimit))))
+        return Self.json(now, history: Array(history.prefix(historyLimit)))
     }
 
     static func json(_ now: MediaNowPlaying, history: [MediaHistoryEntry]) -> String {

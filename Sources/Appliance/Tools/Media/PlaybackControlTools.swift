@@ -2,69 +2,50 @@ import Media
 import Realtime
 
 /// `pause_playback()`.
-public struct PausePlaybackTool: Tool {
-    public let player: any MediaControlling
-    public init(player: any MediaControlling) { self.player = player }
+struct PausePlaybackTool: MediaTool {
+    let player: any MediaControlling
 
-    public static let definition = ToolDefinition(name: "pause_playback", description: "Pauses the media playing on this speaker.", parameters: [])
-    public var definition: ToolDefinition { Self.definition }
+    static let definition = ToolDefinition(name: "pause_playback", description: "Pauses the media playing on this speaker.", parameters: [], answersInstantly: true)
 
-    public func run(_ arguments: ToolArguments) async -> ToolOutput {
-        do throws(MediaCommandError) {
-            try await player.pause()
-            return .success(MediaToolJSON.status("paused", item: nil))
-        } catch {
-            return .failure(error.message)
-        }
+    func answer(_ arguments: ToolArguments) async throws(MediaCommandError) -> String {
+        try await player.pause()
+        return MediaToolJSON.status("paused", item: nil)
     }
 }
 
 /// `resume_playback()`.
-public struct ResumePlaybackTool: Tool {
-    public let player: any MediaControlling
-    public init(player: any MediaControlling) { self.player = player }
+struct ResumePlaybackTool: MediaTool {
+    let player: any MediaControlling
 
-    public static let definition = ToolDefinition(name: "resume_playback", description: "Resumes paused media.", parameters: [])
-    public var definition: ToolDefinition { Self.definition }
+    static let definition = ToolDefinition(name: "resume_playback", description: "Resumes paused media.", parameters: [], answersInstantly: true)
 
-    public func run(_ arguments: ToolArguments) async -> ToolOutput {
-        do throws(MediaCommandError) {
-            let item = try await player.resume()
-            return .success(MediaToolJSON.status("playing", item: item))
-        } catch {
-            return .failure(error.message)
-        }
+    func answer(_ arguments: ToolArguments) async throws(MediaCommandError) -> String {
+        MediaToolJSON.status("playing", item: try await player.resume())
     }
 }
 
 /// `stop_playback()`: stops and clears what is playing (the queue is kept).
-public struct StopPlaybackTool: Tool {
-    public let player: any MediaControlling
-    public init(player: any MediaControlling) { self.player = player }
+struct StopPlaybackTool: MediaTool {
+    let player: any MediaControlling
 
-    public static let definition = ToolDefinition(
-        name: "stop_playback", description: "Stops the media playing on this speaker and clears what is playing.", parameters: [])
-    public var definition: ToolDefinition { Self.definition }
+    static let definition = ToolDefinition(
+        name: "stop_playback", description: "Stops the media playing on this speaker and clears what is playing.", parameters: [], answersInstantly: true)
 
-    public func run(_ arguments: ToolArguments) async -> ToolOutput {
+    func answer(_ arguments: ToolArguments) async throws(MediaCommandError) -> String {
         let stopped = await player.stop()
-        return .success(MediaToolJSON.status("stopped", item: nil, extra: ["stopped": stopped.map(MediaToolJSON.item) ?? .null]))
+        return MediaToolJSON.status("stopped", item: nil, extra: ["stopped": stopped.map(MediaToolJSON.item) ?? .null])
     }
 }
 
 /// `skip_track()`: ends the current item and starts the next queued one.
-public struct SkipTrackTool: Tool {
-    public let player: any MediaControlling
-    public init(player: any MediaControlling) { self.player = player }
+struct SkipTrackTool: MediaTool {
+    let player: any MediaControlling
 
-    public static let definition = ToolDefinition(
-        name: "skip_track", description: "Skips to the next item in the queue (stops when the queue is empty).", parameters: [])
-    public var definition: ToolDefinition { Self.definition }
+    static let definition = ToolDefinition(
+        name: "skip_track", description: "Skips to the next item in the queue (stops when the queue is empty).", parameters: [], answersInstantly: true)
 
-    public func run(_ arguments: ToolArguments) async -> ToolOutput {
-        guard let next = await player.skip() else {
-            return .success(MediaToolJSON.status("stopped", item: nil, extra: ["queue": "empty"]))
-        }
-        return .success(MediaToolJSON.status("playing", item: next))
+    func answer(_ arguments: ToolArguments) async throws(MediaCommandError) -> String {
+        guard let next = await player.skip() else { return MediaToolJSON.status("stopped", item: nil, extra: ["queue": "empty"]) }
+        return MediaToolJSON.status("playing", item: next)
     }
 }

@@ -2,6 +2,8 @@
 /// it is shown, so the lit state is a pure function of the time since then.
 public enum LEDPattern: String, Sendable, CaseIterable, CustomStringConvertible {
     case off
+    /// Fast blink, like `thinking`: opening the Realtime session.
+    case connecting
     /// Steady on: the mic is open.
     case listening
     /// Fast blink (150 ms on, 150 ms off): waiting for the model or Jarvis.
@@ -25,7 +27,7 @@ public enum LEDPattern: String, Sendable, CaseIterable, CustomStringConvertible 
         switch self {
         case .off: return [dark(1000)]
         case .listening: return [on(1000)]
-        case .thinking: return [on(150), dark(150)]
+        case .connecting, .thinking: return [on(150), dark(150)]
         case .speaking: return [on(800), dark(200)]
         case .error: return [on(100), dark(100), on(100), dark(100), on(100), dark(1000)]
         case .offline: return [on(100), dark(1900)]

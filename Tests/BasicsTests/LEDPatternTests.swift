@@ -1,5 +1,5 @@
+import Basics
 import Testing
-@testable import GPIO
 
 /// The change times (ms) over one walk of `total` ms, following `nextChange` as the LED thread does.
 private func changes(_ p: LEDPattern, total: Int64) -> [Int64] {
@@ -33,6 +33,10 @@ private func changes(_ p: LEDPattern, total: Int64) -> [Int64] {
         #expect(p.isLit(after: .milliseconds(300)))
         #expect(changes(p, total: 1000) == [150, 300, 450, 600, 750, 900])
         #expect(p.nextChange(after: .milliseconds(1000)) == .milliseconds(1050))
+    }
+
+    @Test func connectingBlinksLikeThinking() {
+        #expect(LEDPattern.connecting.steps == LEDPattern.thinking.steps)
     }
 
     @Test func speakingDipsBriefly() {

@@ -1,6 +1,10 @@
 import FoundationEssentials
 
-/// Any JSON value. Used for JSON-schema tool parameters and for lenient inspection of payloads.
+/// Any JSON value: JSON-schema tool parameters and tool results, lenient inspection of Realtime payloads,
+/// and the `status` object a control client passes on with keys it does not know.
+///
+/// Numbers encode one way everywhere: a whole number below 10^15 as an integer (`3`, not `3.0`), any other
+/// value as the encoder writes a `Double`. Objects encode with sorted keys when the encoder asks for them.
 public enum JSONValue: Sendable, Hashable, Codable {
     case null
     case bool(Bool)
