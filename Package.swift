@@ -127,7 +127,7 @@ let package = Package(
         // test support: PCMs (file plugin and the paced plugin), in-process stand-in servers, tools
         swiftTarget("ALSATestbed", ["ALSA", "TestProcess"]),
         swiftTarget("TestProcess", ["CPosixShim"]),
-        swiftTarget("TestSupport", ["Realtime", nioCore, nioPosix, nioHTTP1, nioWebSocket]),
+        swiftTarget("TestSupport", ["Control", "Realtime", logging, nioCore, nioPosix, nioHTTP1, nioWebSocket]),
         .executableTarget(name: "media-bench", dependencies: ["Codecs", "AudioEngine", "AudioCore"], path: "Sources/media-bench", swiftSettings: swiftSettings),
         .executableTarget(name: "capture-bench", dependencies: ["AudioEngine", "AudioCore"], path: "Sources/capture-bench", swiftSettings: swiftSettings),
         // scripts/vm-test: the stand-in servers for the test VM (dev only; not in the package).
@@ -139,20 +139,22 @@ let package = Package(
         // tests
         testTarget("AudioCoreTests", ["AudioCore", "TestProcess"]),
         testTarget("ALSATests", ["ALSA", "ALSATestbed", "AudioCore", "TestProcess"]),
-        testTarget("GPIOTests", ["GPIO"]),
+        testTarget("GPIOTests", ["GPIO", "TestProcess"]),
         testTarget("SpeexDSPTests", ["SpeexDSP"]),
         testTarget("ConfigurationTests", ["Configuration", "TestProcess"]),
         testTarget("SystemdTests", ["Systemd", "TestProcess", logging]),
         testTarget("HTTPTests", ["HTTP", "TestSupport"]),
         testTarget("JarvisTests", ["Jarvis", "HTTP", "TestSupport", logging]),
-        testTarget("ControlTests", ["Control", "AudioCore", "TestSupport", "ALSATestbed", "TestProcess", nioCore, nioPosix, nioHTTP1, serviceLifecycle]),
+        testTarget("ControlTests", ["Control", "TestSupport", "TestProcess", nioCore, nioPosix, nioHTTP1, serviceLifecycle]),
         testTarget("AudioEngineTests", ["AudioEngine", "AudioCore", "ALSA", "ALSATestbed", "TestProcess"]),
-        testTarget("RealtimeTests", ["Realtime", "TestSupport", "AudioCore", logging, nioCore]),
+        testTarget("RealtimeTests", ["Realtime", "TestProcess", "TestSupport", "AudioCore", logging, nioCore]),
         testTarget("CodecsTests", ["Codecs", "AudioCore", "TestSupport"]),
-        testTarget("MediaTests", ["Media", "Codecs", "HTTP", "AudioCore", "TestSupport", logging, serviceLifecycle]),
+        testTarget("MediaTests", ["Media", "Codecs", "HTTP", "AudioCore", "TestProcess", "TestSupport", logging, serviceLifecycle]),
         testTarget("TestProcessTests", ["TestProcess"]),
-        testTarget("RunTests", ["ALSATestbed", "TestProcess", "TestSupport", "Realtime", "AudioCore"]),
-        testTarget("ApplianceTests", ["Appliance", "Media", "Realtime", "Jarvis", "HTTP", "AudioCore", "AudioEngine", "TestSupport", logging, serviceLifecycle]),
+        // The command-line tests: they run the built `jarvis-voice` (run, demo, ctl, doctor, check-config,
+        // audio-check, devices) as a child process.
+        testTarget("CLITests", ["ALSATestbed", "AudioCore", "Control", "Realtime", "TestProcess", "TestSupport"]),
+        testTarget("ApplianceTests", ["Appliance", "Media", "Realtime", "Jarvis", "HTTP", "AudioCore", "AudioEngine", "TestProcess", "TestSupport", logging, serviceLifecycle]),
     ]
 )
 

@@ -2,6 +2,7 @@
 import AudioCore
 import Media
 import Realtime
+import TestProcess
 import Testing
 import TestSupport
 
