@@ -217,7 +217,7 @@ import TestSupport
     }
 
     func readLog(_ path: String) -> String {
-        String(decoding: (try? TestFiles.read(path)) ?? [], as: UTF8.self)
+        TestFiles.readText(path) ?? ""
     }
 
     func waitUntilLogged(_ path: String, _ text: String, timeout: Duration = .seconds(5)) async -> Bool {

@@ -101,7 +101,7 @@ struct ServiceUnderTest {
         return heard
     }
 
-    var logText: String { String(decoding: (try? TestFiles.read(log)) ?? [], as: UTF8.self) }
+    var logText: String { TestFiles.readText(log) ?? "" }
 
     /// Frames (48 kHz stereo) the paced speaker has played so far: the speaker file's length.
     var playedFrames: Int {

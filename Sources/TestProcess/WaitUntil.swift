@@ -24,10 +24,3 @@ public func waitFor<T>(
     }
     return result
 }
-
-/// Lets other tasks and threads run for `duration` where a test must show that something does *not*
-/// happen (no second request, no state change): there is no event to wait for. Kept in one place so
-/// the few such waits are easy to find.
-public func quietPeriod(_ duration: Duration) async {
-    try? await Task.sleep(for: duration)
-}
