@@ -128,7 +128,7 @@ let package = Package(
         // test support: PCMs (file plugin and the paced plugin), in-process stand-in servers, tools
         swiftTarget("ALSATestbed", ["ALSA", "TestProcess"]),
         swiftTarget("TestProcess", ["CPosixShim"]),
-        swiftTarget("TestSupport", ["Realtime", "Basics", nioCore, nioPosix, nioHTTP1, nioWebSocket]),
+        swiftTarget("TestSupport", ["Control", "Realtime", "Basics", logging, nioCore, nioPosix, nioHTTP1, nioWebSocket]),
         .executableTarget(name: "media-bench", dependencies: ["Codecs", "AudioEngine", "AudioCore"], path: "Sources/media-bench", swiftSettings: swiftSettings),
         .executableTarget(name: "capture-bench", dependencies: ["AudioEngine", "AudioCore"], path: "Sources/capture-bench", swiftSettings: swiftSettings),
         // scripts/vm-test: the stand-in servers for the test VM (dev only; not in the package).
@@ -141,20 +141,22 @@ let package = Package(
         testTarget("AudioCoreTests", ["AudioCore", "TestProcess"]),
         testTarget("BasicsTests", ["Basics"]),
         testTarget("ALSATests", ["ALSA", "ALSATestbed", "AudioCore", "TestProcess"]),
-        testTarget("GPIOTests", ["GPIO", "Basics"]),
+        testTarget("GPIOTests", ["GPIO", "Basics", "TestProcess"]),
         testTarget("SpeexDSPTests", ["SpeexDSP"]),
         testTarget("ConfigurationTests", ["Configuration", "Basics", "TestProcess"]),
         testTarget("SystemdTests", ["Systemd", "TestProcess", logging]),
         testTarget("HTTPTests", ["HTTP", "Basics", "TestSupport"]),
         testTarget("JarvisTests", ["Jarvis", "Basics", "HTTP", "TestSupport", logging]),
-        testTarget("ControlTests", ["Control", "AudioCore", "Basics", "TestSupport", "ALSATestbed", "TestProcess", nioCore, nioPosix, nioHTTP1, serviceLifecycle]),
+        testTarget("ControlTests", ["Control", "Basics", "TestSupport", "TestProcess", nioCore, nioPosix, nioHTTP1, serviceLifecycle]),
         testTarget("AudioEngineTests", ["AudioEngine", "AudioCore", "Basics", "ALSA", "ALSATestbed", "TestProcess"]),
-        testTarget("RealtimeTests", ["Realtime", "TestSupport", "AudioCore", "Basics", logging, nioCore]),
+        testTarget("RealtimeTests", ["Realtime", "TestProcess", "TestSupport", "AudioCore", "Basics", logging, nioCore]),
         testTarget("CodecsTests", ["Codecs", "AudioCore", "TestSupport"]),
-        testTarget("MediaTests", ["Media", "Codecs", "HTTP", "AudioCore", "Basics", "TestSupport", logging, serviceLifecycle]),
+        testTarget("MediaTests", ["Media", "Codecs", "HTTP", "AudioCore", "Basics", "TestProcess", "TestSupport", logging, serviceLifecycle]),
         testTarget("TestProcessTests", ["TestProcess"]),
-        testTarget("RunTests", ["ALSATestbed", "TestProcess", "TestSupport", "Realtime", "AudioCore", "Basics"]),
-        testTarget("ApplianceTests", ["Appliance", "Media", "Realtime", "Jarvis", "HTTP", "AudioCore", "Basics", "AudioEngine", "TestSupport", logging, serviceLifecycle]),
+        // The command-line tests: they run the built `jarvis-voice` (run, demo, ctl, doctor, check-config,
+        // audio-check, devices) as a child process.
+        testTarget("CLITests", ["ALSATestbed", "AudioCore", "Basics", "Control", "Realtime", "TestProcess", "TestSupport"]),
+        testTarget("ApplianceTests", ["Appliance", "Media", "Realtime", "Jarvis", "HTTP", "AudioCore", "Basics", "AudioEngine", "TestProcess", "TestSupport", logging, serviceLifecycle]),
     ]
 )
 

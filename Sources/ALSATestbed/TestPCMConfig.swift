@@ -1,4 +1,5 @@
 import ALSA
+import TestProcess
 
 /// Options of one paced test PCM (see Sources/JVPacedPCM/jvpaced.c for the semantics).
 public struct PacedPCMOptions: Sendable, Hashable {

@@ -22,6 +22,7 @@ public final class RealtimeStandIn: Sendable {
         var upgradeAttempts = 0
         var authorizationFailures = 0
         var sentAudioDeltas = 0
+        var answeredPings = 0
     }
 
     enum UpgradeResult: Sendable {
@@ -145,6 +146,8 @@ public final class RealtimeStandIn: Sendable {
     public var upgradeAttempts: Int { shared.withLock { $0.upgradeAttempts } }
     public var authorizationFailures: Int { shared.withLock { $0.authorizationFailures } }
     public var sentAudioDeltas: Int { shared.withLock { $0.sentAudioDeltas } }
+    /// Pings answered with a pong, across connections (a script may leave the first connection's unanswered).
+    public var answeredPings: Int { shared.withLock { $0.answeredPings } }
 
     public func clientEvents(ofType type: String) -> [RecordedClientEvent] { clientEvents.filter { $0.type == type } }
 

@@ -106,6 +106,7 @@ final class StandInConnection: Sendable {
                         handle(text: String(buffer: frame.unmaskedData))
                     case .ping:
                         guard standIn.script.answerPings || number > 1 else { continue }
+                        standIn.shared.withLock { $0.answeredPings += 1 }
                         outgoing.yield(.frame(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)))
                     case .connectionClose:
                         if !state.withLock({ $0.closing }) {

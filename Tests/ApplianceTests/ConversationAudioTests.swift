@@ -3,6 +3,7 @@ import AudioCore
 import Basics
 import Glibc
 import Realtime
+import TestProcess
 import Testing
 
 /// The audio side without a runner: uplink pre-roll and framing, played counts from the mixer's playhead.
@@ -98,12 +99,8 @@ import Testing
         }
         #expect(audio.voicePlayedSamples() < speech.count, "100 ms are still in the device")
         let start = ContinuousClock.now
-        var played = audio.voicePlayedSamples()
-        while played < speech.count && ContinuousClock.now - start < .seconds(5) {
-            try await Task.sleep(for: .milliseconds(10))
-            played = audio.voicePlayedSamples()
-        }
-        #expect(played == speech.count)
+        #expect(await waitUntil(timeout: .seconds(5)) { audio.voicePlayedSamples() >= speech.count })
+        #expect(audio.voicePlayedSamples() == speech.count)
         #expect(ContinuousClock.now - start >= .milliseconds(100))
     }
 

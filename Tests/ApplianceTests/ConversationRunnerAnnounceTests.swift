@@ -3,6 +3,7 @@ import AudioCore
 import Basics
 import Media
 import Realtime
+import TestProcess
 import Testing
 import TestSupport
 
@@ -64,7 +65,7 @@ import TestSupport
         h.runner.press()
         await h.waitForState(.userSpeaking)
         await h.speak([Int16](repeating: 3, count: 24 * 600))  // a quiet room
-        try await Task.sleep(for: .milliseconds(100))
+        await h.waitForTicks()  // the loop has taken it from the microphone
         h.runner.longHold()
         h.runner.release()
         #expect(await waitUntil(timeout: .seconds(5)) { h.logs.contains("long hold: Jarvis session reset") })

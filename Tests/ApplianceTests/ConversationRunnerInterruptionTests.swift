@@ -1,6 +1,7 @@
 @testable import Appliance
 import AudioCore
 import Realtime
+import TestProcess
 import Testing
 
 /// Barge-in and taps: what was actually rendered decides the truncate; tools are cancelled for real.

@@ -2,6 +2,7 @@
 import HTTP
 import Jarvis
 import Realtime
+import TestProcess
 import Testing
 import TestSupport
 

@@ -4,6 +4,7 @@ import HTTP
 import Jarvis
 import Logging
 import Realtime
+import TestProcess
 import Testing
 import TestSupport
 

@@ -3,6 +3,7 @@ import AudioCore
 import Basics
 import Media
 import Realtime
+import TestProcess
 import Testing
 import TestSupport
 

@@ -2,6 +2,7 @@
 import AudioCore
 import Realtime
 import ServiceLifecycle
+import TestProcess
 import Testing
 
 /// Transport failures become engine events; media never stays ducked; shutdown is clean.
@@ -55,16 +56,22 @@ import Testing
         try await s.h.stop()
     }
 
-    @Test func aFatalServerErrorBeforeTheCloseIsNotRetried() async throws {
+    /// A tap, an open link, and the server's error event with `code` on it.
+    func linkFailing(_ code: String, _ message: String) async throws -> (ConversationRunnerTests.Setup, FakeRealtimeLink) {
         let s = try base.setup()
         s.h.runner.tap()
         #expect(await waitUntil { s.transport.links.count == 1 })
         let link = try #require(s.transport.current)
-        link.serverSends(ServerFrames.error(code: "beta_api_shape_disabled", message: "The Realtime Beta API is no longer supported."))
+        link.serverSends(ServerFrames.error(code: code, message: message))
+        return (s, link)
+    }
+
+    @Test func aFatalServerErrorBeforeTheCloseIsNotRetried() async throws {
+        let (s, link) = try await linkFailing("beta_api_shape_disabled", "The Realtime Beta API is no longer supported.")
         link.drop(RealtimeDisconnect.classify(closeCode: 4000, lastErrorCode: "beta_api_shape_disabled", closedByUs: false))
         await s.h.waitForState(.error)
         #expect(s.h.logs.contains("beta-shaped"))
-        try await Task.sleep(for: .milliseconds(150))
+        await s.h.waitForTicks()
         #expect(s.transport.attempts == 1)
         try await s.h.stop()
     }
@@ -72,16 +79,12 @@ import Testing
     /// The close that follows a fatal error event can be slow (a busy box, a slow close handshake); the error
     /// alone must end the conversation as fatal, not leave it to the connect timeout.
     @Test func aFatalServerErrorIsFatalWithoutWaitingForTheClose() async throws {
-        let s = try base.setup()
-        s.h.runner.tap()
-        #expect(await waitUntil { s.transport.links.count == 1 })
-        let link = try #require(s.transport.current)
-        link.serverSends(ServerFrames.error(code: "invalid_api_key", message: "Incorrect API key provided."))
+        let (s, link) = try await linkFailing("invalid_api_key", "Incorrect API key provided.")
         await s.h.waitForState(.error, timeout: .seconds(2))
         #expect(s.h.logs.contains("rejected the API key"), "\(s.h.logs.all)")
         #expect(!s.h.logs.contains("connect_timeout"), "\(s.h.logs.all)")
         #expect(await waitUntil { link.closedByClient }, "the runner closes the rejected link")
-        try await Task.sleep(for: .milliseconds(150))
+        await s.h.waitForTicks()
         #expect(s.transport.attempts == 1)
         try await s.h.stop()
     }

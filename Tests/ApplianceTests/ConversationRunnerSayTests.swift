@@ -1,6 +1,7 @@
 @testable import Appliance
 import AudioCore
 import Realtime
+import TestProcess
 import Testing
 import TestSupport
 

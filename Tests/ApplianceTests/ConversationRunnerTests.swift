@@ -1,6 +1,7 @@
 @testable import Appliance
 import AudioCore
 import Realtime
+import TestProcess
 import Testing
 
 /// The runner against the in-memory Realtime fake (real JSON both ways), a fake Jarvis, and a real
@@ -161,8 +162,8 @@ import Testing
         #expect(link.sentControlTypes == ["session.update", "conversation.item.create", "response.create"])
         let item = try #require(link.sent(ofType: "conversation.item.create").first)
         #expect(item["item"]?["content"]?[0]?["text"]?.stringValue == "what's on my calendar?")
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(link.appendedAudio.isEmpty)
+        await h.waitForTicks()
+        #expect(link.appendedAudio.isEmpty, "the loop polled the microphone and sent nothing")
         try await h.stop()
     }
 }

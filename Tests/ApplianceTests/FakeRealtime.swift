@@ -43,7 +43,9 @@ final class FakeRealtimeTransport: RealtimeTransport {
         case .fail(let error):
             throw error
         case .hang:
-            while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(5)) }
+            let (never, keepOpen) = AsyncStream.makeStream(of: Never.self)
+            for await _ in never {}  // ends when the runner abandons the attempt (cancels this task)
+            keepOpen.finish()
             throw RealtimeDisconnect(kind: .closedByClient, reason: .clientClosed)
         }
     }

@@ -4,7 +4,8 @@ import Testing
 
 /// The long hold resets Jarvis only when the hold was silent (issue #4).
 @Suite struct LongHoldTests {
-    @Test func aLongPushToTalkRequestWithSpeechIsNotAReset() {
+    /// A typed request answered, then a push-to-talk hold in which the user speaks.
+    static func holdingWithSpeechAfterARequest() -> EngineHarness {
         var h = EngineHarness()
         h.startHandsFree()
         h.handle(.ask("hello"), after: 100)
@@ -12,6 +13,11 @@ import Testing
         h.server(.responseDone(ResponseInfo(id: "R1", status: "completed")), after: 100)
         h.handle(.button(.holdStarted(pressedAt: h.now)), after: 400)
         h.handle(.userSpeechDetected, after: 300)
+        return h
+    }
+
+    @Test func aLongPushToTalkRequestWithSpeechIsNotAReset() {
+        var h = Self.holdingWithSpeechAfterARequest()
         h.handle(.button(.longHold), after: 2_300)
         #expect(!h.last.contains(.resetJarvisSession) && !h.last.contains(earcon: .reset))
         #expect(h.lastSent.isEmpty, "the hold's audio is kept")
@@ -68,13 +74,7 @@ import Testing
     }
 
     @Test func ctlResetResetsEvenDuringARequest() {
-        var h = EngineHarness()
-        h.startHandsFree()
-        h.handle(.ask("hello"), after: 100)
-        h.server(.responseCreated(ResponseInfo(id: "R1", status: "in_progress")))
-        h.server(.responseDone(ResponseInfo(id: "R1", status: "completed")), after: 100)
-        h.handle(.button(.holdStarted(pressedAt: h.now)), after: 400)
-        h.handle(.userSpeechDetected, after: 300)
+        var h = Self.holdingWithSpeechAfterARequest()
         h.handle(.resetJarvis, after: 100)
         #expect(h.last.contains(.resetJarvisSession) && h.last.contains(earcon: .reset))
         #expect(h.lastSent == [.inputAudioBufferClear])

@@ -72,7 +72,7 @@ import Realtime
         var visited = Set<ConversationState>()
         var checked = 0
         for step in 0..<1_000 {
-            let preActive = h.engine.response.active
+            let preActive = h.engine.response.isActive
             let event = randomEvent(&r, h)
             h.handle(event, after: Int64(r.below(4) == 0 ? 0 : r.below(3_000)))
             visited.insert(h.state)

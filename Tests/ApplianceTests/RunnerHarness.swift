@@ -5,6 +5,8 @@ import Glibc
 import Jarvis
 import Realtime
 import Synchronization
+import TestProcess
+import TestSupport
 import Testing
 
 /// A `ConversationRunner` wired to a real `MixerConversationAudio` (48 kHz stereo mixer, no device: the
@@ -17,7 +19,7 @@ final class RunnerHarness: Sendable {
     let audio: MixerConversationAudio
     let mixer: Mixer
     let captureRing: SPSCRing<Int16>
-    let logs = RunnerLogCapture()
+    let logs = LogCapture()
     let leds = Locked<[LEDPattern]>([])
     let turns = Locked<[TurnMetrics]>([])
     let mediaStops = Locked(0)
@@ -122,9 +124,9 @@ final class RunnerHarness: Sendable {
     /// without blocking a thread: the runner that drains the ring needs one of the few pool threads.
     func speak(_ samples: [Int16]) async {
         var offset = 0
-        while offset < samples.count {
+        _ = await waitUntil(timeout: .seconds(60), interval: .milliseconds(2)) {
             offset += samples[offset...].withUnsafeBufferPointer { captureRing.write($0) }
-            if offset < samples.count { try? await Task.sleep(for: .milliseconds(2)) }
+            return offset == samples.count
         }
     }
 
@@ -132,6 +134,14 @@ final class RunnerHarness: Sendable {
 
     var ledPatterns: [LEDPattern] { leds.withLock { $0 } }
     var completedTurns: [TurnMetrics] { turns.withLock { $0 } }
+
+    /// Waits until the loop has handled `count` more ticks (each polls the microphone, sends uplink audio and
+    /// reports playback): what "nothing more happened" means for the loop, however slow the machine.
+    func waitForTicks(_ count: Int = 3, sourceLocation: SourceLocation = #_sourceLocation) async {
+        let target = runner.ticksHandled.load(ordering: .relaxed) + count
+        let handled = await waitUntil { runner.ticksHandled.load(ordering: .relaxed) >= target }
+        #expect(handled, "the runner's loop stopped ticking", sourceLocation: sourceLocation)
+    }
 
     func waitForState(_ state: ConversationState, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation) async {
         let reached = await waitUntil(timeout: timeout) { self.runner.state == state }
@@ -144,16 +154,6 @@ final class Locked<Value: Sendable>: Sendable {
     private let mutex: Mutex<Value>
     init(_ value: Value) { mutex = Mutex(value) }
     func withLock<R: Sendable>(_ body: (inout Value) -> R) -> R { mutex.withLock { body(&$0) } }
-}
-
-/// Polls `condition` every few milliseconds until it holds or `timeout` passes.
-func waitUntil(timeout: Duration = .seconds(10), _ condition: () async -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return await condition()
 }
 
 

@@ -1,18 +1,14 @@
 @testable import Appliance
 import Glibc
+import TestProcess
 import Testing
 
 /// The voice volume's state file: one number, 0600, survives a new store; bad content falls back to 1.0
 /// with one sentence.
 @Suite struct VoiceVolumeStoreTests {
-    static func temporaryDirectory() throws -> String {
-        var template = Array("/tmp/jarvis-voice-volume-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        return try #require(made.map { String(cString: $0) })
-    }
-
     @Test func aSetLevelIsSavedOwnerOnlyAndReadBack() throws {
-        let dir = try Self.temporaryDirectory()
+        let temporary = TemporaryDirectory(prefix: "jarvis-voice-volume")
+        let dir = temporary.path
         let store = VoiceVolumeStore(stateDirectory: dir)
         #expect(store.current == 1, "no file: full level")
         try store.set(0.35)
@@ -21,8 +17,6 @@ import Testing
         #expect(stat(dir + "/voice-volume", &info) == 0)
         #expect(info.st_mode & 0o777 == 0o600)
         #expect(VoiceVolumeStore(stateDirectory: dir).current == 0.35)
-        unlink(dir + "/voice-volume")
-        rmdir(dir)
     }
 
     @Test func unusableContentFallsBackToFullWithOneSentence() throws {
@@ -30,16 +24,13 @@ import Testing
         for bad in ["", "2", "-0.1", "nan", "loud", String(repeating: "0", count: 100)] {
             #expect(VoiceVolumeStore.parse(Array(bad.utf8)) == nil, "\(bad)")
         }
-        let dir = try Self.temporaryDirectory()
-        let fd = open(dir + "/voice-volume", O_WRONLY | O_CREAT, 0o600)
-        _ = write(fd, "7", 1)
-        close(fd)
+        let temporary = TemporaryDirectory(prefix: "jarvis-voice-volume")
+        let dir = temporary.path
+        temporary.write("voice-volume", "7")
         var problems: [String] = []
         let store = VoiceVolumeStore(stateDirectory: dir) { problems.append($0) }
         #expect(store.current == 1)
         #expect(problems.count == 1)
         #expect(problems.first?.hasSuffix("does not hold a level from 0.0 to 1.0; using 1.0") == true)
-        unlink(dir + "/voice-volume")
-        rmdir(dir)
     }
 }

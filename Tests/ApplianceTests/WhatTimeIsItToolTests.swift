@@ -2,6 +2,7 @@
 import Basics
 import Realtime
 import Testing
+import TestProcess
 
 /// A local tool added as one file plus one registration line: the model's call is answered on the device
 /// from an injected clock, in the owner's local time, without Jarvis and without the "thinking" earcon.

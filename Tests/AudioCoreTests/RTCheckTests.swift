@@ -56,15 +56,13 @@ enum RTCheck {
     }()
 
     private static let compiled = Mutex<Result<String, RTCheckFailure>?>(nil)
+    /// Holds the compiled checker for the whole test process (a static is never released).
+    private static let workDirectory = TemporaryDirectory(prefix: "rtcheck-test")
 
     /// Compiles the checker once per test process into a private directory (the suite is serialized).
     static func library() async throws -> String {
         if let done = compiled.withLock({ $0 }) { return try done.get() }
-        var template = Array("/tmp/rtcheck-test-XXXXXX".utf8CString)
-        guard let dir = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw RTCheckFailure(description: "mkdtemp failed")
-        }
-        let output = String(cString: dir) + "/rtcheck.so"
+        let output = workDirectory.file("rtcheck.so")
         let cc = try await ChildProcess.run(["cc", "-shared", "-fPIC", "-O2", "-Wall", "-Werror", "-o", output,
                                              repository + "/scripts/rtcheck/rtcheck.c", "-ldl", "-lpthread"])
         let result: Result<String, RTCheckFailure> = cc.status == 0

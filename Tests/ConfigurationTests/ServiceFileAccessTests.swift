@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import TestProcess
 import Testing
 @testable import Configuration
 

@@ -1,3 +1,4 @@
+import TestProcess
 import Testing
 @testable import Configuration
 

@@ -1,5 +1,6 @@
 import Control
 import Glibc
+import TestProcess
 import Testing
 import TestSupport
 
@@ -32,11 +33,10 @@ import TestSupport
     /// NIO accepts a connection before the child channel initializer marks it, so an accepted socket
     /// is briefly inheritable (ChildProcess closes descriptors >= 3 in its children for that reason).
     static func waitForSockets(_ count: Int, matching matches: (sockaddr_storage) -> Bool) async throws -> [Bool] {
-        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
-        var found = sockets(matching: matches)
-        while (found.count < count || !found.allSatisfy({ $0 })) && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
+        var found: [Bool] = []
+        _ = await waitUntil {
             found = sockets(matching: matches)
+            return found.count >= count && found.allSatisfy { $0 }
         }
         return found
     }

@@ -6,6 +6,8 @@ import NIOCore
 import NIOPosix
 import ServiceLifecycle
 import Synchronization
+import TestProcess
+import TestSupport
 import Testing
 
 @Suite struct ControlServerTests {
@@ -65,10 +67,7 @@ import Testing
         let handler = RecordingHandler { command in
             let now = arrived.wrappingAdd(1, ordering: .relaxed).newValue
             maxInFlight.max(now, ordering: .relaxed)
-            let deadline = ContinuousClock.now + .seconds(5)
-            while arrived.load(ordering: .relaxed) < 8 && ContinuousClock.now < deadline {
-                try? await Task.sleep(for: .milliseconds(5))
-            }
+            _ = await waitUntil(timeout: .seconds(5)) { arrived.load(ordering: .relaxed) >= 8 }
             return .done("ok \(command.verb)")
         }
         try await withServer(handler: handler) { server in
@@ -228,17 +227,19 @@ extension ControlWire.Reply {
 
 extension ControlServerTests {
     @Test func clientsBeyondTheLimitAreToldBusy() async throws {
+        let (held, release) = AsyncStream.makeStream(of: Never.self)
         let handler = RecordingHandler { _ in
-            try? await Task.sleep(for: .seconds(1))
+            for await _ in held {}  // busy until the test has seen the second client refused
             return .done("slow")
         }
         try await withServer(handler: handler, limits: ControlServer.Limits(maxConnections: 1)) { server in
+            defer { release.finish() }
             let path = server.path
             async let first = blocking { try ControlClient.send(.tap, to: path) }
-            let deadline = ContinuousClock.now + .seconds(5)
-            while handler.commands.isEmpty && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+            #expect(await waitUntil(timeout: .seconds(5)) { !handler.commands.isEmpty })
             let second = try await blocking { try ControlClient.send(.status, to: path) }
             #expect(second == .failed("busy: more than 1 control clients at once; try again"))
+            release.finish()
             #expect(try await first.message == "slow")
         }
         #expect(handler.commands == [.tap])

@@ -1,6 +1,8 @@
 import Control
 import Glibc
 import Synchronization
+import TestProcess
+import TestSupport
 import Testing
 
 /// A local client floods the control socket — far more connections than the limit, all silent, one

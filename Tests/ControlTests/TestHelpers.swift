@@ -1,95 +1,14 @@
 import Control
 import Glibc
 import Synchronization
+import TestProcess
 
-/// A fresh directory under /tmp, removed (recursively, one level of subdirectories) on deinit.
-final class TemporaryDirectory: Sendable {
-    let path: String
-
-    init() {
-        var template = Array("/tmp/jv-control-XXXXXX".utf8CString)
-        let created = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        precondition(created != nil, "mkdtemp failed")
-        path = String(cString: created!)
-    }
-
-    deinit { Self.remove(path) }
-
-    private static func remove(_ directory: String) {
-        if let dir = opendir(directory) {
-            while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-                }
-                if name == "." || name == ".." { continue }
-                let full = directory + "/" + name
-                if entry.pointee.d_type == UInt8(DT_DIR) { remove(full) } else { unlink(full) }
-            }
-            closedir(dir)
-        }
-        rmdir(directory)
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    @discardableResult
-    func write(_ name: String, _ contents: String, mode: mode_t = 0o600) -> String {
-        let file = file(name)
-        let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, mode)
-        precondition(fd >= 0, "cannot create \(file)")
-        let bytes = Array(contents.utf8)
-        _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        fchmod(fd, mode)
-        close(fd)
-        return file
-    }
-}
-
-func readText(_ path: String) -> String {
-    guard let file = fopen(path, "r") else { return "" }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-        let count = fread(&buffer, 1, buffer.count, file)
-        if count <= 0 { break }
-        bytes += buffer[0..<count]
-    }
-    return String(decoding: bytes, as: UTF8.self)
-}
+func readText(_ path: String) -> String { TestFiles.readText(path) ?? "" }
 
 func fileMode(_ path: String) -> mode_t? {
     var info = stat()
     guard lstat(path, &info) == 0 else { return nil }
     return info.st_mode
-}
-
-/// A handler that records what it got and answers from a closure.
-final class RecordingHandler: ControlHandler {
-    private let received = Mutex<[ControlCommand]>([])
-    private let answer: @Sendable (ControlCommand) async -> ControlResponse
-
-    init(_ answer: @escaping @Sendable (ControlCommand) async -> ControlResponse = RecordingHandler.standard) {
-        self.answer = answer
-    }
-
-    var commands: [ControlCommand] { received.withLock { $0 } }
-
-    func handle(_ command: ControlCommand) async -> ControlResponse {
-        received.withLock { $0.append(command) }
-        return await answer(command)
-    }
-
-    static let idleStatus = ServiceStatus(state: "idle", realtimeConnected: false, jarvisSessionID: nil,
-                                          media: MediaStatus(state: .stopped, volume: 0.5))
-
-    @Sendable static func standard(_ command: ControlCommand) async -> ControlResponse {
-        switch command {
-        case .status: .status(idleStatus)
-        case .reset: .failed("nothing to reset")
-        default: .done("ok: \(command.verb)")
-        }
-    }
 }
 
 /// Raw socket helpers for tests (stale sockets, silent clients).

@@ -1,14 +1,9 @@
 import Glibc
+import TestProcess
 import Testing
 @testable import GPIO
 
 private let noGPIOChip0 = access("/dev/gpiochip0", F_OK) != 0
-
-private func tempDirectory() -> String {
-    var template = Array("/tmp/gpio-tests.XXXXXX".utf8CString)
-    let path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-    return path
-}
 
 private func touch(_ path: String) {
     let fd = open(path, O_CREAT | O_WRONLY, 0o644)
@@ -79,11 +74,8 @@ private func touch(_ path: String) {
     }
 
     @Test func chipListingReadsEachGPIOChipNodeInNumericOrder() throws {
-        let dir = tempDirectory()
-        defer {
-            for name in ["gpiochip10", "gpiochip2", "mixer0"] { unlink("\(dir)/\(name)") }
-            rmdir(dir)
-        }
+        let temporary = TemporaryDirectory(prefix: "gpio-tests")
+        let dir = temporary.path
         for name in ["gpiochip10", "gpiochip2", "mixer0"] { touch("\(dir)/\(name)") }
         let results = try GPIOChipInfo.list(directory: dir)
         #expect(results.count == 2)

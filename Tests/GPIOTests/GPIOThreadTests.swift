@@ -1,5 +1,6 @@
 import Glibc
 import Synchronization
+import TestProcess
 import Testing
 @testable import GPIO
 
@@ -89,14 +90,12 @@ private func collect(_ stream: AsyncThrowingStream<ButtonGesture, any Error>, co
     @Test func ledDriverPlaysThePatternAndTurnsOffOnStop() async throws {
         let writes = Mutex<[Bool]>([])
         let led = try LEDDriver(setLevel: { lit in writes.withLock { $0.append(lit) } })
-        for _ in 0..<200 where writes.withLock({ $0.isEmpty }) {  // the thread's first step, even on a busy machine
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        #expect(await waitUntil { !writes.withLock { $0.isEmpty } })  // the thread's first step, even on a busy machine
         #expect(writes.withLock { $0 } == [false])          // .off is written once
         let clock = ContinuousClock()
         let start = clock.now
-        led.show(.thinking)
-        try await Task.sleep(for: .milliseconds(500))      // 150 ms on / 150 ms off
+        led.show(.thinking)                                 // 150 ms on / 150 ms off
+        #expect(await waitUntil { writes.withLock { $0.count } >= 3 }, "on, then off after 150 ms")
         led.show(.thinking)                                 // same pattern: no restart, no extra write
         led.stop()
         let elapsed = clock.now - start                     // under load the sleep overshoots
@@ -113,11 +112,14 @@ private func collect(_ stream: AsyncThrowingStream<ButtonGesture, any Error>, co
 
     @Test func ledDriverReportsTheFirstFailureOfAStreak() async throws {
         let errors = Mutex<[GPIOError]>([])
+        let attempts = Atomic(0)
         let failure = GPIOError(.setValue, call: "gpiod_line_set_value", chip: "/dev/gpiochip0", line: 27, errno: 5)
-        let led = try LEDDriver(setLevel: { (_: Bool) throws(GPIOError) in throw failure },
-                                onError: { e in errors.withLock { $0.append(e) } })
+        let led = try LEDDriver(setLevel: { (_: Bool) throws(GPIOError) in
+            attempts.add(1, ordering: .relaxed)
+            throw failure
+        }, onError: { e in errors.withLock { $0.append(e) } })
         led.show(.thinking)
-        try await Task.sleep(for: .milliseconds(400))
+        #expect(await waitUntil { attempts.load(ordering: .relaxed) >= 4 }, "a streak of failed writes")
         led.stop()
         #expect(errors.withLock { $0 } == [failure])
     }

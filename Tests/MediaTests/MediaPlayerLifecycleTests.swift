@@ -3,6 +3,7 @@ import HTTP
 import Logging
 import Media
 import ServiceLifecycle
+import TestProcess
 import Testing
 import TestSupport
 

@@ -5,6 +5,7 @@ import HTTP
 import Logging
 import Media
 import Synchronization
+import TestProcess
 import TestSupport
 
 /// A `MediaOutput` that plays like a device: it drains its queue at `speed` × real time and accepts
@@ -80,34 +81,7 @@ final class PlayerEventLog: Sendable {
 
 /// Polls `condition` until it holds or `timeout` passes (generous: a loaded 2-core machine).
 func eventually(timeout: Duration = .seconds(15), _ condition: () async -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(20))
-    }
-    return await condition()
-}
-
-/// A fresh directory under /tmp, removed with its files by `remove()`.
-struct TemporaryDirectory {
-    let path: String
-
-    init() {
-        var template = Array("/tmp/jarvis-media-player-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        path = made.map { String(cString: $0) } ?? "/tmp/jarvis-media-player-failed"
-    }
-
-    func remove() {
-        for name in ["media-state.json", "media-history.jsonl", "media-state.json.tmp", "media-history.jsonl.tmp"] {
-            unlink(path + "/" + name)
-        }
-        rmdir(path)
-    }
-
-    func read(_ name: String) -> String? {
-        MediaFixtures.readFile(path + "/" + name).map { String(decoding: $0, as: UTF8.self) }
-    }
+    await waitUntil(timeout: timeout, interval: .milliseconds(20), condition)
 }
 
 /// A player on `server` with short timeouts and backoff.

@@ -1,5 +1,6 @@
 import HTTP
 import Media
+import TestProcess
 import Testing
 import TestSupport
 

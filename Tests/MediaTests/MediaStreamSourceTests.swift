@@ -4,6 +4,7 @@ import Codecs
 import HTTP
 import Media
 import Synchronization
+import TestProcess
 import Testing
 import TestSupport
 
@@ -98,8 +99,7 @@ final class SleepLog: Sendable {
             return sink.samples.count
         }
         // Normally well under a second; the margin is for the full suite on a loaded 2-core box.
-        let deadline = ContinuousClock.now + .seconds(15)
-        while server.requests.count < 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        _ = await waitUntil(timeout: .seconds(15)) { server.requests.count >= 3 }
         task.cancel()
         let played = await task.value
         #expect(server.requests.count >= 3)
@@ -136,10 +136,7 @@ final class SleepLog: Sendable {
             await playing.run(into: sink) { events.append($0) }
             return sink.formats
         }
-        let deadline = ContinuousClock.now + .seconds(5)
-        while !events.all.contains(.title("Band - Second Song")), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        _ = await waitUntil(timeout: .seconds(5)) { events.all.contains(.title("Band - Second Song")) }
         task.cancel()
         let formats = await task.value
         let all = events.all

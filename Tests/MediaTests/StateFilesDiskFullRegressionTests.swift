@@ -1,6 +1,7 @@
 import Glibc
 import HTTP
 @testable import Media
+import TestProcess
 import Testing
 import TestSupport
 

@@ -3,6 +3,7 @@ import Basics
 @testable import Realtime
 import Glibc
 import NIOCore
+import TestProcess
 import Testing
 import TestSupport
 
@@ -282,8 +283,9 @@ import TestSupport
             #expect(reason.reason == .pingTimeout)
             #expect(reason.kind == .transient)
             #expect(await harness.waitConnected(2))
-            // Connection 2 answers pings: it stays up across several ping periods.
-            try await Task.sleep(for: .milliseconds(450))
+            // Connection 2 answers pings: it stays up across several ping periods (the stand-in counts them).
+            let answered = harness.standIn.answeredPings
+            #expect(await waitUntil(timeout: .seconds(10)) { harness.standIn.answeredPings >= answered + 4 })
             #expect(harness.session.isConnected)
             #expect(await harness.waitForStandInConnections(2) == 2)
         }

@@ -1,5 +1,6 @@
 import Realtime
 import Synchronization
+import TestProcess
 import TestSupport
 
 /// Runs single `RealtimeConnection`s against a fresh Realtime stand-in and records what they report. The
@@ -106,14 +107,10 @@ final class SessionHarness: Sendable {
     /// Waits until `count` recorded events satisfy `predicate`; returns the last match.
     @discardableResult
     func waitFor(count: Int = 1, timeout: Duration = .seconds(20), _ predicate: (Event) -> Bool) async -> Event? {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        repeat {
+        await TestProcess.waitFor(timeout: timeout) {
             let matches = events.filter(predicate)
-            if matches.count >= count { return matches.last }
-            try? await Task.sleep(for: .milliseconds(5))
-        } while ContinuousClock.now < deadline
-        let matches = events.filter(predicate)
-        return matches.count >= count ? matches.last : nil
+            return matches.count >= count ? matches.last : nil
+        }
     }
 
     @discardableResult
@@ -133,10 +130,7 @@ final class SessionHarness: Sendable {
     /// The stand-in counts a connection on its own event loop, after the client may already have
     /// seen the upgrade: wait for it rather than read it once.
     func waitForStandInConnections(_ count: Int, timeout: Duration = .seconds(5)) async -> Int {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        while standIn.connectionCount < count, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(5))
-        }
+        _ = await waitUntil(timeout: timeout) { standIn.connectionCount >= count }
         return standIn.connectionCount
     }
 }

@@ -48,7 +48,7 @@ extension ConversationEngine {
     /// announcements go out as system items with one `response.create`; stale ones are dropped. A
     /// conversation that only existed for announcements ends once it is back in `listening`.
     mutating func deliverAnnouncementsIfListening() {
-        guard state == .listening, sessionReady, !response.active else { return }
+        guard state == .listening, sessionReady, !response.isActive else { return }
         deliverAnnouncementsOrEndInterlude()
     }
 
@@ -86,9 +86,7 @@ extension ConversationEngine {
             log(.info, "say #\(id): sent")
             saying = SayInFlight(id: id)
             send(.responseCreate(ResponseOptions(instructions: Self.sayInstructions, toolChoice: .noTools)))
-            response.active = true
-            response.id = nil
-            response.nextIsAnswer = true
+            response.sent(isAnswer: true)
         } else {
             log(.info, "announcement sent (\(batch.count))")
             requestResponse(isAnswer: true)

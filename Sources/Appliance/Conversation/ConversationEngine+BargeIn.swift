@@ -91,7 +91,7 @@ extension ConversationEngine {
         guard state == .userSpeaking, hold == nil, serverTurn == nil else { return }
         log(.info, "barge-in: the server heard no speech; listening")
         settleOwedAnswer()
-        if response.active { enter(.processing) } else { enter(.listening) }
+        if response.isActive { enter(.processing) } else { enter(.listening) }
     }
 
     // MARK: - The server's VAD

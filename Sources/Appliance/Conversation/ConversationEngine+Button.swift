@@ -59,7 +59,7 @@ extension ConversationEngine {
             send(.inputAudioBufferClear)
             settleOwedAnswer()
         }
-        if response.active { enter(.processing) } else { enter(.listening) }
+        if response.isActive { enter(.processing) } else { enter(.listening) }
     }
 
     /// Cancels running calls; each still gets an output so the conversation stays consistent.
@@ -130,7 +130,7 @@ extension ConversationEngine {
         send(.inputAudioBufferClear)
         log(.info, "push-to-talk too short (\(heldMs.map { "\($0) ms" } ?? "under the minimum")): dropped")
         settleOwedAnswer()
-        if response.active { enter(.processing) } else { enter(.listening) }
+        if response.isActive { enter(.processing) } else { enter(.listening) }
     }
 
     /// The long-hold reset. Unless `force`d (`ctl reset`), a push-to-talk hold that heard speech is a long
@@ -148,13 +148,13 @@ extension ConversationEngine {
         pendingRelease = nil
         if state == .connecting, !pendingAsks.isEmpty {
             emit(.uplink(.stop))  // the typed request still goes out once connected
-        } else if state == .connecting || (completedTurns == 0 && calls.running.isEmpty && !response.active) {
+        } else if state == .connecting || (completedTurns == 0 && calls.running.isEmpty && !response.isActive) {
             endConversation(earcon: nil, reason: "long hold")
         } else {
             emit(.uplink(.stop))
             send(.inputAudioBufferClear)
             settleOwedAnswer()
-            if response.active { enter(.processing) } else { enter(.listening) }
+            if response.isActive { enter(.processing) } else { enter(.listening) }
         }
     }
 

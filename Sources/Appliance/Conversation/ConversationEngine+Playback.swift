@@ -5,7 +5,7 @@ extension ConversationEngine {
     /// The assistant is talking or about to: a response is in flight (and not already stopped), or its audio
     /// is still queued/unfinished.
     var assistantIsSpeaking: Bool {
-        (response.active && !response.currentIsDiscarded) || voice.isPlaying || voice.truncation() != nil
+        (response.isActive && !response.currentIsDiscarded) || voice.isPlaying || voice.truncation() != nil
     }
 
     /// Stops the assistant: `response.cancel` if one is active (a tap; the server cancels by itself on VAD
@@ -13,11 +13,8 @@ extension ConversationEngine {
     /// what was received, so the model knows where it was cut off.
     mutating func stopSpeech(cancelResponse: Bool) {
         failSay("it was interrupted")
-        if response.active {
-            if cancelResponse { send(.responseCancel(responseID: nil)) }
-            response.discardCurrent()
-        }
-        if let item = voice.item { response.discarded.insert(item.responseID) }
+        if response.stopCurrent(), cancelResponse { send(.responseCancel(responseID: nil)) }
+        if let item = voice.item { response.stop(responseID: item.responseID) }
         let truncation = voice.truncation()
         if voice.isPlaying || truncation != nil {
             emit(.flushVoice)
@@ -31,7 +28,7 @@ extension ConversationEngine {
     mutating func handleVoicePlayed(_ samples: Int) {
         voice.reportPlayed(samples)
         guard state.isSpeaking else { return }
-        if !voice.isPlaying, !response.active {
+        if !voice.isPlaying, !response.isActive {
             afterSpeech()
         } else {
             feedSpeakingWatchdog()
@@ -40,11 +37,7 @@ extension ConversationEngine {
 
     /// Gives up on the response in flight (no events from the server): cancel it and forget the flag.
     mutating func abandonResponse() {
-        guard response.active else { return }
+        guard response.abandon() else { return }
         send(.responseCancel(responseID: nil))
-        response.discardCurrent()
-        response.active = false
-        response.createPending = false
-        response.pendingIsAnswer = false
     }
 }

@@ -86,10 +86,7 @@ extension ConversationEngine {
             log(.info, "benign: \(error)")
             if error.code == "conversation_already_has_active_response" {
                 // Another response is running (VAD created it): ask again when it is done.
-                response.active = true
-                response.createPending = true
-                response.pendingIsAnswer = response.pendingIsAnswer || response.nextIsAnswer
-                response.nextIsAnswer = false
+                response.serverHasActiveResponse()
             }
             return
         }
@@ -99,20 +96,14 @@ extension ConversationEngine {
         }
         log(.error, error.description)
         emit(.playEarcon(.error))
-        if state == .processing, !response.active {
+        if state == .processing, !response.isActive {
             finishTurn()
             enter(.listening)
         }
     }
 
     private mutating func responseCreated(_ info: ResponseInfo) {
-        response.active = true
-        response.id = info.id
-        response.isAnswer = response.nextIsAnswer
-        response.nextIsAnswer = false
-        if response.discardUnidentified {
-            response.discardUnidentified = false
-            if let id = info.id { response.discarded.insert(id) }
+        if !response.created(id: info.id) {
             send(.responseCancel(responseID: nil))
             return
         }
@@ -125,7 +116,7 @@ extension ConversationEngine {
         voice.receive(itemID: delta.itemID, responseID: delta.responseID, samples: delta.sampleCount)
         saying?.heardAudio = true
         emit(.enqueueVoice(itemID: delta.itemID, audio: delta.delta))
-        let isAnswer = response.isAnswer && (response.id == nil || response.id == delta.responseID)
+        let isAnswer = response.speaksAnswer(delta.responseID)
         metrics.audioReceived(at: now, isAnswer: isAnswer)
         switch state {
         case .listening, .processing, .waitingForJarvis:
@@ -140,9 +131,7 @@ extension ConversationEngine {
     }
 
     private mutating func responseDone(_ info: ResponseInfo) {
-        response.active = false
-        response.id = nil
-        response.isAnswer = false
+        response.done()
         if let itemID = voice.item?.id, voice.item?.responseID == info.id { voice.audioDone(itemID: itemID) }
         if let usage = info.usage {
             metrics.add(usage, pricing: configuration.pricing)
@@ -160,10 +149,7 @@ extension ConversationEngine {
         if info.status == "failed" {
             log(.warning, "response failed: \(info.statusError ?? info.statusReason ?? "no detail")")
         }
-        if response.createPending {
-            response.createPending = false
-            let isAnswer = response.pendingIsAnswer
-            response.pendingIsAnswer = false
+        if let isAnswer = response.takeDeferred() {
             requestResponse(isAnswer: isAnswer)
         }
         switch state {

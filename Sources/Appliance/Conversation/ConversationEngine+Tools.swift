@@ -66,7 +66,7 @@ extension ConversationEngine {
             }
             send(.inputAudioBufferClear)
             settleOwedAnswer()
-            if response.active { enter(.processing) } else { enter(.listening) }
+            if response.isActive { enter(.processing) } else { enter(.listening) }
         case .processingTimeout:
             log(.warning, "no answer from the Realtime API within \(seconds(configuration.processingTimeout))")
             abandonResponse()

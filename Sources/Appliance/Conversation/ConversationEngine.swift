@@ -218,22 +218,14 @@ public struct ConversationEngine: Sendable {
 
     /// Asks for a response, or defers it until the active one is done (never two at once).
     mutating func requestResponse(isAnswer: Bool) {
-        if response.active {
-            response.createPending = true
-            response.pendingIsAnswer = response.pendingIsAnswer || isAnswer
-            return
-        }
-        send(.responseCreate(nil))
-        response.active = true
-        response.id = nil
-        response.nextIsAnswer = isAnswer
+        if response.request(isAnswer: isAnswer) { send(.responseCreate(nil)) }
     }
 
     /// Where to go once the assistant stopped speaking: wait for tools, for a requested response, or listen.
     mutating func afterSpeech() {
         if !calls.running.isEmpty {
             enter(.waitingForJarvis)
-        } else if response.active {
+        } else if response.isActive {
             enter(.processing)
         } else if interludeOnly {
             finishSay()

@@ -28,6 +28,8 @@ public final class ConversationRunner: Service, Sendable {
     let tickQueued = Atomic(false)
     /// Nothing needs fast ticks (idle, nothing playing): the tick loop slows to `idleTickInterval`.
     let idleTicks = Atomic(false)
+    /// Ticks the loop has handled: tests wait for the loop to have polled the audio again, not for time.
+    let ticksHandled = Atomic(0)
     private let started = Atomic(false)
     /// Work the loop hands to `run()`'s task group: Realtime connects and session readers are children of
     /// the runner, so they end before `run()` returns and are cancelled with it.

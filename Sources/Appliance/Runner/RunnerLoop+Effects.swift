@@ -6,9 +6,7 @@ extension RunnerLoop {
     func execute(_ effect: ConversationEffect) async {
         switch effect {
         case .connectRealtime:
-            wantConnection = true
-            connectAttempts = 0
-            if link == nil, connectAbandon == nil { startConnect() }
+            if connection.want() { startConnect() }
         case .disconnectRealtime:
             await disconnect()
         case .send(let event):
@@ -22,14 +20,11 @@ extension RunnerLoop {
         case .callTool(let callID, let name, let arguments):
             startTool(callID: callID, name: name, arguments: arguments)
         case .cancelTool(let callID):
-            if let owned = toolTasks.removeValue(forKey: callID) {
-                owned.task.cancel()
-                cancelledTools[owned.token] = owned.task
-            }
+            tools.cancel(callID)
         case .startTimer(let id, let deadline):
             startTimer(id, deadline: deadline)
         case .cancelTimer(let id):
-            timerTasks.removeValue(forKey: id)?.task.cancel()
+            timers.cancel(id)
         case .duckMedia:
             audio.duckMedia()
         case .unduckMedia:
@@ -43,7 +38,7 @@ extension RunnerLoop {
         case .resetJarvisSession:
             await runner.jarvis?.resetSession()
         case .announcementFinished(let id, let failure):
-            sayWaiters.removeValue(forKey: id)?.resume(returning: failure.map(SayOutcome.failed) ?? .spoken)
+            sayWaiters.answer(id, failure.map(SayOutcome.failed) ?? .spoken)
         case .turnCompleted(let metrics):
             runner.hooks.turnCompleted(metrics)
         case .log(let level, let line):
@@ -84,45 +79,39 @@ extension RunnerLoop {
             for index in 0..<samples { voiceScratch[index] = 0 }
         }
         voiceScratch.withUnsafeBufferPointer { audio.enqueueVoice(UnsafeBufferPointer(rebasing: $0[0..<samples])) }
-        voiceSamplesSinceFlush += samples
+        voice.enqueued(samples)
     }
 
     func flushVoice() {
         audio.flushVoice()
-        voiceSamplesSinceFlush = 0
-        lastReportedPlayed = 0
+        voice.flushed()
     }
 
     // MARK: tools and timers
 
     private func startTool(callID: String, name: String, arguments: String) {
-        if let previous = toolTasks.removeValue(forKey: callID) {
-            previous.task.cancel()
-            cancelledTools[previous.token] = previous.task
-        }
-        let owned = token()
-        let tools = runner.tools
+        let registry = runner.tools
         let continuation = continuation
-        let task = Task {
-            let output = await tools.dispatch(name: name, arguments: arguments)
-            continuation.yield(.toolFinished(callID: callID, token: owned, output: output))
+        tools.start(callID) { owned in
+            Task {
+                let output = await registry.dispatch(name: name, arguments: arguments)
+                continuation.yield(.toolFinished(callID: callID, token: owned, output: output))
+            }
         }
-        toolTasks[callID] = OwnedTask(token: owned, task: task)
     }
 
     private func startTimer(_ id: TimerID, deadline: EngineTime) {
-        timerTasks.removeValue(forKey: id)?.task.cancel()
-        let owned = token()
         let clock = runner.clock
         let continuation = continuation
-        let task = Task {
-            do {
-                try await clock.sleep(until: deadline)
-            } catch {
-                return
+        timers.start(id) { owned in
+            Task {
+                do {
+                    try await clock.sleep(until: deadline)
+                } catch {
+                    return
+                }
+                continuation.yield(.timerFired(id, token: owned))
             }
-            continuation.yield(.timerFired(id, token: owned))
         }
-        timerTasks[id] = OwnedTask(token: owned, task: task)
     }
 }

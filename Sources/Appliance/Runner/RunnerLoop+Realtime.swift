@@ -14,12 +14,10 @@ extension RunnerLoop {
     }
 
     func startConnect() {
-        generation += 1
-        let attempt = generation
+        let (abandoned, abandon) = AsyncStream.makeStream(of: Never.self)
+        let attempt = connection.beginConnect(abandon: abandon)
         let transport = runner.transport
         let continuation = continuation
-        let (abandoned, abandon) = AsyncStream.makeStream(of: Never.self)
-        connectAbandon = abandon
         spawn {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
@@ -43,14 +41,10 @@ extension RunnerLoop {
     }
 
     func linkOpened(_ opened: Int, _ newLink: any RealtimeLink) async {
-        guard opened == generation, wantConnection, link == nil else {
+        guard connection.opened(opened, newLink) else {
             closeInBackground(newLink)
             return
         }
-        connectAbandon?.finish()
-        connectAbandon = nil
-        link = newLink
-        lastServerErrorCode = nil
         let continuation = continuation
         spawn {
             let end = await newLink.run { event in continuation.yield(.link(generation: opened, event: event)) }
@@ -64,31 +58,27 @@ extension RunnerLoop {
         switch event {
         case .server(let serverEvent):
             switch serverEvent {
-            case .error(let error): lastServerErrorCode = error.code
-            case .sessionCreated: connectAttempts = 0
+            case .sessionCreated: connection.sessionCreated()
             case .unknown(let type):
-                unknownEvents += 1
+                connection.noteUnknownEvent()
                 logger.debug("Realtime: ignored unknown event \(type)")
             default: break
             }
             await feed(.server(serverEvent))
-            if case .error(let error) = serverEvent, let code = error.code, RealtimeDisconnect.fatalErrorCodes.contains(code), link != nil {
+            if case .error(let error) = serverEvent, let code = error.code, RealtimeDisconnect.fatalErrorCodes.contains(code), connection.isOpen {
                 // The socket is already closing itself on this code; the close handshake can take long on a busy
                 // box, and meanwhile `connecting` may time out and hide the real reason. It is fatal now.
                 await linkClosed(RealtimeDisconnect.classify(closeCode: nil, lastErrorCode: code, closedByUs: false))
             }
         case .undecodable(let detail):
-            malformedEvents += 1
-            logger.warning("Realtime: ignored an unreadable server frame (\(detail)); \(malformedEvents) so far")
+            let malformed = connection.noteMalformedEvent()
+            logger.warning("Realtime: ignored an unreadable server frame (\(detail)); \(malformed) so far")
         }
     }
 
     /// The server or the network ended the open session (its reader finishes the close by itself).
     func linkClosed(_ end: RealtimeDisconnect) async {
-        if let closed = link {
-            link = nil
-            closed.close()
-        }
+        connection.takeLink()?.close()
         await connectionLost(end, wasOpen: true)
     }
 
@@ -115,34 +105,25 @@ extension RunnerLoop {
         } else {
             await feed(.realtimeFailed(reason: end.description, fatal: false))
         }
-        guard retry, wantConnection, engine.state == .connecting, link == nil, connectAbandon == nil, retryTask == nil else { return }
-        connectAttempts += 1
-        let delay = configuration.reconnect.delay(attempt: connectAttempts, unit: Double.random(in: 0...1))
-        logger.debug("Realtime: reconnecting in \(delay.wholeMilliseconds) ms (attempt \(connectAttempts + 1))")
-        let attempt = generation
+        guard let failed = connection.nextRetry(retryable: retry, engineState: engine.state) else { return }
+        let delay = configuration.reconnect.delay(attempt: failed, unit: Double.random(in: 0...1))
+        logger.debug("Realtime: reconnecting in \(delay.wholeMilliseconds) ms (attempt \(failed + 1))")
+        let attempt = connection.generation
         let clock = runner.clock
         let continuation = continuation
-        retryTask = Task {
+        connection.scheduled(Task {
             do {
                 try await clock.sleep(for: delay)
             } catch {
                 return
             }
             continuation.yield(.retryConnect(generation: attempt))
-        }
+        })
     }
 
     /// Stops wanting a session: abandons a connect in progress and closes the open link.
     func disconnect() async {
-        wantConnection = false
-        generation += 1
-        connectAttempts = 0
-        retryTask?.cancel()
-        retryTask = nil
-        connectAbandon?.finish()  // a link that opens anyway is closed as soon as it arrives (stale generation)
-        connectAbandon = nil
-        if let open = link {
-            link = nil
+        if let open = connection.drop() {
             logger.info("Realtime: closing the session")
             open.close()
         }
@@ -159,7 +140,7 @@ extension RunnerLoop {
     /// Sends one text frame on the open link; without one the frame is dropped (the engine only sends
     /// while a session is up, so this happens only around a drop).
     func send(_ text: String) async {
-        guard let link else {
+        guard let link = connection.link else {
             logger.debug("Realtime: no session; dropped a client event")
             return
         }

@@ -4,11 +4,6 @@ import Realtime
 /// The runner's loop state. Lives inside `ConversationRunner.run()` and is touched only by that task;
 /// the tasks it starts (connect, link reader, tools, timers, retries) report back through the input stream.
 final class RunnerLoop {
-    struct OwnedTask {
-        var token: Int
-        var task: Task<Void, Never>
-    }
-
     let runner: ConversationRunner
     var engine: ConversationEngine
     var configuration: ConversationRunnerConfiguration { runner.configuration }
@@ -18,37 +13,16 @@ final class RunnerLoop {
 
     /// The time handed to the engine with the event being handled (effects use it too).
     var now = EngineTime.zero
-    var nextToken = 0
-
-    // Realtime connection
-    var wantConnection = false
-    /// Bumped on every connect and disconnect; outcomes of older attempts are ignored.
-    var generation = 0
-    var link: (any RealtimeLink)?
-    /// Ends the connect attempt in flight (a child of the runner) when finished.
-    var connectAbandon: AsyncStream<Never>.Continuation?
-    var retryTask: Task<Void, Never>?
-    var connectAttempts = 0
-    var lastServerErrorCode: String?
-
-    // Tools and timers
-    var toolTasks: [String: OwnedTask] = [:]
-    /// Cancelled tool tasks still winding down, by token.
-    var cancelledTools: [Int: Task<Void, Never>] = [:]
-    var timerTasks: [TimerID: OwnedTask] = [:]
-
-    // Audio
+    var connection = RealtimeConnectionState()
+    /// Tool calls by call id; cancelled ones are awaited at shutdown.
+    var tools = OwnedTasks<String>(awaitsCancelled: true)
+    var timers = OwnedTasks<TimerID>(awaitsCancelled: false)
+    var voice = VoiceOutputProgress()
+    /// Decoding buffer for the voice's audio deltas, grown to the largest one.
     var voiceScratch: [Int16] = []
-    var voiceSamplesSinceFlush = 0
-    var lastReportedPlayed = 0
+    /// The capture side's near-end speech verdict last fed to the engine.
     var nearEndSpeech = false
-
-    /// `say` callers waiting for their announcement, by id.
-    var sayWaiters: [Int: CheckedContinuation<SayOutcome, Never>] = [:]
-
-    // Counters for status
-    var malformedEvents = 0
-    var unknownEvents = 0
+    var sayWaiters = SayWaiters()
 
     init(runner: ConversationRunner) {
         self.runner = runner
@@ -72,11 +46,6 @@ final class RunnerLoop {
         }
     }
 
-    func token() -> Int {
-        nextToken += 1
-        return nextToken
-    }
-
     // MARK: inputs
 
     private func handle(_ input: RunnerInput) async {
@@ -86,41 +55,37 @@ final class RunnerLoop {
         case .linkOpened(let opened, let newLink):
             await linkOpened(opened, newLink)
         case .connectFailed(let failed, let error):
-            guard failed == generation, wantConnection else { return }
-            connectAbandon = nil
+            guard connection.connectFailed(failed) else { return }
             await connectionLost(error, wasOpen: false)
         case .link(let from, let event):
-            guard from == generation, link != nil else { return }
+            guard connection.isCurrentLink(from) else { return }
             await linkEvent(event)
         case .linkEnded(let from, let end):
-            guard from == generation, link != nil else { return }
+            guard connection.isCurrentLink(from) else { return }
             await linkClosed(end)
         case .retryConnect(let from):
-            guard from == generation, wantConnection, link == nil, connectAbandon == nil, engine.state == .connecting else { return }
-            retryTask = nil
+            guard connection.retryDue(from, engineState: engine.state) else { return }
             startConnect()
         case .toolFinished(let callID, let finished, let output):
-            if cancelledTools.removeValue(forKey: finished) != nil { return }
-            guard toolTasks[callID]?.token == finished else { return }
-            toolTasks[callID] = nil
+            guard tools.finished(callID, token: finished) else { return }
             applyDuckingRequest()  // before the model answers (duck_audio's own reply is spoken at the new level)
             await feed(.toolFinished(callID: callID, output: output))
         case .timerFired(let id, let fired):
-            guard timerTasks[id]?.token == fired else { return }
-            timerTasks[id] = nil
+            guard timers.finished(id, token: fired) else { return }
             await feed(.timerFired(id))
         case .tick:
             runner.tickQueued.store(false, ordering: .releasing)
             await tick()
+            runner.ticksHandled.add(1, ordering: .relaxed)
         case .mediaVolume(let volume):
             audio.setMediaVolume(volume)
         case .voiceVolume(let level):
             audio.setVoiceVolume(level)
         case .say(let text, let id, let reply):
-            sayWaiters[id] = reply
+            sayWaiters.add(id, reply)
             await feed(.say(text: text, id: id))
         case .sayAbandoned(let id):
-            sayWaiters.removeValue(forKey: id)?.resume(returning: .failed("no longer waiting"))
+            sayWaiters.answer(id, .failed("no longer waiting"))
         case .shutdown:
             break
         }
@@ -140,7 +105,7 @@ final class RunnerLoop {
         }
         for effect in effects { await execute(effect) }
         // The engine forgot its voice item without a flush (everything was played): restart our count too.
-        if engine.voice.received == 0, voiceSamplesSinceFlush > 0 { flushVoice() }
+        if voice.needsFlush(engineReceived: engine.voice.received) { flushVoice() }
         if !after.isInConversation {
             audio.releaseMedia()  // also forgets a duck_audio level
             runner.ducking?.clear()
@@ -170,24 +135,22 @@ final class RunnerLoop {
 
     /// Feeds `voicePlayed` when the playhead moved since the last report.
     private func reportPlayback() async {
-        let played = audio.voicePlayedSamples()
-        guard played != lastReportedPlayed else { return }
-        lastReportedPlayed = played
+        guard let played = voice.played(audio.voicePlayedSamples()) else { return }
         await feed(.voicePlayed(samples: played))
     }
 
     func publishStatus() {
         let state = engine.state
-        let connected = link != nil
+        let connected = connection.isOpen
         let media = audio.mediaGain
-        let tools = toolTasks.count
-        let malformed = malformedEvents
-        let unknown = unknownEvents
+        let toolsRunning = tools.count
+        let malformed = connection.malformedEvents
+        let unknown = connection.unknownEvents
         runner.snapshot.withLock { status in
             status.state = state
             status.realtimeConnected = connected
             status.media = media
-            status.toolsRunning = tools
+            status.toolsRunning = toolsRunning
             status.malformedEvents = malformed
             status.unknownEvents = unknown
         }
@@ -197,21 +160,16 @@ final class RunnerLoop {
 
     private func shutdown() async {
         if engine.state.isInConversation { logger.info("conversation ended: shutting down") }
-        for (_, owned) in toolTasks { owned.task.cancel() }
-        for (_, owned) in timerTasks { owned.task.cancel() }
+        tools.cancelAll()
+        timers.cancelAll()
         _ = audio.uplink(.stop, at: runner.clock.now())
         flushVoice()
         audio.releaseMedia()
         runner.hooks.setLED(.off)
         await disconnect()  // a session still closing finishes as a child of the runner's task group
-        for (_, owned) in toolTasks { await owned.task.value }
-        for (_, task) in cancelledTools { await task.value }
-        for (_, owned) in timerTasks { await owned.task.value }
-        toolTasks = [:]
-        cancelledTools = [:]
-        timerTasks = [:]
-        for (_, reply) in sayWaiters { reply.resume(returning: .failed("the service is stopping")) }
-        sayWaiters = [:]
+        await tools.drain()
+        await timers.drain()
+        sayWaiters.failAll("the service is stopping")
         runner.continuation.finish()
         runner.snapshot.withLock { status in
             status.state = .idle

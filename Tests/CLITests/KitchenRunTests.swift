@@ -1,3 +1,4 @@
+import Basics
 import ALSATestbed
 import Glibc
 import Realtime
@@ -16,15 +17,7 @@ import TestSupport
     let media = MediaRunTests()
 
     func start(realtime: RealtimeStandIn, jarvis: TermLLMStandIn, link: String) async throws -> ServiceUnderTest {
-        let service = try ServiceUnderTest.start(
-            in: dir, name: link, realtime: realtime, jarvis: jarvis,
-            mediaSection: "volume = 1.0\nduck_db = -20\nstation_catalog_url = \"\"")
-        guard try await service.ctlWhenReady("status", timeout: .seconds(20)) else {
-            _ = service.process.signal(SIGKILL)
-            Issue.record("the service did not answer; log:\n\(service.logText)")
-            throw CancellationError()
-        }
-        return service
+        try await media.start(in: dir, realtime: realtime, jarvis: jarvis, link: link, timeout: .seconds(20))
     }
 
     func radio(_ server: MediaStandIn, frequency: Int) throws -> String {
@@ -55,7 +48,7 @@ import TestSupport
 
         #expect(try await service.ctl("play", radio).status == 0)
         try #require(await media.waitForStatus(service) { $0["media"]?["state"] == "playing" } != nil, "log:\n\(service.logText)")
-        #expect(try await media.status(service)?["voice_volume"]?.numberValue == 1, "the default voice volume")
+        #expect(try await service.status()?["voice_volume"]?.numberValue == 1, "the default voice volume")
         try await service.playOn(milliseconds: 1_000)  // a second of radio before the announcement, for its level
         let beforeFirst = service.playedFrames
         let first = try await service.ctl("say", "The", "laundry", "is", "done.")
@@ -69,8 +62,8 @@ import TestSupport
 
         let volume = try await service.ctl("voice-volume", "0.5")
         #expect(volume.status == 0, "\(volume)")
-        #expect(try await media.status(service)?["voice_volume"]?.numberValue == 0.5)
-        #expect(try await media.status(service)?["media"]?["volume"]?.numberValue == 1, "the media volume is separate")
+        #expect(try await service.status()?["voice_volume"]?.numberValue == 0.5)
+        #expect(try await service.status()?["media"]?["volume"]?.numberValue == 1, "the media volume is separate")
         var info = stat()
         #expect(stat(dir.file("state/voice-volume"), &info) == 0 && info.st_mode & 0o777 == 0o600, "persisted, 0600")
         try await service.playOn(milliseconds: 1_000)  // the radio restored after the first announcement, for its level
@@ -100,7 +93,7 @@ import TestSupport
         // Persisted: a restarted service starts at 0.5.
         let again = try await start(realtime: realtime, jarvis: jarvis, link: "say2")
         defer { _ = again.process.signal(SIGKILL) }
-        #expect(try await media.status(again)?["voice_volume"]?.numberValue == 0.5)
+        #expect(try await again.status()?["voice_volume"]?.numberValue == 0.5)
         await again.stop()
         await realtime.shutdown()
         await jarvis.stop()
@@ -156,7 +149,7 @@ import TestSupport
         if let start = journal.firstIndex(where: { $0.contains("-> connecting (tap)") }) {
             print("offline tap journal:\n" + journal[start..<min(journal.count, start + 12)].joined(separator: "\n"))
         }
-        #expect(try await media.status(service)?["media"]?["state"] == "playing", "the local radio kept playing")
+        #expect(try await service.status()?["media"]?["state"] == "playing", "the local radio kept playing")
         let restoredFrame = service.playedFrames
 
         // The network is back: the next tap connects.

@@ -37,12 +37,12 @@ import TestSupport
                                                  speakerLink: "kitchen", realtimeSection: "idle_timeout_s = 20")
         defer { _ = service.process.signal(SIGKILL) }
         try #require(try await service.ctlWhenReady("tap"), "log:\n\(service.logText)")
-        try #require(await waitForState("listening", service), "log:\n\(service.logText)")
+        try #require(await service.waitForState("listening"), "log:\n\(service.logText)")
 
         // Phase 1: the question, then only the assistant talks (far end only), loud and non-linear.
         try service.speak(question + silence)
-        try #require(await waitForState("ai_speaking", service, timeout: .seconds(30)), "log:\n\(service.logText)")
-        try #require(await waitForState("listening", service, timeout: .seconds(30)), "log:\n\(service.logText)")
+        try #require(await service.waitForState("ai_speaking", timeout: .seconds(30)), "log:\n\(service.logText)")
+        try #require(await service.waitForState("listening", timeout: .seconds(30)), "log:\n\(service.logText)")
         let log1 = service.logText
         #expect(log1.contains("ai_speaking -> listening (playback progress)"), "the answer played to its end; log:\n\(log1)")
         #expect(!log1.contains("barge-in"), "log:\n\(log1)")
@@ -55,7 +55,7 @@ import TestSupport
 
         // Phase 2: the question again; while its answer plays, the user talks over it (double talk).
         try service.speak(question + silence)
-        try #require(await waitForState("ai_speaking", service, timeout: .seconds(30)), "log:\n\(service.logText)")
+        try #require(await service.waitForState("ai_speaking", timeout: .seconds(30)), "log:\n\(service.logText)")
         try await service.playOn(milliseconds: 1_500)
         let heardAtSpeech = service.playedFrames
         try service.speak(interruption + silence)
@@ -72,15 +72,6 @@ import TestSupport
         await service.stop()
         await realtime.shutdown()
         await jarvis.stop()
-    }
-
-    func waitForState(_ state: String, _ service: ServiceUnderTest, timeout: Duration = .seconds(10)) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if let status = try? await service.ctl("status"), status.stdout.contains(#""state":"\#(state)""#) { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return false
     }
 
     func occurrences(of needle: String, in text: String) -> Int {

@@ -16,11 +16,12 @@ import TestSupport
 
     /// The service with the radio at full volume, ducking by 20 dB, and a mic that follows appends;
     /// returns once the control socket answers.
-    func start(realtime: RealtimeStandIn, jarvis: TermLLMStandIn, media extra: String = "", link: String) async throws -> ServiceUnderTest {
+    func start(in directory: TemporaryDirectory? = nil, realtime: RealtimeStandIn, jarvis: TermLLMStandIn, media extra: String = "",
+               link: String, timeout: Duration = .seconds(10)) async throws -> ServiceUnderTest {
         let service = try ServiceUnderTest.start(
-            in: dir, name: link, realtime: realtime, jarvis: jarvis,
+            in: directory ?? dir, name: link, realtime: realtime, jarvis: jarvis,
             mediaSection: "volume = 1.0\nduck_db = -20\nstation_catalog_url = \"\"\n\(extra)")
-        guard try await service.ctlWhenReady("status", timeout: .seconds(10)) else {
+        guard try await service.ctlWhenReady("status", timeout: timeout) else {
             _ = service.process.signal(SIGKILL)
             Issue.record("the service did not answer; log:\n\(service.logText)")
             throw CancellationError()
@@ -29,24 +30,11 @@ import TestSupport
     }
 
     /// `status` as JSON.
-    func status(_ service: ServiceUnderTest) async throws -> JSONValue? {
-        let result = try await service.ctl("status")
-        guard result.status == 0 else { return nil }
-        return JSONValue.parse(result.stdout)
-    }
-
     /// Polls `status` until `condition` holds; returns the frames played by then (the speaker file's
     /// length), or nil on timeout.
     func waitForStatus(_ service: ServiceUnderTest, timeout: Duration = .seconds(10),
                        _ condition: (JSONValue) -> Bool) async throws -> Int? {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if let json = try await status(service), condition(json) {
-                return service.playedFrames
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return nil
+        try await service.waitForStatus(timeout: timeout, condition).map { _ in service.playedFrames }
     }
 
     func liveRadio(_ media: MediaStandIn, titles: [String]) throws -> String {
@@ -177,7 +165,7 @@ import TestSupport
         #expect(try await waitForStatus(service) { $0["media"]?["state"] == "playing" } != nil)
         let volume = try await service.ctl("volume", "0.3")
         #expect(volume.status == 0, "\(volume)")
-        let level = try await status(service)?["media"]?["volume"]?.numberValue
+        let level = try await service.status()?["media"]?["volume"]?.numberValue
         #expect(level.map { abs($0 - 0.3) <= 0.05 } == true, "volume \(String(describing: level))")
         #expect(try await service.ctl("stop").status == 0)
         #expect(try await waitForStatus(service) { $0["media"]?["state"] == "stopped" } != nil)
@@ -186,7 +174,7 @@ import TestSupport
         await service.stop()
 
         service = try await start(realtime: realtime, jarvis: jarvis, link: "verbs2")
-        let restarted = try await status(service)?["media"]?["volume"]?.numberValue
+        let restarted = try await service.status()?["media"]?["volume"]?.numberValue
         #expect(restarted == level, "volume after a restart \(String(describing: restarted)), before \(String(describing: level))")
         await service.stop()
         await realtime.shutdown()

@@ -1,15 +1,14 @@
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import TestSupport
 
 /// A loopback stand-in for the OpenAI REST endpoint the doctor probes: `GET /v1/models` answers
 /// 200 for `Authorization: Bearer <key>`, 401 (OpenAI's invalid_api_key body) otherwise.
-final class ModelsStandIn: Sendable {
+public final class ModelsStandIn: Sendable {
     let channel: any Channel
-    let port: Int
+    public let port: Int
 
-    static func start(key: String) async throws -> ModelsStandIn {
+    public static func start(key: String) async throws -> ModelsStandIn {
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .serverChannelInitializer { channel in
@@ -32,9 +31,9 @@ final class ModelsStandIn: Sendable {
     }
 
     /// The Realtime URL whose derived models URL is this server.
-    var realtimeURL: String { "ws://127.0.0.1:\(port)/v1/realtime" }
+    public var realtimeURL: String { "ws://127.0.0.1:\(port)/v1/realtime" }
 
-    func stop() async { try? await channel.close() }
+    public func stop() async { try? await channel.close() }
 
     private final class Handler: ChannelInboundHandler, Sendable {
         typealias InboundIn = HTTPServerRequestPart

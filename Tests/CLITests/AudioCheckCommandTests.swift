@@ -24,17 +24,8 @@ import Testing
     }
 
     func writeConfig(capture: String = "mic", extra: String = "") throws -> String {
-        let path = dir.file("config.toml")
-        try TestFiles.write(Array("""
-            [audio]
-            capture_device = "\(capture)"
-            playback_device = "spk"
-            buffer_periods = 6
-            realtime_priority = 0
-            \(extra)
-
-            """.utf8), to: path)
-        return path
+        ServiceConfig(capture: capture, playback: "spk", audio: ["buffer_periods = 6", "realtime_priority = 0", extra], button: [])
+            .write(to: dir)
     }
 
     func run(_ arguments: [String], environment: [String]) async throws -> (status: Int32, text: String, seconds: Double) {

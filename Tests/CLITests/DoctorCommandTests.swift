@@ -33,22 +33,9 @@ import TestSupport
                                  .file(name: "doctor_speaker", infile: nil, outfile: dir.file("played.raw"))], to: alsa)
         let key = dir.write("openai.key", Self.apiKey + "\n")
         let token = dir.write("jarvis.token", "s3cret\n")
-        let config = dir.write("config.toml", """
-            [audio]
-            capture_device = "doctor_mic"
-            playback_device = "doctor_speaker"
-            [realtime]
-            url = "\(models.realtimeURL)"
-            api_key_file = "\(key)"
-            [jarvis]
-            url = "\(jarvis.baseURL)"
-            token_file = "\(token)"
-            [button]
-            enabled = false
-            [control]
-            socket = "\(dir.file("run/control.sock"))"
-
-            """)
+        let config = ServiceConfig(
+            capture: "doctor_mic", playback: "doctor_speaker", realtimeURL: models.realtimeURL, apiKeyFile: key,
+            jarvisURL: jarvis.baseURL, tokenFile: token, controlSocket: dir.file("run/control.sock")).write(to: dir)
         let result = try await doctor(config: config, alsaConfig: alsa)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(line(result, "✓ config: ") == "✓ config: \(config) is valid")
@@ -70,23 +57,10 @@ import TestSupport
         let key = dir.write("openai.key", Self.apiKey)
         let loose = dir.write("jarvis.token", "s3cret", mode: 0o644)
         let notADirectory = dir.write("run", "a file where the socket directory should be")
-        let config = dir.write("config.toml", """
-            [audio]
-            capture_device = "no_such_mic"
-            playback_device = "no_such_speaker"
-            [realtime]
-            url = "\(models.realtimeURL)"
-            api_key_file = "\(key)"
-            [jarvis]
-            url = "http://127.0.0.1:9/ui"
-            token_file = "\(loose)"
-            [button]
-            enabled = true
-            chip = "\(dir.file("gpiochip9"))"
-            [control]
-            socket = "\(notADirectory)/control.sock"
-
-            """)
+        let config = ServiceConfig(
+            capture: "no_such_mic", playback: "no_such_speaker", realtimeURL: models.realtimeURL, apiKeyFile: key,
+            jarvisURL: "http://127.0.0.1:9/ui", tokenFile: loose, button: ["enabled = true", "chip = \"\(dir.file("gpiochip9"))\""],
+            controlSocket: "\(notADirectory)/control.sock").write(to: dir)
         let result = try await doctor(config: config)
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(line(result, "✓ OpenAI API key: ") != nil)
@@ -106,21 +80,9 @@ import TestSupport
     @Test(.enabled(if: getuid() == 0 && getpwnam("nobody") != nil, "needs root and the user nobody"))
     func secretsAreJudgedAsTheServiceUser() async throws {
         let key = dir.write("openai.key", Self.apiKey)
-        let config = dir.write("config.toml", """
-            [audio]
-            capture_device = "no_such_mic"
-            playback_device = "no_such_speaker"
-            [realtime]
-            url = "ws://127.0.0.1:9/v1/realtime"
-            api_key_file = "\(key)"
-            [jarvis]
-            url = "http://127.0.0.1:9/ui"
-            [button]
-            enabled = false
-            [control]
-            socket = "\(dir.file("run/control.sock"))"
-
-            """)
+        let config = ServiceConfig(
+            capture: "no_such_mic", playback: "no_such_speaker", realtimeURL: "ws://127.0.0.1:9/v1/realtime", apiKeyFile: key,
+            jarvisURL: "http://127.0.0.1:9/ui", controlSocket: dir.file("run/control.sock")).write(to: dir)
         let asRoot = try await doctor(config: config)
         #expect(line(asRoot, "✓ OpenAI API key: ") == "✓ OpenAI API key: found (file \(key), mode 0600)")
         let asService = try await doctor(config: config, serviceUser: "nobody")
@@ -141,20 +103,9 @@ extension DoctorCommandTests {
     @Test func aRunningServiceIsNamed() async throws {
         let socket = dir.file("control.sock")
         let server = try await ControlServer.bind(path: socket, handler: RecordingHandler())
-        let config = dir.write("running.toml", """
-            [audio]
-            capture_device = "no_such_mic"
-            playback_device = "no_such_speaker"
-            [realtime]
-            url = "ws://127.0.0.1:9/v1/realtime"
-            [jarvis]
-            url = "http://127.0.0.1:9/ui"
-            [button]
-            enabled = false
-            [control]
-            socket = "\(socket)"
-
-            """)
+        let config = ServiceConfig(
+            capture: "no_such_mic", playback: "no_such_speaker", realtimeURL: "ws://127.0.0.1:9/v1/realtime",
+            jarvisURL: "http://127.0.0.1:9/ui", controlSocket: socket).write(to: dir, as: "running.toml")
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await server.run() }
             let result = try await doctor(config: config)

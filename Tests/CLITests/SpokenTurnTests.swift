@@ -19,11 +19,15 @@ import TestSupport
         return [Int16](repeating: 0, count: 16 * leadMilliseconds) + speech + [Int16](repeating: 0, count: 32_000)
     }
 
-    @Test func spokenQuestionIsAnsweredThroughTheSpeaker() async throws {
+    /// The Realtime stand-in answering with 800 ms of an `answerHz` tone, and a term-llm stand-in.
+    static func standIns() async throws -> (RealtimeStandIn, TermLLMStandIn) {
         var script = RealtimeStandInScript()
-        script.answerAudio = (0..<(24 * 800)).map { Int16(8_000 * sin(Double($0) * 2 * .pi * Self.answerHz / 24_000)) }
-        let realtime = try await RealtimeStandIn.start(script: script)
-        let jarvis = try await TermLLMStandIn.start()
+        script.answerAudio = (0..<(24 * 800)).map { Int16(8_000 * sin(Double($0) * 2 * .pi * answerHz / 24_000)) }
+        return (try await RealtimeStandIn.start(script: script), try await TermLLMStandIn.start())
+    }
+
+    @Test func spokenQuestionIsAnsweredThroughTheSpeaker() async throws {
+        let (realtime, jarvis) = try await Self.standIns()
 
         let mic = dir.file("mic.raw")
         try TestFiles.write(samples: try await Self.micInput(leadMilliseconds: 800, in: dir), to: mic)
@@ -41,24 +45,12 @@ import TestSupport
         #expect(asked.first?.body.contains(Self.question) == true)
 
         // The answer is 800 ms long; require most of it on the speaker.
-        var heard = 0
-        let heardDeadline = ContinuousClock.now + .seconds(10)
-        while heard < 600 && ContinuousClock.now < heardDeadline {
-            try await Task.sleep(for: .milliseconds(200))
-            heard = Self.milliseconds(of: Self.answerHz, inStereo48k: (try? TestFiles.readSamples(service.played)) ?? [])
-        }
+        let heard = await service.heard(Self.answerHz, atLeast: 600, timeout: .seconds(10))
         #expect(heard >= 600, "heard \(heard) ms of the answer; log:\n\(service.logText)")
 
         // After the quiet period the conversation ends: `status` is back to idle, and the log shows the
         // contract's states in order.
-        var idle = false
-        let idleDeadline = ContinuousClock.now + .seconds(15)
-        while !idle && ContinuousClock.now < idleDeadline {
-            let status = try await service.ctl("status")
-            idle = status.stdout.contains(#""state":"idle""#)
-            if !idle { try await Task.sleep(for: .milliseconds(50)) }
-        }
-        #expect(idle, "log:\n\(service.logText)")
+        #expect(await service.waitForState("idle", timeout: .seconds(15)), "log:\n\(service.logText)")
         let transitions = service.logText.split(separator: "\n").compactMap { line -> String? in
             guard let range = line.firstRange(of: "state: ") else { return nil }
             let rest: Substring = line[range.upperBound...]

@@ -46,6 +46,11 @@ public enum TestFiles {
         return (0..<bytes.count / 2).map { Int16(bitPattern: UInt16(bytes[2 * $0]) | UInt16(bytes[2 * $0 + 1]) << 8) }
     }
 
+    /// The file's bytes as text (lossy UTF-8), nil if it cannot be read.
+    public static func readText(_ path: String) -> String? {
+        (try? read(path)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
     public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
     public static func remove(_ path: String) { unlink(path) }
@@ -71,29 +76,46 @@ public enum TestFiles {
     }
 }
 
-/// A fresh directory under /tmp, removed with its files when released.
-public final class TemporaryDirectory {
+/// A fresh directory under /tmp for one test, removed with everything in it when released (or by
+/// `remove()`). The one temporary-directory helper of the tests.
+public final class TemporaryDirectory: Sendable {
     public let path: String
 
-    public init() {
-        var template = Array("/tmp/jarvis-voice-test-XXXXXX".utf8CString)
-        path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+    /// - Parameter prefix: names the directory (`/tmp/<prefix>-XXXXXX`), so a leftover says whose it is.
+    public init(prefix: String = "jarvis-voice-test") {
+        var template = Array("/tmp/\(prefix)-XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        precondition(made != nil, "mkdtemp(/tmp/\(prefix)-XXXXXX) failed: \(String(cString: strerror(errno)))")
+        path = String(cString: made!)
     }
 
     public func file(_ name: String) -> String { path + "/" + name }
 
+    /// Writes `contents` to `name` with `mode` (not subject to the umask); returns the full path.
+    @discardableResult
+    public func write(_ name: String, _ contents: String, mode: mode_t = 0o600) -> String {
+        write(name, bytes: Array(contents.utf8), mode: mode)
+    }
+
+    /// Writes raw `bytes` (e.g. not UTF-8) to `name` with `mode`; returns the full path.
+    @discardableResult
+    public func write(_ name: String, bytes: [UInt8], mode: mode_t = 0o600) -> String {
+        let file = file(name)
+        let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        precondition(fd >= 0, "cannot create \(file)")
+        defer { close(fd) }
+        precondition(bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } == bytes.count, "short write to \(file)")
+        fchmod(fd, mode)
+        return file
+    }
+
+    /// The text of `name`, nil if it cannot be read.
+    public func read(_ name: String) -> String? { TestFiles.readText(file(name)) }
+
+    /// Removes the directory and everything in it now (release does it too).
+    public func remove() { TestFiles.removeTree(path) }
+
     deinit {
         TestFiles.removeTree(path)
-    }
-}
-
-/// Deterministic pseudo-random samples (xorshift), for signals that correlate only with themselves.
-public func testNoise(count: Int, seed: UInt64 = 0x9E37_79B9_7F4A_7C15, amplitude: Int16 = 8000) -> [Int16] {
-    var state = seed
-    return (0..<count).map { _ in
-        state ^= state << 13
-        state ^= state >> 7
-        state ^= state << 17
-        return Int16(truncatingIfNeeded: Int64(state % UInt64(2 * Int(amplitude) + 1)) - Int64(amplitude))
     }
 }

@@ -1,3 +1,4 @@
+import Basics
 import ALSATestbed
 import Glibc
 import Realtime
@@ -39,29 +40,11 @@ struct ServiceUnderTest {
         let key = try secret(dir.file("openai.key"), realtime.script.apiKey)
         let token = try secret(dir.file("jarvis.token"), "s3cret")
         let config = dir.file("\(name)-config.toml")
-        try TestFiles.write(Array("""
-            [audio]
-            capture_device = "\(name)_mic"
-            playback_device = "\(name)_speaker"
-            realtime_priority = 0
-            [realtime]
-            url = "\(realtime.url)"
-            api_key_file = "\(key)"
-            \(realtimeSection)
-            [jarvis]
-            url = "\(jarvis.baseURL)"
-            token_file = "\(token)"
-            [button]
-            enabled = false
-            [control]
-            socket = "\(dir.file("control.sock"))"
-            [media]
-            state_dir = "\(dir.file("state"))"
-            \(mediaSection)
-            [log]
-            level = "\(logLevel)"
-
-            """.utf8), to: config)
+        try TestFiles.write(Array(ServiceConfig(
+            capture: "\(name)_mic", playback: "\(name)_speaker", audio: ["realtime_priority = 0"], realtimeURL: realtime.url,
+            apiKeyFile: key, realtime: [realtimeSection], jarvisURL: jarvis.baseURL, tokenFile: token,
+            controlSocket: dir.file("control.sock"), media: ["state_dir = \"\(dir.file("state"))\"", mediaSection], logLevel: logLevel
+        ).toml.utf8), to: config)
         let log = dir.file("\(name)-service.log")
         let process = try BackgroundProcess(
             [binary, "run", "--config", config],
@@ -84,15 +67,42 @@ struct ServiceUnderTest {
 
     /// Retries `ctl WORD` until the service answers (it binds the socket before opening the devices).
     func ctlWhenReady(_ word: String, timeout: Duration = .seconds(20)) async throws -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if try await ctl(word).status == 0 { return true }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return false
+        try await waitUntil(timeout: timeout, interval: .milliseconds(20)) { try await ctl(word).status == 0 }
     }
 
-    var logText: String { String(decoding: (try? TestFiles.read(log)) ?? [], as: UTF8.self) }
+    /// `ctl status` as JSON; nil while the service does not answer.
+    func status() async throws -> JSONValue? {
+        let result = try await ctl("status")
+        guard result.status == 0 else { return nil }
+        return JSONValue.parse(result.stdout)
+    }
+
+    /// Polls `ctl status` until `condition` holds; the status that satisfied it, or nil on timeout.
+    func waitForStatus(timeout: Duration = .seconds(10), _ condition: (JSONValue) -> Bool) async throws -> JSONValue? {
+        try await waitFor(timeout: timeout, interval: .milliseconds(20)) { () async throws -> JSONValue? in
+            // Not `condition($0) ? $0 : nil`: JSONValue takes `nil` as JSON null, which would count as found.
+            guard let status = try await status(), condition(status) else { return Optional<JSONValue>.none }
+            return status
+        }
+    }
+
+    /// Polls `ctl status` until the conversation is in `state`.
+    func waitForState(_ state: String, timeout: Duration = .seconds(10)) async -> Bool {
+        (try? await waitForStatus(timeout: timeout) { $0["state"]?.stringValue == state }) != nil
+    }
+
+    /// Milliseconds of a `frequency` tone on the paced speaker, once at least `milliseconds` are there (or
+    /// what is there when `timeout` passes).
+    func heard(_ frequency: Double, atLeast milliseconds: Int, timeout: Duration) async -> Int {
+        var heard = 0
+        _ = await waitUntil(timeout: timeout, interval: .milliseconds(200)) {
+            heard = SpokenTurnTests.milliseconds(of: frequency, inStereo48k: (try? TestFiles.readSamples(played)) ?? [])
+            return heard >= milliseconds
+        }
+        return heard
+    }
+
+    var logText: String { TestFiles.readText(log) ?? "" }
 
     /// Frames (48 kHz stereo) the paced speaker has played so far: the speaker file's length.
     var playedFrames: Int {
@@ -103,11 +113,10 @@ struct ServiceUnderTest {
     /// Waits on the paced speaker's progress, not a clock, until `milliseconds` more output has played.
     func playOn(milliseconds: Int) async throws {
         let target = playedFrames + 48 * milliseconds
-        let deadline = ContinuousClock.now + .milliseconds(10 * max(milliseconds, 1_000))
-        while playedFrames < target {
-            try #require(ContinuousClock.now < deadline, "the speaker stopped advancing")
-            try await Task.sleep(for: .milliseconds(20))
+        let advanced = await waitUntil(timeout: .milliseconds(10 * max(milliseconds, 1_000)), interval: .milliseconds(20)) {
+            playedFrames >= target
         }
+        try #require(advanced, "the speaker stopped advancing")
     }
 
     /// Appends 16 kHz mono PCM16 to a following mic: heard from the next period on.

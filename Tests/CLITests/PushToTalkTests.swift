@@ -16,10 +16,7 @@ import TestSupport
     let dir = TemporaryDirectory()
 
     @Test func pressAndReleaseTakeOneSpokenTurn() async throws {
-        var script = RealtimeStandInScript()
-        script.answerAudio = (0..<(24 * 800)).map { Int16(8_000 * sin(Double($0) * 2 * .pi * SpokenTurnTests.answerHz / 24_000)) }
-        let realtime = try await RealtimeStandIn.start(script: script)
-        let jarvis = try await TermLLMStandIn.start()
+        let (realtime, jarvis) = try await SpokenTurnTests.standIns()
 
         // The question starts 2.5 s after the mic opens: the press lands in the silence before it.
         let mic = dir.file("mic.raw")
@@ -56,12 +53,7 @@ import TestSupport
         #expect(await realtime.waitForClientEvent("conversation.item.create", timeout: .seconds(15)), "log:\n\(service.logText)")
         #expect(jarvis.recordedRequests.count == 1)
 
-        var heard = 0
-        let heardDeadline = ContinuousClock.now + .seconds(20)
-        while heard < 600 && ContinuousClock.now < heardDeadline {
-            try await Task.sleep(for: .milliseconds(200))
-            heard = SpokenTurnTests.milliseconds(of: SpokenTurnTests.answerHz, inStereo48k: (try? TestFiles.readSamples(service.played)) ?? [])
-        }
+        let heard = await service.heard(SpokenTurnTests.answerHz, atLeast: 600, timeout: .seconds(20))
         #expect(heard >= 600, "heard \(heard) ms of the answer; log:\n\(service.logText)")
 
         let idle = await realtime.waitUntil(timeout: .seconds(30)) {

@@ -1,4 +1,5 @@
 import Control
+import TestSupport
 import Testing
 import TestProcess
 

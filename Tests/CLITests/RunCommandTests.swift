@@ -13,13 +13,6 @@ import TestSupport
         get throws { try #require(ChildProcess.builtExecutable(), "jarvis-voice is not built next to the tests") }
     }
 
-    func write(_ name: String, _ text: String, mode: mode_t = 0o600) throws -> String {
-        let path = dir.file(name)
-        try TestFiles.write(Array(text.utf8), to: path)
-        chmod(path, mode)
-        return path
-    }
-
     /// A private ALSA configuration with a paced mic (silence) and a paced speaker writing `played.raw`.
     func alsaConfig() throws -> String {
         let path = dir.file("asound.conf")
@@ -31,30 +24,13 @@ import TestSupport
     }
 
     func config(realtimeURL: String, apiKey: String, jarvisURL: String, logLevel: String = "debug", voice: String = "marin") throws -> String {
-        let key = try write("openai.key", apiKey + "\n")
-        let token = try write("jarvis.token", "s3cret\n")
-        return try write("config.toml", """
-            [audio]
-            capture_device = "run_mic"
-            playback_device = "run_speaker"
-            realtime_priority = 0
-            [realtime]
-            url = "\(realtimeURL)"
-            voice = "\(voice)"
-            api_key_file = "\(key)"
-            [jarvis]
-            url = "\(jarvisURL)"
-            token_file = "\(token)"
-            [button]
-            enabled = false
-            [control]
-            socket = "\(dir.file("run/control.sock"))"
-            [media]
-            state_dir = "\(dir.file("state"))"
-            [log]
-            level = "\(logLevel)"
-
-            """)
+        let key = dir.write("openai.key", apiKey + "\n")
+        let token = dir.write("jarvis.token", "s3cret\n")
+        return ServiceConfig(
+            capture: "run_mic", playback: "run_speaker", audio: ["realtime_priority = 0"], realtimeURL: realtimeURL,
+            apiKeyFile: key, realtime: ["voice = \"\(voice)\""], jarvisURL: jarvisURL, tokenFile: token,
+            controlSocket: dir.file("run/control.sock"), media: ["state_dir = \"\(dir.file("state"))\""], logLevel: logLevel
+        ).write(to: dir)
     }
 
     func environment(alsa: String) -> [String: String] {
@@ -68,13 +44,10 @@ import TestSupport
 
     /// Polls `ctl status` until the service answers.
     func waitForStatus(_ config: String, timeout: Duration = .seconds(8)) async throws -> ChildProcess.Result? {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
+        try await waitFor(timeout: timeout, interval: .milliseconds(50)) {
             let result = try await ctl(config, "status")
-            if result.status == 0 { return result }
-            try await Task.sleep(for: .milliseconds(50))
+            return result.status == 0 ? result : nil
         }
-        return nil
     }
 
     /// The top-level `state` (the `media` object has a `state` of its own).
@@ -121,7 +94,7 @@ import TestSupport
         #expect(["connecting", "listening"].contains(state(afterTap)), "\(afterTap.stdout)")
 
         // SIGHUP with a broken file: the service keeps running on the old configuration.
-        _ = try write("config.toml", "[audio\nperiod_ms = 500\n")
+        _ = dir.write("config.toml", "[audio\nperiod_ms = 500\n")
         #expect(service.signal(SIGHUP))
         let reloaded = await waitUntilLogged(log, "reload failed")
         #expect(reloaded, "log:\n\(readLog(log))")
@@ -173,9 +146,7 @@ import TestSupport
         try TestFiles.write([], to: dir.file("unplugged"))
         #expect(await notify.receive { $0 == "STATUS=waiting for capture device run_mic…" }, "\(notify.messages) log:\n\(readLog(log))")
         #expect(await waitUntilLogged(log, "waiting for capture device run_mic (the service keeps running"), "log:\n\(readLog(log))")
-        notify.clear()
-        _ = await notify.receive(within: .seconds(1)) { _ in false }
-        #expect(notify.messages.filter { $0 == "WATCHDOG=1" }.count >= 2, "pings go on while unplugged: \(notify.messages)")
+        #expect(await notify.watchdogPings(2), "pings go on while unplugged: \(notify.messages)")
         TestFiles.remove(dir.file("unplugged"))
         #expect(await notify.receive { $0.hasPrefix("STATUS=") && !$0.hasPrefix("STATUS=waiting") }, "the engine state is back: \(notify.messages)")
         #expect(await waitUntilLogged(log, "audio running: capture device run_mic and playback device run_speaker open"), "log:\n\(readLog(log))")
@@ -218,9 +189,7 @@ import TestSupport
         #expect(await notify.receive { $0 == "WATCHDOG=1" }, "\(notify.messages)")
         let status = try #require(await waitForStatus(config))
         #expect(status.stdout.contains("\"state\""), "\(status)")
-        notify.clear()
-        _ = await notify.receive(within: .seconds(2)) { _ in false }
-        #expect(notify.messages.filter { $0 == "WATCHDOG=1" }.count >= 2, "\(notify.messages)")
+        #expect(await notify.watchdogPings(2), "\(notify.messages)")
         #expect(notify.messages.allSatisfy { $0 == "WATCHDOG=1" }, "nothing else changes while it waits: \(notify.messages)")
 
         // The mic appears: audio starts without a restart.
@@ -237,17 +206,8 @@ import TestSupport
         let alsa = dir.file("asound.conf")
         try TestPCMConfig.write([.file(name: "bad_mic", infile: "/dev/zero", outfile: nil),
                                  .file(name: "bad_speaker", infile: nil, outfile: dir.file("bad.raw"))], to: alsa)
-        let config = try write("bad.toml", """
-            [audio]
-            capture_device = "bad_mic"
-            playback_device = "bad_speaker"
-            period_ms = 500
-            [button]
-            enabled = false
-            [control]
-            socket = "\(dir.file("bad/control.sock"))"
-
-            """)
+        let config = ServiceConfig(capture: "bad_mic", playback: "bad_speaker", audio: ["period_ms = 500"],
+                                   controlSocket: dir.file("bad/control.sock")).write(to: dir, as: "bad.toml")
         let result = try await ChildProcess.run([try binary, "run", "--config", config], environment: environment(alsa: alsa),
                                                 timeout: .seconds(10))
         #expect(result.status == 78, "\(result)")
@@ -257,16 +217,11 @@ import TestSupport
     }
 
     func readLog(_ path: String) -> String {
-        String(decoding: (try? TestFiles.read(path)) ?? [], as: UTF8.self)
+        TestFiles.readText(path) ?? ""
     }
 
     func waitUntilLogged(_ path: String, _ text: String, timeout: Duration = .seconds(5)) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if readLog(path).contains(text) { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return false
+        await waitUntil(timeout: timeout, interval: .milliseconds(20)) { readLog(path).contains(text) }
     }
 }
 
@@ -278,6 +233,16 @@ final class NotifyRecorder {
     var address: String { listener.address }
 
     func clear() { messages.removeAll() }
+
+    /// Forgets what came before, then collects messages until `count` watchdog pings have arrived.
+    func watchdogPings(_ count: Int, within timeout: Duration = .seconds(5)) async -> Bool {
+        clear()
+        var pings = 0
+        return await receive(within: timeout) { message in
+            if message == "WATCHDOG=1" { pings += 1 }
+            return pings >= count
+        }
+    }
 
     /// Collects messages until one satisfies `predicate` (true) or `timeout` passes (false).
     func receive(within timeout: Duration = .seconds(5), until predicate: (String) -> Bool) async -> Bool {
