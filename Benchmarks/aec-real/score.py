@@ -91,16 +91,17 @@ def detector_runs(trace_ms):
     return list(zip(np.flatnonzero(d == 1), np.flatnonzero(d == -1)))
 
 
-def self_interruptions(turns, trace_ms, far_only):
-    """What the product does over far-end-only stretches (ConversationEngine+BargeIn, replicated):
-    - local stops: the detector turns on while the far end plays (far-end-only hop) and stays on for
-      the rule's confirmation (20 ms) -> the assistant is stopped;
-    - confirmed server turns: a server VAD turn starting in a far-end-only hop is held, and accepted
+def self_interruptions(turns, trace_ms, audible):
+    """What the product does while only the assistant is audible (ConversationEngine+BargeIn, replicated;
+    `audible`: per 10 ms hop, the far end plays or played within the echo guard and no near end):
+    - local stops: the detector turns on while the assistant is audible and stays on for the rule's
+      confirmation (20 ms) -> the assistant is stopped;
+    - confirmed server turns: a server VAD turn starting while it is audible is held, and accepted
       (the assistant stopped) when the detector is on at its start, was on within 300 ms before, or
       turns on before its speech_stopped; not counted again when the confirming run was itself a local stop.
     The server's network latency is taken as 0. Returns (local stops, confirmed turns not already stopped)."""
     runs = detector_runs(trace_ms)
-    far = lambda ms: ms // 10 < len(far_only) and far_only[ms // 10]
+    far = lambda ms: ms // 10 < len(audible) and audible[ms // 10]
     stopping = [(a, b) for a, b in runs if b - a >= CONFIRMATION_MS and far(a)]
     local = len(stopping)
     confirmed = 0
@@ -171,8 +172,13 @@ def projection_gain(near, out, sel):
     return 10 * np.log10((proj ** 2).sum() / (near[idx] ** 2).sum())
 
 
+ECHO_GUARD_HOPS = 80  # BargeInRule.echoGuard, 800 ms
+
+
 def scenes(cache, work, only=""):
-    """(name, mic path, ref path, far-only mask, double-talk info or None)."""
+    """(name, mic path, ref path, far-only mask, double-talk info or None, assistant-audible mask).
+    Assistant audible (for the product's barge-in): the reference active now or within the rule's
+    echo guard (800 ms; pauses between an answer's sentences count) and the near end not marked."""
     names = sorted(f[:-8] for f in os.listdir(cache) if f.endswith("_mic.wav") and f[:-8] != NEAR
                    and os.path.exists(os.path.join(cache, f[:-8] + "_ref.wav")) and any(o in f for o in only.split(",")))
     near_path = os.path.join(cache, NEAR + "_mic.wav")
@@ -190,9 +196,10 @@ def scenes(cache, work, only=""):
         else:
             near = np.zeros(hops, bool)
         far_only = active & ~near
+        audible = dilate(active, 0, ECHO_GUARD_HOPS)[:hops] & ~near
         mp, rp = os.path.join(work, name + "_mic.wav"), os.path.join(work, name + "_ref.wav")
         write(mp, mic); write(rp, ref)
-        out.append((name, mp, rp, far_only, None))
+        out.append((name, mp, rp, far_only, None, audible))
         if not os.path.exists(oracle) and near_clip is not None:
             start = int(0.4 * n)
             seg = near_clip[: n - start]
@@ -209,8 +216,10 @@ def scenes(cache, work, only=""):
             first = np.flatnonzero(sel)[0] if sel.any() else start
             dmp = os.path.join(work, name + "+near_mic.wav")
             write(dmp, mic + added)
-            out.append((name + " + near end", dmp, rp, far_only & (np.arange(hops) < start // HOP),
-                        dict(added=added, sel=sel, first=first, near_hops=sel[: hops * HOP].reshape(hops, HOP).any(axis=1))))
+            before = np.arange(hops) < start // HOP
+            out.append((name + " + near end", dmp, rp, far_only & before,
+                        dict(added=added, sel=sel, first=first, near_hops=sel[: hops * HOP].reshape(hops, HOP).any(axis=1)),
+                        audible & before))
     return out
 
 
@@ -255,7 +264,7 @@ def main():
     os.makedirs(a.work, exist_ok=True)
     systems = [s.split("=", 1) for s in a.system]
     results = {}
-    for name, mic, ref, far_only, dt in scenes(a.cache, a.work, a.only):
+    for name, mic, ref, far_only, dt, audible in scenes(a.cache, a.work, a.only):
         m = read(mic)
         for sname, template in systems:
             outp = os.path.join(a.work, f"{name}.{sname}.out.wav".replace(" ", "_"))
@@ -278,6 +287,7 @@ def main():
             if t is not None:
                 r["dtd_fp"] = 100 * (t[:hops] & far_only).sum() / max(1, far_only.sum())
                 r["self"] = self_interruptions(turns, per_ms, far_only)
+                r["self_audible"] = self_interruptions(turns, per_ms, audible)
             if dt is not None:
                 r["kept"] = projection_gain(dt["added"], o, dt["sel"])
                 first_chunk = dt["first"] // CHUNK
@@ -287,8 +297,8 @@ def main():
                     r["dtd_det"] = 100 * (t[:hops] & nh).sum() / max(1, nh.sum())
                     # Per utterance of the added near end: the detector's first verdict in it (ms after its start).
                     delays = []
-                    for a, b in utterances(dt["sel"]):
-                        a_ms, b_ms = a * 1000 // RATE, b * 1000 // RATE
+                    for first, last in utterances(dt["sel"]):
+                        a_ms, b_ms = first * 1000 // RATE, last * 1000 // RATE
                         on = np.flatnonzero(per_ms[a_ms:b_ms + 1]) if a_ms < len(per_ms) else []
                         delays.append(int(on[0]) if len(on) else None)
                     r["dtd_delays"] = delays
@@ -334,9 +344,9 @@ def main():
               "it confirms) over far-end-only stretches, next to the raw Silero starts (the server alone); the "
               "detector's false-positive time, and on the double-talk mixes the share of the added near end's "
               "speech it flags and its first verdict in each utterance (ms after the utterance starts; - missed)\n")
-        print("| recording | self-interruptions (local stops + confirmed turns) | raw Silero starts | detector on, far end only % | near end flagged % | first verdict per utterance, ms |")
-        print("|---|---|---|---|---|---|")
-        total = 0
+        print("| recording | self-interruptions while it plays (local stops + confirmed turns) | the same incl. its pauses (echo guard, 800 ms) | raw Silero starts | detector on, far end only % | near end flagged % | first verdict per utterance, ms |")
+        print("|---|---|---|---|---|---|---|")
+        total = total_audible = 0
         for n in names:
             r = results[(n, s)]
             if not n.endswith("+ near end") and r["far_s"] < 1:
@@ -345,8 +355,10 @@ def main():
             total += local + conf
             det = f"{r['dtd_det']:.0f}" if "dtd_det" in r else ""
             delays = ", ".join("-" if d is None else str(d) for d in r.get("dtd_delays", []))
-            print(f"| {n} | **{local + conf}** ({local} + {conf}) | {r['fb']} | {r['dtd_fp']:.1f} | {det} | {delays} |")
-        print(f"| **total** | **{total}** | | | | |")
+            la, ca = r["self_audible"]
+            total_audible += la + ca
+            print(f"| {n} | **{local + conf}** ({local} + {conf}) | {la + ca} ({la} + {ca}) | {r['fb']} | {r['dtd_fp']:.1f} | {det} | {delays} |")
+        print(f"| **total** | **{total}** | {total_audible} | | | | |")
 
 
 if __name__ == "__main__":
