@@ -147,8 +147,8 @@ private func energy(_ x: [Int16], _ range: Range<Int>) -> Double { CaptureChainT
 }
 
 @Test func suppressionCouplingDoesNotLearnATalkerWithinASentence() {
-    // A talker the detector missed raises the band's ratio 30-fold for 2 s (125 updates while talking is
-    // not flagged): the suppression's coupling may rise at most 8x per update, the detector's follows.
+    // A talker the detector missed raises the band's ratio 30-fold: over 10 updates (160 ms) the
+    // suppression's coupling, limited to 8x per update, rises less than the detector's.
     var suppression: Float = 1, detector: Float = 1
     for _ in 0..<10 {
         suppression = ResidualEchoSuppressor.track(suppression, toward: min(30, ResidualEchoSuppressor.riseLimit * suppression), talking: false)
