@@ -56,21 +56,63 @@ def silero(x):
     return np.array([vad.process_chunk(pcm[i * CHUNK:(i + 1) * CHUNK].tobytes()) for i in range(n)])
 
 
-def speech_starts(prob):
-    """Chunk indices where the server VAD rule starts speech."""
-    starts, speaking, above, below = [], False, 0, 0
+def vad_turns(prob):
+    """Server VAD turns under its rule: (start chunk, ms the start is decided, ms the stop is decided or None)."""
+    turns, speaking, above, below = [], False, 0, 0
     stop_chunks = int(np.ceil(0.2 * RATE / CHUNK))
+    ms = lambda chunk: (chunk + 1) * CHUNK * 1000 // RATE  # the end of a chunk
     for i, p in enumerate(prob):
         if not speaking:
             above = above + 1 if p >= 0.5 else 0
             if above >= 2:
                 speaking, below = True, 0
-                starts.append(i - 1)
+                turns.append([i - 1, ms(i), None])
         else:
             below = below + 1 if p < 0.35 else 0
             if below >= stop_chunks:
                 speaking, above = False, 0
-    return starts
+                turns[-1][2] = ms(i)
+    return [tuple(t) for t in turns]
+
+
+def speech_starts(prob):
+    """Chunk indices where the server VAD rule starts speech."""
+    return [t[0] for t in vad_turns(prob)]
+
+
+# BargeInRule's defaults (Sources/Appliance/Conversation/BargeInRule.swift) and the runner's poll.
+CONFIRMATION_MS = 20
+LOOKBACK_MS = 300
+
+
+def detector_runs(trace_ms):
+    """(on ms, off ms) of each run of near-end speech in a per-millisecond detector trace."""
+    d = np.diff(np.concatenate([[0], trace_ms.astype(np.int8), [0]]))
+    return list(zip(np.flatnonzero(d == 1), np.flatnonzero(d == -1)))
+
+
+def self_interruptions(turns, trace_ms, audible):
+    """What the product does while only the assistant is audible (ConversationEngine+BargeIn, replicated;
+    `audible`: per 10 ms hop, the far end plays or played within the echo guard and no near end):
+    - local stops: the detector turns on while the assistant is audible and stays on for the rule's
+      confirmation (20 ms) -> the assistant is stopped;
+    - confirmed server turns: a server VAD turn starting while it is audible is held, and accepted
+      (the assistant stopped) when the detector is on at its start, was on within 300 ms before, or
+      turns on before its speech_stopped; not counted again when the confirming run was itself a local stop.
+    The server's network latency is taken as 0. Returns (local stops, confirmed turns not already stopped)."""
+    runs = detector_runs(trace_ms)
+    far = lambda ms: ms // 10 < len(audible) and audible[ms // 10]
+    stopping = [(a, b) for a, b in runs if b - a >= CONFIRMATION_MS and far(a)]
+    local = len(stopping)
+    confirmed = 0
+    for start_chunk, decided, stopped in turns:
+        if not far(start_chunk * CHUNK * 1000 // RATE):
+            continue
+        end = stopped if stopped is not None else len(trace_ms)
+        overlapping = [(a, b) for a, b in runs if b > decided - LOOKBACK_MS and a <= end]
+        if overlapping and not any(r in stopping for r in overlapping):
+            confirmed += 1
+    return local, confirmed
 
 
 def hop_energy(x):
@@ -130,8 +172,13 @@ def projection_gain(near, out, sel):
     return 10 * np.log10((proj ** 2).sum() / (near[idx] ** 2).sum())
 
 
+ECHO_GUARD_HOPS = 80  # BargeInRule.echoGuard, 800 ms
+
+
 def scenes(cache, work, only=""):
-    """(name, mic path, ref path, far-only mask, double-talk info or None)."""
+    """(name, mic path, ref path, far-only mask, double-talk info or None, assistant-audible mask).
+    Assistant audible (for the product's barge-in): the reference active now or within the rule's
+    echo guard (800 ms; pauses between an answer's sentences count) and the near end not marked."""
     names = sorted(f[:-8] for f in os.listdir(cache) if f.endswith("_mic.wav") and f[:-8] != NEAR
                    and os.path.exists(os.path.join(cache, f[:-8] + "_ref.wav")) and any(o in f for o in only.split(",")))
     near_path = os.path.join(cache, NEAR + "_mic.wav")
@@ -149,9 +196,10 @@ def scenes(cache, work, only=""):
         else:
             near = np.zeros(hops, bool)
         far_only = active & ~near
+        audible = dilate(active, 0, ECHO_GUARD_HOPS)[:hops] & ~near
         mp, rp = os.path.join(work, name + "_mic.wav"), os.path.join(work, name + "_ref.wav")
         write(mp, mic); write(rp, ref)
-        out.append((name, mp, rp, far_only, None))
+        out.append((name, mp, rp, far_only, None, audible))
         if not os.path.exists(oracle) and near_clip is not None:
             start = int(0.4 * n)
             seg = near_clip[: n - start]
@@ -168,8 +216,10 @@ def scenes(cache, work, only=""):
             first = np.flatnonzero(sel)[0] if sel.any() else start
             dmp = os.path.join(work, name + "+near_mic.wav")
             write(dmp, mic + added)
-            out.append((name + " + near end", dmp, rp, far_only & (np.arange(hops) < start // HOP),
-                        dict(added=added, sel=sel, first=first, near_hops=sel[: hops * HOP].reshape(hops, HOP).any(axis=1))))
+            before = np.arange(hops) < start // HOP
+            out.append((name + " + near end", dmp, rp, far_only & before,
+                        dict(added=added, sel=sel, first=first, near_hops=sel[: hops * HOP].reshape(hops, HOP).any(axis=1)),
+                        audible & before))
     return out
 
 
@@ -180,15 +230,28 @@ def run_system(template, mic, ref, outp, trace):
         sys.exit(f"score: `{cmd}` failed ({r.returncode}): {r.stderr.strip()[-500:]}")
 
 
-def trace_hops(path, hops):
+def trace_ms(path):
+    """The detector's verdict per millisecond of the mic (16 ms frames), or None without a trace."""
     if not os.path.exists(path):
         return None
     bits = np.frombuffer(open(path, "rb").read().strip(), np.uint8) == ord("1")
-    per = bits.repeat(256 // 16)  # 16 ms frames -> 1 ms
+    return bits.repeat(256 // 16)
+
+
+def trace_hops(per, hops):
     t = np.zeros(hops, bool)
     m = per[: hops * 10]
     t[: len(m) // 10] = m[: len(m) // 10 * 10].reshape(-1, 10).any(axis=1)
     return t
+
+
+def utterances(sel):
+    """(first, last) sample of each near-end utterance: speech separated by at least 300 ms."""
+    idx = np.flatnonzero(sel)
+    if len(idx) == 0:
+        return []
+    cuts = np.flatnonzero(np.diff(idx) > 0.3 * RATE)
+    return list(zip(idx[np.r_[0, cuts + 1]], idx[np.r_[cuts, len(idx) - 1]]))
 
 
 def main():
@@ -201,7 +264,7 @@ def main():
     os.makedirs(a.work, exist_ok=True)
     systems = [s.split("=", 1) for s in a.system]
     results = {}
-    for name, mic, ref, far_only, dt in scenes(a.cache, a.work, a.only):
+    for name, mic, ref, far_only, dt, audible in scenes(a.cache, a.work, a.only):
         m = read(mic)
         for sname, template in systems:
             outp = os.path.join(a.work, f"{name}.{sname}.out.wav".replace(" ", "_"))
@@ -214,13 +277,17 @@ def main():
             r = {}
             r["erle"] = erle(m, o, far_only)
             prob = silero(o)
-            starts = speech_starts(prob)
+            turns = vad_turns(prob)
+            starts = [t[0] for t in turns]
             r["fb"] = sum(1 for s in starts if s * CHUNK // HOP < len(far_only) and far_only[s * CHUNK // HOP])
             r["far_s"] = far_only.sum() * HOP / RATE
             hops = len(far_only)
-            t = trace_hops(tr, hops)
+            per_ms = trace_ms(tr)
+            t = trace_hops(per_ms, hops) if per_ms is not None else None
             if t is not None:
                 r["dtd_fp"] = 100 * (t[:hops] & far_only).sum() / max(1, far_only.sum())
+                r["self"] = self_interruptions(turns, per_ms, far_only)
+                r["self_audible"] = self_interruptions(turns, per_ms, audible)
             if dt is not None:
                 r["kept"] = projection_gain(dt["added"], o, dt["sel"])
                 first_chunk = dt["first"] // CHUNK
@@ -228,6 +295,13 @@ def main():
                 if t is not None:
                     nh = dt["near_hops"][:hops]
                     r["dtd_det"] = 100 * (t[:hops] & nh).sum() / max(1, nh.sum())
+                    # Per utterance of the added near end: the detector's first verdict in it (ms after its start).
+                    delays = []
+                    for first, last in utterances(dt["sel"]):
+                        a_ms, b_ms = first * 1000 // RATE, last * 1000 // RATE
+                        on = np.flatnonzero(per_ms[a_ms:b_ms + 1]) if a_ms < len(per_ms) else []
+                        delays.append(int(on[0]) if len(on) else None)
+                    r["dtd_delays"] = delays
             results[(name, sname)] = r
             print(f"score: {name} / {sname}: {r}", file=sys.stderr)
     names = list(dict.fromkeys(k[0] for k in results))
@@ -266,13 +340,25 @@ def main():
         print(f"| {n} | " + " | ".join(cells) + " |")
     dtd = [s for s in snames if any("dtd_fp" in results[(n, s)] for n in names)]
     for s in dtd:
-        print(f"\nDouble-talk detector of `{s}`: % of far-end-only time flagged as near-end speech / % of the added near end's speech flagged\n")
-        print("| recording | false positive % | detected % |")
-        print("|---|---|---|")
+        print(f"\nThe product's barge-in with `{s}` (BargeInRule: the detector's local stops + server VAD turns "
+              "it confirms) over far-end-only stretches, next to the raw Silero starts (the server alone); the "
+              "detector's false-positive time, and on the double-talk mixes the share of the added near end's "
+              "speech it flags and its first verdict in each utterance (ms after the utterance starts; - missed)\n")
+        print("| recording | self-interruptions while it plays (local stops + confirmed turns) | the same incl. its pauses (echo guard, 800 ms) | raw Silero starts | detector on, far end only % | near end flagged % | first verdict per utterance, ms |")
+        print("|---|---|---|---|---|---|---|")
+        total = total_audible = 0
         for n in names:
             r = results[(n, s)]
+            if not n.endswith("+ near end") and r["far_s"] < 1:
+                continue
+            local, conf = r["self"]
+            total += local + conf
             det = f"{r['dtd_det']:.0f}" if "dtd_det" in r else ""
-            print(f"| {n} | {r.get('dtd_fp', float('nan')):.1f} | {det} |")
+            delays = ", ".join("-" if d is None else str(d) for d in r.get("dtd_delays", []))
+            la, ca = r["self_audible"]
+            total_audible += la + ca
+            print(f"| {n} | **{local + conf}** ({local} + {conf}) | {la + ca} ({la} + {ca}) | {r['fb']} | {r['dtd_fp']:.1f} | {det} | {delays} |")
+        print(f"| **total** | **{total}** | {total_audible} | | | | |")
 
 
 if __name__ == "__main__":

@@ -10,22 +10,39 @@ import Glibc
 ///   filter), held with a decay of 3.2 dB per 16 ms (the room's tail);
 /// - residual coupling G = (E − noise) / X̂, tracked while the far end plays: falls fast, rises slowly
 ///   (slower still while the near end talks), only in frames whose reference is within 6 dB of the
-///   envelope; starts at 1 so a fresh chain suppresses rather than leaks;
-///   it does not follow the linear filter's state, so it also covers echo the filter cannot model;
-/// - predicted residual echo Ê = G X̂; gain max(floor, 1 − β Ê / E) with β = 4 (1.5 while the near end
-///   talks); gains fall at once and recover half-way per frame.
-/// Two debounced detectors compare E with β Ê + 2 noise in the speech bands (300 Hz–4 kHz): a lenient
-/// one switches β; a strict one is the published near-end verdict (`activity`).
+///   envelope; starts high (100: 20 dB above an echo as loud as the reference) so a fresh chain
+///   suppresses rather than leaks, and falls to the room's value within ~0.7 s of far-end sound;
+///   it does not follow the linear filter's state, so it also covers echo the filter cannot model.
+///   Two such couplings: the suppression's rises at most `riseLimit` times its value per update, so a
+///   talker the detector misses (over loud, non-linear music) is not learnt as echo within a sentence;
+///   the detector's is unlimited, so a louder echo (volume up, a device moved) is learnt before it looks
+///   like a talker;
+/// - predicted residual echo Ê = G X̂; power subtraction with overestimation β = 3 (1.5 while the near
+///   end talks): gain √(1 − β Ê / E), floored; a band whose output is more than twice β Ê is the near
+///   end's and passes untouched (`gain(output:echo:over:)`); gains fall at once and recover half-way
+///   per frame.
+/// Two debounced detectors compare E with 4 Ê + 2 noise in the speech bands (300 Hz–4 kHz): a lenient
+/// one (suppression's Ê) switches β; a strict one (the detector's Ê, margin 5, 48 ms onset) is the
+/// published near-end verdict (`activity`), which the barge-in rule trusts (Benchmarks/aec-real: on
+/// the real recordings no verdict began while only the far end played; margin 4, 20 % of the bands or a
+/// 32 ms onset each gave some).
 ///
 /// The output is one frame late (overlap-add). Allocation-free after init; realtime-safe. One thread.
 final class ResidualEchoSuppressor {
     static let bandCount = 24
     static let historyFrames = 8
-    static let over: Float = 4
+    static let over: Float = 3
     static let overWhileNearEnd: Float = 1.5
+    /// A band whose output exceeds the overestimated echo this many times passes untouched.
+    static let keepAbove: Float = 2
     static let floorGain: Float = 0.01
+    /// The detectors' echo overestimation (their margins apply on top).
+    static let detectorOver: Float = 4
+    static let initialCoupling: Float = 100
     static let couplingRise: Float = 0.02
     static let couplingFall: Float = 0.1
+    /// The suppression's coupling rises at most to this many times its value per update.
+    static let riseLimit: Float = 8
     /// Band energy below which nothing counts as speech (a band's share of about -65 dBFS RMS).
     let quietBand: Float
 
@@ -43,11 +60,13 @@ final class ResidualEchoSuppressor {
     private let referenceFrames: UnsafeMutablePointer<Float>
     private let envelope: UnsafeMutablePointer<Float>
     private let coupling: UnsafeMutablePointer<Float>
+    private let detectorCoupling: UnsafeMutablePointer<Float>
     private let noise: UnsafeMutablePointer<Float>
     private let gain: UnsafeMutablePointer<Float>
     private let residualBand: UnsafeMutablePointer<Float>
     private let referenceBand: UnsafeMutablePointer<Float>
     private let echoBand: UnsafeMutablePointer<Float>
+    private let detectorEchoBand: UnsafeMutablePointer<Float>
     private let speechBands: Range<Int>
     private let decay: Float
     private let tailFrames: Int
@@ -94,12 +113,14 @@ final class ResidualEchoSuppressor {
         speechBands = max(0, first - 1)..<max(first, last)
         referenceFrames = floats(Self.historyFrames * bands)
         envelope = floats(bands)
-        coupling = floats(bands, 1)
+        coupling = floats(bands, Self.initialCoupling)
+        detectorCoupling = floats(bands, Self.initialCoupling)
         noise = floats(bands, 1000)
         gain = floats(bands, 1)
         residualBand = floats(bands)
         referenceBand = floats(bands)
         echoBand = floats(bands)
+        detectorEchoBand = floats(bands)
         // Parseval: a -65 dBFS RMS signal (18 LSB) under the window, spread over the bands.
         quietBand = 18 * 18 * Float(windowLength) / 2 * Float(size) / 2 / Float(bands)
         let frameMilliseconds = Float(frameSize) * 1000 / Float(sampleRate)
@@ -108,13 +129,13 @@ final class ResidualEchoSuppressor {
         let hangover = Int((200 / frameMilliseconds).rounded())
         lenient = NearEndDetector(margin: 2, bandFraction: 0.3, onsetFrames: Int((32 / frameMilliseconds).rounded()),
                                   hangoverFrames: hangover)
-        strict = NearEndDetector(margin: 4, bandFraction: 0.3, onsetFrames: Int((48 / frameMilliseconds).rounded()),
+        strict = NearEndDetector(margin: 5, bandFraction: 0.3, onsetFrames: Int((48 / frameMilliseconds).rounded()),
                                  hangoverFrames: hangover)
     }
 
     deinit {
         for p in [window, residualHistory, referenceHistory, overlap, spectrumRe, spectrumIm, referenceFrames,
-                  envelope, coupling, noise, gain, residualBand, referenceBand, echoBand] { p.deallocate() }
+                  envelope, coupling, detectorCoupling, noise, gain, residualBand, referenceBand, echoBand, detectorEchoBand] { p.deallocate() }
         bandOfBin.deallocate()
     }
 
@@ -176,21 +197,22 @@ final class ResidualEchoSuppressor {
             // the next burst (whose onset would then look like a talker).
             if farEndActive && envelope[b] > 1e-3 && referenceBand[b] >= 0.25 * envelope[b] {
                 let ratio = max(e - noise[b], 0) / (envelope[b] + 1e-3)
-                var rate = ratio > coupling[b] ? Self.couplingRise : Self.couplingFall
-                if talking && ratio > coupling[b] { rate *= 0.25 }
-                coupling[b] += rate * (ratio - coupling[b])
+                coupling[b] = Self.track(coupling[b], toward: min(ratio, Self.riseLimit * coupling[b]), talking: talking)
+                detectorCoupling[b] = Self.track(detectorCoupling[b], toward: ratio, talking: talking)
             }
             echoBand[b] = coupling[b] * envelope[b]
+            detectorEchoBand[b] = detectorCoupling[b] * envelope[b]
         }
 
         var lenientAbove = 0, strictAbove = 0
         var speechEnergy: Float = 0, predicted: Float = 0
         for b in speechBands {
-            let expected = Self.over * echoBand[b] + 2 * noise[b] + quietBand
+            let floor = 2 * noise[b] + quietBand
+            let expected = Self.detectorOver * detectorEchoBand[b] + floor
             let e = residualBand[b]
             speechEnergy += e
             predicted += expected
-            if e > lenient.margin * expected { lenientAbove += 1 }
+            if e > lenient.margin * (Self.detectorOver * echoBand[b] + floor) { lenientAbove += 1 }
             if e > strict.margin * expected { strictAbove += 1 }
         }
         let near = lenient.update(bandsAbove: lenientAbove, bandCount: speechBands.count)
@@ -200,8 +222,7 @@ final class ResidualEchoSuppressor {
 
         let over = near ? Self.overWhileNearEnd : Self.over
         for b in 0..<bands {
-            let e = residualBand[b]
-            let g = max(Self.floorGain, e > 0 ? 1 - over * echoBand[b] / e : 1)
+            let g = Self.gain(output: residualBand[b], echo: echoBand[b], over: over)
             gain[b] = g < gain[b] ? g : 0.5 * (gain[b] + g)
         }
         for k in 0...n / 2 {
@@ -220,6 +241,22 @@ final class ResidualEchoSuppressor {
             overlap[i] = re[h + i] * scale * window[h + i]
             residual[i] = Int16(max(-32768, min(32767, v.rounded())))
         }
+    }
+
+    /// One band's gain for output power `output` and predicted residual echo power `echo`: power
+    /// subtraction of `over` times the echo, floored; untouched when the output is more than
+    /// `keepAbove` times the overestimated echo (the near end dominates the band).
+    static func gain(output: Float, echo: Float, over: Float) -> Float {
+        let overEcho = over * echo
+        guard output > 0, output <= keepAbove * overEcho else { return 1 }
+        return max(floorGain, sqrtf(max(0, 1 - overEcho / output)))
+    }
+
+    /// One update of a coupling: falls fast, rises slowly (a quarter as fast while the near end talks).
+    static func track(_ coupling: Float, toward ratio: Float, talking: Bool) -> Float {
+        var rate = ratio > coupling ? couplingRise : couplingFall
+        if talking && ratio > coupling { rate *= 0.25 }
+        return coupling + rate * (ratio - coupling)
     }
 
     private func transform(inverse: Bool) {

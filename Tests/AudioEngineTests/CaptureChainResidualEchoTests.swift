@@ -95,15 +95,16 @@ private func energy(_ x: [Int16], _ range: Range<Int>) -> Double { CaptureChainT
         let power = scene.near[range].reduce(0) { $0 + $1 * $1 } / 256
         if power > 1e5 { loud += 1; if speech { detected += 1 } }
     }
-    // Measured: 20 of 63 (the detector is tuned for no false positives first; Benchmarks/aec-real).
+    // Measured: 18 of 63 (the detector is tuned for no false positives first; Benchmarks/aec-real).
     #expect(loud > 20 && detected * 4 >= loud, "detected \(detected) of \(loud) loud near-end frames")
-    // Kept: the output's near-end part (projection on the clean near end); measured -8.3 dB at 0 dB
-    // echo-to-near-end (the suppressor trades near end for no echo; AEC3 loses 3-7 dB on real rooms).
+    // Kept: the output's near-end part (projection on the clean near end); measured -1.0 dB at 0 dB
+    // echo-to-near-end (-8.3 before bands the near end dominates passed untouched and the suppression's
+    // coupling stopped learning the talker; AEC3 loses 3-7 dB on real rooms).
     let window = 5 * 16000..<7 * 16000
     var cross = 0.0, nearEnergy = 0.0
     for i in window { cross += Double(scene.near[i]) * Double(result.out[i]); nearEnergy += Double(scene.near[i] * scene.near[i]) }
     let keptDB = 20 * log10(max(1e-6, cross / nearEnergy))
-    #expect(keptDB > -10, "near end kept \(keptDB) dB")
+    #expect(keptDB > -3, "near end kept \(keptDB) dB")
 }
 
 @Test func cancellerIdlesOnSilentReferenceAndKeepsItsFilter() throws {
@@ -130,4 +131,44 @@ private func energy(_ x: [Int16], _ range: Range<Int>) -> Double { CaptureChainT
     let before = 10 * log10(energy(mic, 3 * 16000..<4 * 16000) / energy(out, 3 * 16000..<4 * 16000))
     let after = 10 * log10(energy(mic, 6 * 16000..<7 * 16000) / energy(out, 6 * 16000..<7 * 16000))
     #expect(after > before - 6, "ERLE \(before) dB before the pause, \(after) dB in the second after it")
+}
+
+@Test func suppressionGainKeepsBandsTheNearEndDominates() {
+    let echo: Float = 1000, over = ResidualEchoSuppressor.over
+    // Echo alone (or less than the overestimated echo): floored.
+    #expect(ResidualEchoSuppressor.gain(output: echo, echo: echo, over: over) == ResidualEchoSuppressor.floorGain)
+    // A talker 10 dB above the echo in this band passes untouched (the old rule, 1 - 4 Ê/E, cut it by 3.9 dB).
+    #expect(ResidualEchoSuppressor.gain(output: 11 * echo, echo: echo, over: over) == 1)
+    // In between: power subtraction, so the band keeps its near-end power E - βÊ.
+    let g = ResidualEchoSuppressor.gain(output: 4 * echo, echo: echo, over: over)
+    #expect(abs(g * g * 4 * echo - (4 - over) * echo) < 1)
+    // Nothing predicted: untouched.
+    #expect(ResidualEchoSuppressor.gain(output: 5, echo: 0, over: over) == 1)
+}
+
+@Test func suppressionCouplingDoesNotLearnATalkerWithinASentence() {
+    // A talker the detector missed raises the band's ratio 30-fold: over 10 updates (160 ms) the
+    // suppression's coupling, limited to 8x per update, rises less than the detector's.
+    var suppression: Float = 1, detector: Float = 1
+    for _ in 0..<10 {
+        suppression = ResidualEchoSuppressor.track(suppression, toward: min(30, ResidualEchoSuppressor.riseLimit * suppression), talking: false)
+        detector = ResidualEchoSuppressor.track(detector, toward: 30, talking: false)
+    }
+    #expect(suppression < detector)
+    // It still falls at once to a quieter echo.
+    var falling: Float = 100
+    for _ in 0..<45 { falling = ResidualEchoSuppressor.track(falling, toward: 1, talking: false) }
+    #expect(falling < 2, "a fresh coupling (100) reaches the room's within 45 frames (0.7 s): \(falling)")
+}
+
+@Test func freshChainNeitherLeaksNorHearsATalkerInALoudRoom() throws {
+    // The room is louder than the reference (coupling above 1 in every band): with the coupling starting
+    // at 1 the first second's echo stood above the prediction and the detector took it for a talker.
+    var scene = nonLinearScene(seconds: 3, nearEnd: false)
+    scene.mic = scene.mic.map { Int16(max(-32768, min(32767, 4 * Int32($0)))) }
+    let result = try run(.init(), mic: scene.mic, reference: scene.reference)
+    #expect(!result.speech.contains(true), "near end flagged in \(result.speech.filter { $0 }.count) far-end-only frames")
+    let first = 0..<16000
+    let erle = 10 * log10(energy(scene.mic, first) / energy(result.out, first))
+    #expect(erle > 20, "first second: \(erle) dB")
 }
