@@ -8,6 +8,7 @@ final class PeriodLoopCore: Sendable {
     let status = AudioLoopStatus()
     private let events: SPSCRing<AudioLoopEvent>
     private let stopRequested = Atomic<Bool>(false)
+    private let relaxedFlag = Atomic<Bool>(false)
     private let thread = Mutex<RealtimeThread?>(nil)
 
     init(eventCapacity: Int) {
@@ -15,6 +16,12 @@ final class PeriodLoopCore: Sendable {
     }
 
     var isStopping: Bool { stopRequested.load(ordering: .acquiring) }
+
+    /// No conversation needs the short path: the loop may batch periods (set from any thread).
+    var isRelaxed: Bool {
+        get { relaxedFlag.load(ordering: .relaxed) }
+        set { relaxedFlag.store(newValue, ordering: .relaxed) }
+    }
 
     func start(
         name: String, fifoPriority: Int32?, body: @escaping @Sendable () -> Void
@@ -47,6 +54,15 @@ final class PeriodLoopCore: Sendable {
         var event = AudioLoopEvent.none
         let n = withUnsafeMutablePointer(to: &event) { events.read(into: UnsafeMutableBufferPointer(start: $0, count: 1)) }
         return n == 1 ? event : nil
+    }
+
+    /// Sleeps while `frames` frames pass at `sampleRate` (at least 0.5 ms, at most 250 ms, so a stop is
+    /// seen within that): the period loops' own pacing, one wakeup per batch of periods.
+    func nap(frames: Int, sampleRate: Int) {
+        let nanoseconds = min(250_000_000, max(500_000, frames * 1_000_000_000 / max(1, sampleRate)))
+        var request = timespec(tv_sec: 0, tv_nsec: nanoseconds)
+        var remaining = timespec()
+        while clock_nanosleep(CLOCK_MONOTONIC, 0, &request, &remaining) == EINTR { request = remaining }
     }
 
     /// Sleeps `milliseconds` in 5 ms slices; returns false early when a stop was requested.

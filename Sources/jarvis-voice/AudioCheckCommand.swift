@@ -111,6 +111,7 @@ struct AudioCheck {
         var scratch = [Int16](repeating: 0, count: CaptureChainConfiguration.uplinkSampleRate / 10)
 
         pipeline.uplinkActive = true  // the conversation path: the chain runs from the first frame
+        pipeline.conversationActive = true  // ... and both loops take the short path
         let notices: [String]
         do { notices = try pipeline.start() } catch { throw DSPFailure(code: 70, message: "\(error)") }
         defer { pipeline.stop() }
