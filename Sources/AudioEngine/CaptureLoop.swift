@@ -69,68 +69,40 @@ public typealias CaptureProcessor = @Sendable (CapturedPeriod) -> Void
 /// On the short path it wakes for every period (a blocking read). Relaxed (no conversation) it sleeps
 /// until `relaxedBatchPeriods` are captured and processes them back to back: the same periods, with
 /// the same timestamps, fewer wakeups.
-public final class CaptureLoop: Sendable {
+public final class CaptureLoop: PeriodLoop, @unchecked Sendable {
     public let configuration: CaptureLoopConfiguration
     private let processor: CaptureProcessor
-    private let core: PeriodLoopCore
 
     public init(configuration: CaptureLoopConfiguration, processor: @escaping CaptureProcessor) {
         self.configuration = configuration
         self.processor = processor
-        core = PeriodLoopCore(eventCapacity: configuration.eventCapacity)
+        super.init(
+            device: configuration.device, stream: .capture, pcm: configuration.pcm, backoff: configuration.backoff,
+            threadName: configuration.threadName, fifoPriority: configuration.fifoPriority,
+            eventCapacity: configuration.eventCapacity)
     }
 
-    public var status: AudioLoopStatus { core.status }
-
-    /// No conversation: read in batches of `relaxedBatchPeriods`. Any thread; takes effect at the next
-    /// wakeup.
-    public var isRelaxed: Bool {
-        get { core.isRelaxed }
-        set { core.isRelaxed = newValue }
-    }
-
-    /// Starts the thread; returns a scheduling notice to log when SCHED_FIFO was refused.
-    @discardableResult
-    public func start() throws(RealtimeThreadError) -> String? {
-        try core.start(name: configuration.threadName, fifoPriority: configuration.fifoPriority) { [self] in run() }
-    }
-
-    /// Asks the loop to stop (within about a period, or a relaxed batch) and joins the thread. Closes the device.
-    public func stop() { core.stop() }
-
-    /// The next event for the log; call from one non-realtime thread only.
-    public func nextEvent() -> AudioLoopEvent? { core.nextEvent() }
-
-    private func run() {
-        let config = configuration
-        let buffers = PeriodBuffers()
-        let device = ReopeningDevice(
-            device: config.device, stream: .capture, configuration: config.pcm, backoff: config.backoff, core: core)
-        var frameIndex = 0
-        while !core.isStopping {
-            guard let pcm = device.open({ buffers.ensure($0) }) else { continue }
-            let parameters = pcm.parameters
-            do {
-                var periods = 1
-                if core.isRelaxed, let batch = config.relaxedBatchPeriods, batch > 1, pcm.state == .running {
-                    let available = try pcm.avail()
-                    let wanted = batch * parameters.periodFrames
-                    if available < wanted {
-                        core.nap(frames: wanted - available, sampleRate: parameters.sampleRate)
-                        continue
-                    }
-                    periods = available / parameters.periodFrames
+    override func serve(_ pcm: PCM, buffers: PeriodBuffers, device: ReopeningDevice, frameIndex: inout Int) {
+        let parameters = pcm.parameters
+        do {
+            var periods = 1
+            if isRelaxed, let batch = configuration.relaxedBatchPeriods, batch > 1, pcm.state == .running {
+                let available = try pcm.avail()
+                let wanted = batch * parameters.periodFrames
+                if available < wanted {
+                    nap(frames: wanted - available, sampleRate: parameters.sampleRate)
+                    return
                 }
-                for _ in 0..<periods {
-                    try readPeriod(pcm, buffers: buffers, frameIndex: frameIndex)
-                    frameIndex += parameters.periodFrames
-                }
-                device.succeeded()
-            } catch {
-                _ = device.recover(from: error)
+                periods = available / parameters.periodFrames
             }
+            for _ in 0..<periods {
+                try readPeriod(pcm, buffers: buffers, frameIndex: frameIndex)
+                frameIndex += parameters.periodFrames
+            }
+            device.succeeded()
+        } catch {
+            _ = device.recover(from: error)
         }
-        device.close()
     }
 
     /// Reads one period (blocking until it is captured), times it, pulls its reference and hands it
@@ -159,7 +131,7 @@ public final class CaptureLoop: Sendable {
         processor(CapturedPeriod(
             mic: UnsafeBufferPointer(mic), reference: reference, interleaved: interleaved,
             parameters: parameters, firstFrameNanoseconds: first, firstFrameIndex: frameIndex))
-        let status = core.status
+        let status = self.status
         status.framesCounter.add(frames, ordering: .relaxed)
         status.delayFramesValue.store(delay, ordering: .relaxed)
         status.heartbeat.store(now, ordering: .relaxed)

@@ -56,73 +56,48 @@ public typealias PlaybackRenderer = @Sendable (PlaybackPeriod) -> Void
 /// It paces itself: it sleeps until the queue falls to its wake mark, then renders and writes periods
 /// until the queue reaches its fill. On the short path that is one period per period (as a blocking
 /// write into a buffer of `fillPeriods`); relaxed, one wakeup writes many periods into a deeper buffer.
-public final class PlaybackLoop: Sendable {
+/// `status.frames` are frames written; `frames - delayFrames` approximates frames heard (barge-in truncation).
+public final class PlaybackLoop: PeriodLoop, @unchecked Sendable {
     public let configuration: PlaybackLoopConfiguration
     private let renderer: PlaybackRenderer
-    private let core: PeriodLoopCore
 
     public init(configuration: PlaybackLoopConfiguration, renderer: @escaping PlaybackRenderer) {
         self.configuration = configuration
         self.renderer = renderer
-        core = PeriodLoopCore(eventCapacity: configuration.eventCapacity)
+        super.init(
+            device: configuration.device, stream: .playback, pcm: configuration.pcm, backoff: configuration.backoff,
+            threadName: configuration.threadName, fifoPriority: configuration.fifoPriority,
+            eventCapacity: configuration.eventCapacity)
     }
 
-    /// `frames` are frames written; `frames - delayFrames` approximates frames heard (barge-in truncation).
-    public var status: AudioLoopStatus { core.status }
-
-    /// No conversation: keep the deeper relaxed fill (`relaxedFillPeriods`). Any thread; takes effect
-    /// at the next wakeup (what is queued then plays out first).
-    public var isRelaxed: Bool {
-        get { core.isRelaxed }
-        set { core.isRelaxed = newValue }
-    }
-
-    @discardableResult
-    public func start() throws(RealtimeThreadError) -> String? {
-        try core.start(name: configuration.threadName, fifoPriority: configuration.fifoPriority) { [self] in run() }
-    }
-
-    public func stop() { core.stop() }
-
-    public func nextEvent() -> AudioLoopEvent? { core.nextEvent() }
-
-    private func run() {
-        let config = configuration
-        let buffers = PeriodBuffers()
-        let device = ReopeningDevice(
-            device: config.device, stream: .playback, configuration: config.pcm, backoff: config.backoff, core: core)
-        var frameIndex = 0
-        while !core.isStopping {
-            guard let pcm = device.open({ buffers.ensure($0) }) else { continue }
-            let parameters = pcm.parameters
-            let (wake, fill) = fillMarks(parameters)
-            do {
-                var queued = max(0, parameters.bufferFrames - (try pcm.avail()))
-                if queued > wake {
-                    if pcm.state == .running {
-                        core.nap(frames: queued - wake, sampleRate: parameters.sampleRate)
-                        continue
-                    }
-                    try pcm.start()  // queued past a start threshold it could not reach by itself
+    override func serve(_ pcm: PCM, buffers: PeriodBuffers, device: ReopeningDevice, frameIndex: inout Int) {
+        let parameters = pcm.parameters
+        let (wake, fill) = fillMarks(parameters)
+        do {
+            var queued = max(0, parameters.bufferFrames - (try pcm.avail()))
+            if queued > wake {
+                if pcm.state == .running {
+                    nap(frames: queued - wake, sampleRate: parameters.sampleRate)
+                    return
                 }
-                repeat {
-                    guard let delay = writePeriod(pcm, buffers: buffers, frameIndex: frameIndex, device: device) else { break }
-                    device.succeeded()
-                    frameIndex += parameters.periodFrames
-                    queued = delay
-                } while queued + parameters.periodFrames <= fill && !core.isStopping
-            } catch {
-                _ = device.recover(from: error)
+                try pcm.start()  // queued past a start threshold it could not reach by itself
             }
+            repeat {
+                guard let delay = writePeriod(pcm, buffers: buffers, frameIndex: frameIndex, device: device) else { break }
+                device.succeeded()
+                frameIndex += parameters.periodFrames
+                queued = delay
+            } while queued + parameters.periodFrames <= fill && !isStopping
+        } catch {
+            _ = device.recover(from: error)
         }
-        device.close()
     }
 
     /// Wake when no more than `wake` frames are queued; write until `fill` are.
     private func fillMarks(_ parameters: PCMParameters) -> (wake: Int, fill: Int) {
         let period = parameters.periodFrames
         let bufferPeriods = max(1, parameters.bufferFrames / period)
-        if core.isRelaxed, let relaxed = configuration.relaxedFillPeriods {
+        if isRelaxed, let relaxed = configuration.relaxedFillPeriods {
             let fill = min(max(1, relaxed.upperBound), bufferPeriods)
             return (min(relaxed.lowerBound, fill - 1) * period, fill * period)
         }
@@ -150,7 +125,7 @@ public final class PlaybackLoop: Sendable {
         let now = monotonicNanoseconds()
         configuration.referenceTap?.playbackWrote(
             UnsafeBufferPointer(buffer), channels: parameters.channels, delayFrames: delay, atNanoseconds: now)
-        let status = core.status
+        let status = self.status
         status.framesCounter.add(parameters.periodFrames, ordering: .relaxed)
         status.delayFramesValue.store(delay, ordering: .relaxed)
         status.heartbeat.store(now, ordering: .relaxed)

@@ -16,19 +16,19 @@ final class ReopeningDevice {
     let stream: PCMStream
     private let configuration: PCMConfiguration
     private let backoff: ReopenBackoff
-    private let core: PeriodLoopCore
+    private let loop: PeriodLoop
     private(set) var pcm: PCM?
     private var backoffMilliseconds = 0
     private var opens = 0
     /// The failure last reported during the current outage; nil while the device is open.
     private var reportedFailure: Int32?
 
-    init(device: PCMDevice, stream: PCMStream, configuration: PCMConfiguration, backoff: ReopenBackoff, core: PeriodLoopCore) {
+    init(device: PCMDevice, stream: PCMStream, configuration: PCMConfiguration, backoff: ReopenBackoff, loop: PeriodLoop) {
         self.device = device
         self.stream = stream
         self.configuration = configuration
         self.backoff = backoff
-        self.core = core
+        self.loop = loop
     }
 
     /// The open PCM, opening it first when needed; `opened` runs once per successful (re)open, before
@@ -39,18 +39,18 @@ final class ReopeningDevice {
         do {
             let fresh = try PCM(device: device, stream: stream, configuration: configuration)
             opens += 1
-            if opens > 1 { core.status.reopensCounter.add(1, ordering: .relaxed) }
+            if opens > 1 { loop.status.reopensCounter.add(1, ordering: .relaxed) }
             opened(fresh.parameters)
-            core.emit(AudioLoopEvent(kind: .opened, code: opens > 1 ? 1 : 0, at: monotonicNanoseconds(), parameters: fresh.parameters))
-            core.status.runningFlag.store(true, ordering: .relaxed)
+            loop.emit(AudioLoopEvent(kind: .opened, code: opens > 1 ? 1 : 0, at: monotonicNanoseconds(), parameters: fresh.parameters))
+            loop.status.runningFlag.store(true, ordering: .relaxed)
             reportedFailure = nil
             pcm = fresh
             return fresh
         } catch {
-            core.status.openFailuresCounter.add(1, ordering: .relaxed)
+            loop.status.openFailuresCounter.add(1, ordering: .relaxed)
             if reportedFailure != Self.failureKey(error) {
                 reportedFailure = Self.failureKey(error)
-                core.emit(AudioLoopEvent(.openFailed, error, at: monotonicNanoseconds(), backoffMilliseconds: backoff.maximumMilliseconds))
+                loop.emit(AudioLoopEvent(.openFailed, error, at: monotonicNanoseconds(), backoffMilliseconds: backoff.maximumMilliseconds))
             }
             waitOutBackoff()
             return nil
@@ -66,19 +66,19 @@ final class ReopeningDevice {
         case .xrun, .suspended:
             do {
                 try pcm.recover(from: error)
-                core.status.xrunsCounter.add(1, ordering: .relaxed)
-                core.emit(AudioLoopEvent(error.kind == .xrun ? .xrun : .suspended, error, at: monotonicNanoseconds()))
+                loop.status.xrunsCounter.add(1, ordering: .relaxed)
+                loop.emit(AudioLoopEvent(error.kind == .xrun ? .xrun : .suspended, error, at: monotonicNanoseconds()))
                 return true
             } catch {
-                core.emit(AudioLoopEvent(.recoveryFailed, error, at: monotonicNanoseconds()))
+                loop.emit(AudioLoopEvent(.recoveryFailed, error, at: monotonicNanoseconds()))
                 reportedFailure = Self.failureKey(error)
             }
         default:
-            core.emit(AudioLoopEvent(.disconnected, error, at: monotonicNanoseconds(), backoffMilliseconds: backoff.maximumMilliseconds))
+            loop.emit(AudioLoopEvent(.disconnected, error, at: monotonicNanoseconds(), backoffMilliseconds: backoff.maximumMilliseconds))
             reportedFailure = Self.failureKey(error)
         }
         self.pcm = nil
-        core.status.runningFlag.store(false, ordering: .relaxed)
+        loop.status.runningFlag.store(false, ordering: .relaxed)
         waitOutBackoff()
         return false
     }
@@ -88,12 +88,12 @@ final class ReopeningDevice {
 
     func close() {
         pcm = nil
-        core.status.runningFlag.store(false, ordering: .relaxed)
+        loop.status.runningFlag.store(false, ordering: .relaxed)
     }
 
     private func waitOutBackoff() {
         backoffMilliseconds = backoff.next(after: backoffMilliseconds)
-        _ = core.sleep(milliseconds: backoffMilliseconds)
+        _ = loop.sleep(milliseconds: backoffMilliseconds)
     }
 
     /// Every way of saying "the device is not there" (ENODEV from I/O, ENOENT or ENODEV from open) is

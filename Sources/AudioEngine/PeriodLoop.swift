@@ -3,39 +3,82 @@ import AudioCore
 import Glibc
 import Synchronization
 
-/// What capture and playback loops share: the thread, the stop flag, the event ring, the status.
-final class PeriodLoopCore: Sendable {
-    let status = AudioLoopStatus()
+/// What `CaptureLoop` and `PlaybackLoop` share: the realtime thread and its start/stop, the stop flag,
+/// the relaxed flag, the event ring, the status and the device (a `ReopeningDevice` on the thread). A
+/// subclass supplies `serve`, one wakeup's work on the open device.
+///
+/// `@unchecked Sendable`: every stored property is immutable or synchronized (atomics, a mutex, the
+/// SPSC ring with one writer, the realtime thread, and one reader).
+public class PeriodLoop: @unchecked Sendable {
+    /// Counters and heartbeat, written by the realtime thread, read by anyone.
+    public let status = AudioLoopStatus()
+    let threadName: String
+    let fifoPriority: Int32?
+    private let device: PCMDevice
+    private let stream: PCMStream
+    private let pcmConfiguration: PCMConfiguration
+    private let backoff: ReopenBackoff
     private let events: SPSCRing<AudioLoopEvent>
     private let stopRequested = Atomic<Bool>(false)
     private let relaxedFlag = Atomic<Bool>(false)
     private let thread = Mutex<RealtimeThread?>(nil)
 
-    init(eventCapacity: Int) {
+    init(
+        device: PCMDevice, stream: PCMStream, pcm: PCMConfiguration, backoff: ReopenBackoff,
+        threadName: String, fifoPriority: Int32?, eventCapacity: Int
+    ) {
+        self.device = device
+        self.stream = stream
+        pcmConfiguration = pcm
+        self.backoff = backoff
+        self.threadName = threadName
+        self.fifoPriority = fifoPriority
         events = SPSCRing(capacity: max(8, eventCapacity), zero: .none)
     }
 
+    /// The thread's body: keeps the device open and calls `serve` until a stop, then closes it.
+    private func run() {
+        let buffers = PeriodBuffers()
+        let device = ReopeningDevice(
+            device: device, stream: stream, configuration: pcmConfiguration, backoff: backoff, loop: self)
+        var frameIndex = 0
+        while !isStopping {
+            guard let pcm = device.open({ buffers.ensure($0) }) else { continue }
+            serve(pcm, buffers: buffers, device: device, frameIndex: &frameIndex)
+        }
+        device.close()
+    }
+
+    /// One wakeup's work on the open device (the subclass's): read or write one or more periods, or
+    /// sleep until there is work; hand failed calls to `device.recover(from:)`. `frameIndex` counts the
+    /// frames moved since the loop started, over reopens.
+    func serve(_ pcm: PCM, buffers: PeriodBuffers, device: ReopeningDevice, frameIndex: inout Int) {}
+
     var isStopping: Bool { stopRequested.load(ordering: .acquiring) }
 
-    /// No conversation needs the short path: the loop may batch periods (set from any thread).
-    var isRelaxed: Bool {
+    /// No conversation needs the short path: the loop batches periods (capture: `relaxedBatchPeriods`,
+    /// playback: `relaxedFillPeriods`). Any thread; takes effect at the loop's next wakeup (what playback
+    /// has queued by then plays out first).
+    public var isRelaxed: Bool {
         get { relaxedFlag.load(ordering: .relaxed) }
         set { relaxedFlag.store(newValue, ordering: .relaxed) }
     }
 
-    func start(
-        name: String, fifoPriority: Int32?, body: @escaping @Sendable () -> Void
-    ) throws(RealtimeThreadError) -> String? {
+    /// Starts the thread; returns a scheduling notice to log when SCHED_FIFO was refused.
+    @discardableResult
+    public func start() throws(RealtimeThreadError) -> String? {
         try thread.withLock { (current: inout RealtimeThread?) throws(RealtimeThreadError) -> String? in
-            precondition(current == nil, "\(name) already started")
+            precondition(current == nil, "\(threadName) already started")
             stopRequested.store(false, ordering: .releasing)
-            let started = try RealtimeThread(name: name, fifoPriority: fifoPriority, body: body)
+            let started = try RealtimeThread(name: threadName, fifoPriority: fifoPriority) { [self] in run() }
             current = started
             return started.schedulingNotice
         }
     }
 
-    func stop() {
+    /// Asks the loop to stop (within about a period, or a relaxed batch) and joins the thread, which
+    /// closes the device.
+    public func stop() {
         stopRequested.store(true, ordering: .releasing)
         let running = thread.withLock { current -> RealtimeThread? in
             defer { current = nil }
@@ -49,8 +92,8 @@ final class PeriodLoopCore: Sendable {
         withUnsafePointer(to: event) { _ = events.write(UnsafeBufferPointer(start: $0, count: 1)) }
     }
 
-    /// Reader side (one thread): the next event, if any.
-    func nextEvent() -> AudioLoopEvent? {
+    /// The next event for the log; call from one non-realtime thread only.
+    public func nextEvent() -> AudioLoopEvent? {
         var event = AudioLoopEvent.none
         let n = withUnsafeMutablePointer(to: &event) { events.read(into: UnsafeMutableBufferPointer(start: $0, count: 1)) }
         return n == 1 ? event : nil
