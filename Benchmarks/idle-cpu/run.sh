@@ -2,6 +2,7 @@
 # Idle CPU of `jarvis-voice run` (release build, paced test sound devices, no conversation, nothing
 # playing) beside MPD's (Debian `mpd`, started and not playing), both measured over the same window
 # from /proc/PID/stat (utime + stime). Usage: Benchmarks/idle-cpu/run.sh [SECONDS] (default 60).
+# JARVIS_VOICE=/path/to/jarvis-voice measures that binary instead (e.g. an older build, for a before/after).
 set -euo pipefail
 export LC_ALL=C
 cd "$(dirname "$0")/../.."
@@ -47,7 +48,7 @@ state_dir = "$work/state"
 level = "notice"
 CONF
 ALSA_CONFIG_PATH="/usr/share/alsa/alsa.conf:$work/asound.conf" NOTIFY_SOCKET= WATCHDOG_USEC= CREDENTIALS_DIRECTORY= \
-    "$bin/jarvis-voice" run --config "$work/config.toml" 2> "$work/service.log" &
+    "${JARVIS_VOICE:-$bin/jarvis-voice}" run --config "$work/config.toml" 2> "$work/service.log" &
 service=$!; pids+=("$service")
 
 # MPD, idle: an empty library, a null output, not playing.

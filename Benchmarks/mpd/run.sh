@@ -5,6 +5,8 @@
 # at 48 kHz stereo S16. Writes the table to Benchmarks/mpd/results.md (the README's Benchmarks section explains it).
 # Usage: Benchmarks/mpd/run.sh [ROUNDS] [SECONDS_PER_ROUND]   (default 6 × 20 s; needs mpd, sox, python3)
 #   SWIFT_BUILD_FLAGS="--scratch-path .build-perf" uses another build directory (default .build).
+#   JARVIS_VOICE=/path/to/jarvis-voice measures that binary instead (e.g. an older build, for a before/after),
+#   OUT=file writes the table there instead of Benchmarks/mpd/results.md.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 rounds="${1:-6}"
@@ -18,5 +20,5 @@ work="$(mktemp -d /tmp/jarvis-voice-mpd-radio.XXXXXX)"
 trap 'rm -rf "$work"' EXIT
 # A minute of wideband sound (pink noise), looped by the server: the decoder works as hard as on music.
 sox -D -n -r 44100 -c 2 -C 128 "$work/radio.mp3" synth 60 pinknoise vol 0.3
-python3 Benchmarks/mpd/measure.py --service "$bin/jarvis-voice" --plugin "$bin/libasound_module_pcm_jvpaced.so" \
-    --mp3 "$work/radio.mp3" --rounds "$rounds" --seconds "$seconds" --out Benchmarks/mpd/results.md
+python3 Benchmarks/mpd/measure.py --service "${JARVIS_VOICE:-$bin/jarvis-voice}" --plugin "$bin/libasound_module_pcm_jvpaced.so" \
+    --mp3 "$work/radio.mp3" --rounds "$rounds" --seconds "$seconds" --out "${OUT:-Benchmarks/mpd/results.md}"

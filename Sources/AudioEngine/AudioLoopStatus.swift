@@ -14,9 +14,11 @@ public struct AudioLoopEvent: Sendable, BitwiseCopyable {
         case xrun
         /// The device was suspended and resumed.
         case suspended
-        /// The device vanished (or failed in a way that needs a reopen); `code` is the errno.
+        /// The device vanished (or failed in a way that needs a reopen); `code` is the errno. The loop
+        /// retries at most every `backoffMilliseconds` and reports `opened` when it is back.
         case disconnected
-        /// Opening (or configuring) the device failed; the loop retries after `backoffMilliseconds`.
+        /// Opening (or configuring) the device failed; the loop retries at most every
+        /// `backoffMilliseconds`. Reported once per outage (again only when the reason changes).
         case openFailed
         /// Recovery after an xrun failed; the loop reopens the device.
         case recoveryFailed
@@ -65,10 +67,16 @@ public struct AudioLoopEvent: Sendable, BitwiseCopyable {
                 + "period \(periodFrames) frames, buffer \(bufferFrames) frames"
         case .xrun: return "\(what): \(stream == .capture ? "overrun" : "underrun"), recovered"
         case .suspended: return "\(what): suspended, resumed"
-        case .disconnected: return "\(what) lost: \(reason); reopening"
-        case .openFailed: return "\(what) unavailable: \(reason); retrying in \(backoffMilliseconds) ms"
+        case .disconnected: return "\(what) lost: \(reason); waiting for it to come back (\(retries))"
+        case .openFailed: return "\(what) unavailable: \(reason); waiting for it (\(retries))"
         case .recoveryFailed: return "\(what): recovery failed: \(reason); reopening"
         }
+    }
+
+    private var retries: String {
+        let ms = Int(backoffMilliseconds)
+        let every = ms >= 1000 && ms % 1000 == 0 ? "\(ms / 1000) s" : "\(ms) ms"
+        return "retrying every \(every) at most; the next line says when it is open"
     }
 }
 

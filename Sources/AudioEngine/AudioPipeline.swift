@@ -22,8 +22,23 @@ public final class AudioPipeline: Service, Sendable {
     /// chain while the reference is silent (the idle pre-roll is then the resampled mic). Any thread.
     public var uplinkActive: Bool {
         get { processor.uplinkActive.load(ordering: .relaxed) }
-        set { processor.uplinkActive.store(newValue, ordering: .relaxed) }
+        set {
+            processor.uplinkActive.store(newValue, ordering: .relaxed)
+            captureLoop.isRelaxed = !newValue && !conversationActive
+        }
     }
+    /// A conversation runs (the engine is not idle): both loops take the short path (10 ms wakeups,
+    /// `bufferPeriods` queued for playback). False lets them batch periods (fewer wakeups); the deeper
+    /// playback queue then plays out before the first voice arrives (connecting takes longer). Any thread.
+    public var conversationActive: Bool {
+        get { conversation.load(ordering: .relaxed) }
+        set {
+            conversation.store(newValue, ordering: .relaxed)
+            playbackLoop.isRelaxed = !newValue
+            captureLoop.isRelaxed = !newValue && !uplinkActive
+        }
+    }
+    private let conversation = Atomic<Bool>(false)
     private let processor: CaptureChainDriver
     private let logger: Logger
     private let serviceTick = Atomic<Int64>(0)
@@ -62,9 +77,10 @@ public final class AudioPipeline: Service, Sendable {
                 device: configuration.captureDevice,
                 pcm: PCMConfiguration(
                     sampleRate: configuration.captureRate, channels: configuration.captureChannels,
-                    periodMicroseconds: periodMicroseconds, periods: configuration.bufferPeriods),
+                    periodMicroseconds: periodMicroseconds, periods: configuration.captureDevicePeriods),
                 micChannel: configuration.micChannel, referenceChannel: configuration.referenceChannel,
-                referenceTap: tap, fifoPriority: configuration.fifoPriority, backoff: configuration.backoff),
+                referenceTap: tap, fifoPriority: configuration.fifoPriority, backoff: configuration.backoff,
+                relaxedBatchPeriods: configuration.relaxedCapturePeriods),
             processor: { period in processor.process(mic: period.mic, reference: period.reference) })
         let mixer = mixer
         playbackLoop = PlaybackLoop(
@@ -72,9 +88,14 @@ public final class AudioPipeline: Service, Sendable {
                 device: configuration.playbackDevice,
                 pcm: PCMConfiguration(
                     sampleRate: configuration.playbackFormat.sampleRate, channels: configuration.playbackFormat.channels,
-                    periodMicroseconds: periodMicroseconds, periods: configuration.bufferPeriods),
-                referenceTap: tap, fifoPriority: configuration.fifoPriority, backoff: configuration.backoff),
+                    periodMicroseconds: periodMicroseconds, periods: configuration.playbackDevicePeriods,
+                    startThresholdFrames: configuration.playbackFormat.sampleRate * configuration.periodMilliseconds / 1000
+                        * configuration.bufferPeriods),
+                referenceTap: tap, fifoPriority: configuration.fifoPriority, backoff: configuration.backoff,
+                fillPeriods: configuration.bufferPeriods, relaxedFillPeriods: configuration.relaxedPlaybackPeriods),
             renderer: { period in mixer.render(into: period.buffer) })
+        playbackLoop.isRelaxed = true
+        captureLoop.isRelaxed = true
     }
 
     /// Starts both realtime threads. Returns scheduling notices worth a log line.

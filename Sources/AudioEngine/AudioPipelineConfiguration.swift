@@ -3,7 +3,9 @@ import AudioCore
 import Basics
 
 /// Everything the audio pipeline needs: both devices, channel selection, the capture chain.
-/// Defaults: 16 kHz mono capture, 48 kHz stereo playback, 10 ms periods, 4 periods of buffer.
+/// Defaults: 16 kHz mono capture, 48 kHz stereo playback, 10 ms periods, 4 periods (40 ms) queued in a
+/// conversation; between conversations the playback queue is kept between 50 and 150 ms and the mic is
+/// read in 100 ms batches (fewer wakeups; the device buffers are sized for that).
 public struct AudioPipelineConfiguration: Sendable {
     public var captureDevice: PCMDevice
     public var captureRate: Int
@@ -22,6 +24,11 @@ public struct AudioPipelineConfiguration: Sendable {
     /// How much processed 24 kHz uplink audio may wait for the network side.
     public var uplinkMilliseconds: Int
     public var backoff: Backoff
+    /// Between conversations: the playback queue in ms, from the wake mark to the fill (one wakeup per
+    /// difference). nil: the short path always.
+    public var relaxedPlaybackMilliseconds: ClosedRange<Int>?
+    /// Between conversations: the mic is read when this many ms are captured. nil: every period.
+    public var relaxedCaptureBatchMilliseconds: Int?
 
     public init(
         captureDevice: PCMDevice = PCMDevice(name: "default"), captureRate: Int = 16_000, captureChannels: Int = 1,
@@ -30,7 +37,8 @@ public struct AudioPipelineConfiguration: Sendable {
         playbackFormat: AudioFormat = AudioFormat(sampleRate: 48_000, channels: 2),
         periodMilliseconds: Int = 10, bufferPeriods: Int = 4, fifoPriority: Int32? = 70,
         chain: CaptureChainConfiguration = CaptureChainConfiguration(), uplinkMilliseconds: Int = 10_000,
-        backoff: Backoff = .deviceReopen
+        backoff: Backoff = .deviceReopen, relaxedPlaybackMilliseconds: ClosedRange<Int>? = 50...150,
+        relaxedCaptureBatchMilliseconds: Int? = 100
     ) {
         self.captureDevice = captureDevice
         self.captureRate = captureRate
@@ -45,5 +53,26 @@ public struct AudioPipelineConfiguration: Sendable {
         self.chain = chain
         self.uplinkMilliseconds = uplinkMilliseconds
         self.backoff = backoff
+        self.relaxedPlaybackMilliseconds = relaxedPlaybackMilliseconds
+        self.relaxedCaptureBatchMilliseconds = relaxedCaptureBatchMilliseconds
     }
+
+    /// The relaxed playback queue in periods.
+    var relaxedPlaybackPeriods: ClosedRange<Int>? {
+        relaxedPlaybackMilliseconds.map { ms in
+            let period = max(1, periodMilliseconds)
+            let upper = max(bufferPeriods, ms.upperBound / period)
+            return min(max(1, ms.lowerBound / period), upper - 1)...upper
+        }
+    }
+
+    /// The relaxed capture batch in periods.
+    var relaxedCapturePeriods: Int? { relaxedCaptureBatchMilliseconds.map { max(1, $0 / max(1, periodMilliseconds)) } }
+
+    /// Device buffers: the conversation's `bufferPeriods`, or room for the relaxed queue plus 100 ms
+    /// (playback) and three relaxed batches (capture: a late wakeup does not overrun).
+    var playbackDevicePeriods: Int {
+        max(bufferPeriods, (relaxedPlaybackPeriods?.upperBound ?? 0) + 100 / max(1, periodMilliseconds))
+    }
+    var captureDevicePeriods: Int { max(bufferPeriods, 3 * (relaxedCapturePeriods ?? 0)) }
 }

@@ -19,13 +19,17 @@ public struct CaptureLoopConfiguration: Sendable {
     public var backoff: Backoff
     /// Slots in the event ring to the non-realtime reader. Default 256.
     public var eventCapacity: Int
+    /// While the loop is relaxed (`isRelaxed`, no conversation): sleep until this many periods are
+    /// captured, then read them all in one go. nil: never relax (one wakeup per period). The device
+    /// buffer must hold well more than this.
+    public var relaxedBatchPeriods: Int?
 
     public init(
         device: PCMDevice,
         pcm: PCMConfiguration = PCMConfiguration(sampleRate: 16_000, channels: 1),
         micChannel: Int = 0, referenceChannel: Int? = nil, referenceTap: ReferenceTap? = nil,
         threadName: String = "rt:capture", fifoPriority: Int32? = 70, backoff: Backoff = .deviceReopen,
-        eventCapacity: Int = 256
+        eventCapacity: Int = 256, relaxedBatchPeriods: Int? = nil
     ) {
         self.device = device
         self.pcm = pcm
@@ -36,6 +40,7 @@ public struct CaptureLoopConfiguration: Sendable {
         self.fifoPriority = fifoPriority
         self.backoff = backoff
         self.eventCapacity = eventCapacity
+        self.relaxedBatchPeriods = relaxedBatchPeriods
     }
 }
 
@@ -58,111 +63,78 @@ public struct CapturedPeriod {
 /// Runs on `rt:capture`, once per period. It must not allocate, lock, log or await.
 public typealias CaptureProcessor = @Sendable (CapturedPeriod) -> Void
 
-/// The capture device loop: opens the device on its own realtime thread, reads period by period,
-/// hands each period to the processor, recovers xruns, reopens a vanished device with capped
-/// exponential backoff, and reports through `status` (atomics) and `nextEvent()` (SPSC ring).
-public final class CaptureLoop: Sendable {
+/// The capture device loop: reads period by period on its own realtime thread and hands each period to
+/// the processor; opening, xrun recovery and reopening are `ReopeningDevice`'s. Reports through `status`
+/// (atomics) and `nextEvent()` (SPSC ring).
+///
+/// On the short path it wakes for every period (a blocking read). Relaxed (no conversation) it sleeps
+/// until `relaxedBatchPeriods` are captured and processes them back to back: the same periods, with
+/// the same timestamps, fewer wakeups.
+public final class CaptureLoop: PeriodLoop, @unchecked Sendable {
     public let configuration: CaptureLoopConfiguration
     private let processor: CaptureProcessor
-    private let core: PeriodLoopCore
 
     public init(configuration: CaptureLoopConfiguration, processor: @escaping CaptureProcessor) {
         self.configuration = configuration
         self.processor = processor
-        core = PeriodLoopCore(eventCapacity: configuration.eventCapacity)
+        super.init(
+            device: configuration.device, stream: .capture, pcm: configuration.pcm, backoff: configuration.backoff,
+            threadName: configuration.threadName, fifoPriority: configuration.fifoPriority,
+            eventCapacity: configuration.eventCapacity)
     }
 
-    public var status: AudioLoopStatus { core.status }
-
-    /// Starts the thread; returns a scheduling notice to log when SCHED_FIFO was refused.
-    @discardableResult
-    public func start() throws(RealtimeThreadError) -> String? {
-        try core.start(name: configuration.threadName, fifoPriority: configuration.fifoPriority) { [self] in run() }
-    }
-
-    /// Asks the loop to stop (within about a period) and joins the thread. Closes the device.
-    public func stop() { core.stop() }
-
-    /// The next event for the log; call from one non-realtime thread only.
-    public func nextEvent() -> AudioLoopEvent? { core.nextEvent() }
-
-    private func run() {
-        let config = configuration
-        let status = core.status
-        let buffers = PeriodBuffers()
-        var pcm: PCM?
-        var backoff = config.backoff
-        var opens = 0
-        var frameIndex = 0
-        while !core.isStopping {
-            guard let device = pcm else {
-                do {
-                    let opened = try PCM(device: config.device, stream: .capture, configuration: config.pcm)
-                    opens += 1
-                    if opens > 1 { status.reopensCounter.add(1, ordering: .relaxed) }
-                    buffers.ensure(opened.parameters)
-                    core.emit(AudioLoopEvent(kind: .opened, code: opens > 1 ? 1 : 0, at: monotonicNanoseconds(), parameters: opened.parameters))
-                    status.runningFlag.store(true, ordering: .relaxed)
-                    pcm = opened
-                } catch {
-                    status.openFailuresCounter.add(1, ordering: .relaxed)
-                    let delay = Int(backoff.nextMilliseconds())
-                    core.emit(AudioLoopEvent(.openFailed, error, at: monotonicNanoseconds(), backoffMilliseconds: delay))
-                    _ = core.sleep(milliseconds: delay)
+    override func serve(_ pcm: PCM, buffers: PeriodBuffers, device: ReopeningDevice, frameIndex: inout Int) {
+        let parameters = pcm.parameters
+        do {
+            var periods = 1
+            if isRelaxed, let batch = configuration.relaxedBatchPeriods, batch > 1, pcm.state == .running {
+                let available = try pcm.avail()
+                let wanted = batch * parameters.periodFrames
+                if available < wanted {
+                    nap(frames: wanted - available, sampleRate: parameters.sampleRate)
+                    return
                 }
-                continue
+                periods = available / parameters.periodFrames
             }
-            let parameters = device.parameters
-            do {
-                try device.read(into: buffers.interleaved)
-            } catch {
-                switch error.kind {
-                case .xrun, .suspended:
-                    do {
-                        try device.recover(from: error)
-                        status.xrunsCounter.add(1, ordering: .relaxed)
-                        core.emit(AudioLoopEvent(error.kind == .xrun ? .xrun : .suspended, error, at: monotonicNanoseconds()))
-                    } catch {
-                        core.emit(AudioLoopEvent(.recoveryFailed, error, at: monotonicNanoseconds()))
-                        pcm = nil
-                    }
-                default:
-                    core.emit(AudioLoopEvent(.disconnected, error, at: monotonicNanoseconds()))
-                    pcm = nil
-                }
-                if pcm == nil {
-                    status.runningFlag.store(false, ordering: .relaxed)
-                    _ = core.sleep(milliseconds: Int(backoff.nextMilliseconds()))
-                }
-                continue
+            for _ in 0..<periods {
+                try readPeriod(pcm, buffers: buffers, frameIndex: frameIndex)
+                frameIndex += parameters.periodFrames
             }
-            backoff.reset()
-            let delay = (try? device.delay()) ?? 0
-            let now = monotonicNanoseconds()
-            let frames = parameters.periodFrames
-            let first = now - Int64((Double(delay + frames) * 1e9 / Double(parameters.sampleRate)).rounded())
-            let channels = parameters.channels
-            let interleaved = UnsafeBufferPointer(buffers.interleaved)
-            let mic = buffers.mono
-            let micChannel = min(config.micChannel, channels - 1)
-            for f in 0..<frames { mic[f] = interleaved[f * channels + micChannel] }
-            var reference: UnsafeBufferPointer<Int16>?
-            if let channel = config.referenceChannel, channel < channels {
-                for f in 0..<frames { buffers.reference[f] = interleaved[f * channels + channel] }
-                reference = UnsafeBufferPointer(buffers.reference)
-            } else if let tap = config.referenceTap {
-                tap.pull(into: buffers.reference, firstFrameNanoseconds: first)
-                reference = UnsafeBufferPointer(buffers.reference)
-            }
-            processor(CapturedPeriod(
-                mic: UnsafeBufferPointer(mic), reference: reference, interleaved: interleaved,
-                parameters: parameters, firstFrameNanoseconds: first, firstFrameIndex: frameIndex))
-            frameIndex += frames
-            status.framesCounter.add(frames, ordering: .relaxed)
-            status.delayFramesValue.store(delay, ordering: .relaxed)
-            status.heartbeat.store(now, ordering: .relaxed)
+            device.succeeded()
+        } catch {
+            _ = device.recover(from: error)
         }
-        pcm = nil
-        status.runningFlag.store(false, ordering: .relaxed)
+    }
+
+    /// Reads one period (blocking until it is captured), times it, pulls its reference and hands it
+    /// to the processor.
+    private func readPeriod(_ pcm: PCM, buffers: PeriodBuffers, frameIndex: Int) throws(ALSAError) {
+        let config = configuration
+        let parameters = pcm.parameters
+        try pcm.read(into: buffers.interleaved)
+        let delay = (try? pcm.delay()) ?? 0
+        let now = monotonicNanoseconds()
+        let frames = parameters.periodFrames
+        let first = now - Int64((Double(delay + frames) * 1e9 / Double(parameters.sampleRate)).rounded())
+        let channels = parameters.channels
+        let interleaved = UnsafeBufferPointer(buffers.interleaved)
+        let mic = buffers.mono
+        let micChannel = min(config.micChannel, channels - 1)
+        for f in 0..<frames { mic[f] = interleaved[f * channels + micChannel] }
+        var reference: UnsafeBufferPointer<Int16>?
+        if let channel = config.referenceChannel, channel < channels {
+            for f in 0..<frames { buffers.reference[f] = interleaved[f * channels + channel] }
+            reference = UnsafeBufferPointer(buffers.reference)
+        } else if let tap = config.referenceTap {
+            tap.pull(into: buffers.reference, firstFrameNanoseconds: first)
+            reference = UnsafeBufferPointer(buffers.reference)
+        }
+        processor(CapturedPeriod(
+            mic: UnsafeBufferPointer(mic), reference: reference, interleaved: interleaved,
+            parameters: parameters, firstFrameNanoseconds: first, firstFrameIndex: frameIndex))
+        let status = self.status
+        status.framesCounter.add(frames, ordering: .relaxed)
+        status.delayFramesValue.store(delay, ordering: .relaxed)
+        status.heartbeat.store(now, ordering: .relaxed)
     }
 }

@@ -2,7 +2,8 @@ import ALSA
 import AudioCore
 import Basics
 
-/// How the playback loop opens its device. Defaults: 48 kHz stereo, 10 ms periods, 4 periods.
+/// How the playback loop opens and fills its device. Defaults: 48 kHz stereo, 10 ms periods, 4 periods,
+/// kept full (the short voice path).
 public struct PlaybackLoopConfiguration: Sendable {
     public var device: PCMDevice
     public var pcm: PCMConfiguration
@@ -13,11 +14,18 @@ public struct PlaybackLoopConfiguration: Sendable {
     public var fifoPriority: Int32?
     public var backoff: Backoff
     public var eventCapacity: Int
+    /// The short path (a conversation): at most this many periods queued; a period is written each time
+    /// one has played. nil: the whole device buffer.
+    public var fillPeriods: Int?
+    /// While the loop is relaxed (`isRelaxed`, no conversation): sleep until only `lowerBound` periods
+    /// are queued, then top up to `upperBound` in one go (one wakeup per `upperBound - lowerBound`
+    /// periods). nil: never relax. The device buffer must hold `upperBound` periods.
+    public var relaxedFillPeriods: ClosedRange<Int>?
 
     public init(
         device: PCMDevice, pcm: PCMConfiguration = PCMConfiguration(), referenceTap: ReferenceTap? = nil,
         threadName: String = "rt:playback", fifoPriority: Int32? = 70, backoff: Backoff = .deviceReopen,
-        eventCapacity: Int = 256
+        eventCapacity: Int = 256, fillPeriods: Int? = nil, relaxedFillPeriods: ClosedRange<Int>? = nil
     ) {
         self.device = device
         self.pcm = pcm
@@ -26,6 +34,8 @@ public struct PlaybackLoopConfiguration: Sendable {
         self.fifoPriority = fifoPriority
         self.backoff = backoff
         self.eventCapacity = eventCapacity
+        self.fillPeriods = fillPeriods
+        self.relaxedFillPeriods = relaxedFillPeriods
     }
 }
 
@@ -41,101 +51,85 @@ public struct PlaybackPeriod {
 /// Runs on `rt:playback`, once per period. It must not allocate, lock, log or await.
 public typealias PlaybackRenderer = @Sendable (PlaybackPeriod) -> Void
 
-/// The playback device loop: renders and writes period by period on its own realtime thread,
-/// feeds the reference tap, recovers underruns, reopens a vanished device with capped backoff.
-public final class PlaybackLoop: Sendable {
+/// The playback device loop: renders and writes period by period on its own realtime thread, feeds the
+/// reference tap, and leaves opening, xrun recovery and reopening to `ReopeningDevice`.
+///
+/// It paces itself: it sleeps until the queue falls to its wake mark, then renders and writes periods
+/// until the queue reaches its fill. On the short path that is one period per period (as a blocking
+/// write into a buffer of `fillPeriods`); relaxed, one wakeup writes many periods into a deeper buffer.
+/// `status.frames` are frames written; `frames - delayFrames` approximates frames heard (barge-in truncation).
+public final class PlaybackLoop: PeriodLoop, @unchecked Sendable {
     public let configuration: PlaybackLoopConfiguration
     private let renderer: PlaybackRenderer
-    private let core: PeriodLoopCore
 
     public init(configuration: PlaybackLoopConfiguration, renderer: @escaping PlaybackRenderer) {
         self.configuration = configuration
         self.renderer = renderer
-        core = PeriodLoopCore(eventCapacity: configuration.eventCapacity)
+        super.init(
+            device: configuration.device, stream: .playback, pcm: configuration.pcm, backoff: configuration.backoff,
+            threadName: configuration.threadName, fifoPriority: configuration.fifoPriority,
+            eventCapacity: configuration.eventCapacity)
     }
 
-    /// `frames` are frames written; `frames - delayFrames` approximates frames heard (barge-in truncation).
-    public var status: AudioLoopStatus { core.status }
-
-    @discardableResult
-    public func start() throws(RealtimeThreadError) -> String? {
-        try core.start(name: configuration.threadName, fifoPriority: configuration.fifoPriority) { [self] in run() }
-    }
-
-    public func stop() { core.stop() }
-
-    public func nextEvent() -> AudioLoopEvent? { core.nextEvent() }
-
-    private func run() {
-        let config = configuration
-        let status = core.status
-        let buffers = PeriodBuffers()
-        var pcm: PCM?
-        var backoff = config.backoff
-        var opens = 0
-        var frameIndex = 0
-        while !core.isStopping {
-            guard let device = pcm else {
-                do {
-                    let opened = try PCM(device: config.device, stream: .playback, configuration: config.pcm)
-                    opens += 1
-                    if opens > 1 { status.reopensCounter.add(1, ordering: .relaxed) }
-                    buffers.ensure(opened.parameters)
-                    core.emit(AudioLoopEvent(kind: .opened, code: opens > 1 ? 1 : 0, at: monotonicNanoseconds(), parameters: opened.parameters))
-                    status.runningFlag.store(true, ordering: .relaxed)
-                    pcm = opened
-                } catch {
-                    status.openFailuresCounter.add(1, ordering: .relaxed)
-                    let delay = Int(backoff.nextMilliseconds())
-                    core.emit(AudioLoopEvent(.openFailed, error, at: monotonicNanoseconds(), backoffMilliseconds: delay))
-                    _ = core.sleep(milliseconds: delay)
+    override func serve(_ pcm: PCM, buffers: PeriodBuffers, device: ReopeningDevice, frameIndex: inout Int) {
+        let parameters = pcm.parameters
+        let (wake, fill) = fillMarks(parameters)
+        do {
+            var queued = max(0, parameters.bufferFrames - (try pcm.avail()))
+            if queued > wake {
+                if pcm.state == .running {
+                    nap(frames: queued - wake, sampleRate: parameters.sampleRate)
+                    return
                 }
-                continue
+                try pcm.start()  // queued past a start threshold it could not reach by itself
             }
-            let parameters = device.parameters
-            let buffer = buffers.interleaved
-            buffer.update(repeating: 0)
-            renderer(PlaybackPeriod(buffer: buffer, parameters: parameters, firstFrameIndex: frameIndex))
-            var attempts = 0
-            while attempts < 2 {
-                attempts += 1
-                do {
-                    try device.write(UnsafeBufferPointer(buffer))
-                    break
-                } catch {
-                    switch error.kind {
-                    case .xrun, .suspended:
-                        do {
-                            try device.recover(from: error)
-                            status.xrunsCounter.add(1, ordering: .relaxed)
-                            core.emit(AudioLoopEvent(error.kind == .xrun ? .xrun : .suspended, error, at: monotonicNanoseconds()))
-                        } catch {
-                            core.emit(AudioLoopEvent(.recoveryFailed, error, at: monotonicNanoseconds()))
-                            pcm = nil
-                        }
-                    default:
-                        core.emit(AudioLoopEvent(.disconnected, error, at: monotonicNanoseconds()))
-                        pcm = nil
-                    }
-                    if pcm == nil { break }
-                }
-            }
-            if pcm == nil {
-                status.runningFlag.store(false, ordering: .relaxed)
-                _ = core.sleep(milliseconds: Int(backoff.nextMilliseconds()))
-                continue
-            }
-            backoff.reset()
-            let delay = (try? device.delay()) ?? 0
-            let now = monotonicNanoseconds()
-            config.referenceTap?.playbackWrote(
-                UnsafeBufferPointer(buffer), channels: parameters.channels, delayFrames: delay, atNanoseconds: now)
-            frameIndex += parameters.periodFrames
-            status.framesCounter.add(parameters.periodFrames, ordering: .relaxed)
-            status.delayFramesValue.store(delay, ordering: .relaxed)
-            status.heartbeat.store(now, ordering: .relaxed)
+            repeat {
+                guard let delay = writePeriod(pcm, buffers: buffers, frameIndex: frameIndex, device: device) else { break }
+                device.succeeded()
+                frameIndex += parameters.periodFrames
+                queued = delay
+            } while queued + parameters.periodFrames <= fill && !isStopping
+        } catch {
+            _ = device.recover(from: error)
         }
-        pcm = nil
-        status.runningFlag.store(false, ordering: .relaxed)
+    }
+
+    /// Wake when no more than `wake` frames are queued; write until `fill` are.
+    private func fillMarks(_ parameters: PCMParameters) -> (wake: Int, fill: Int) {
+        let period = parameters.periodFrames
+        let bufferPeriods = max(1, parameters.bufferFrames / period)
+        if isRelaxed, let relaxed = configuration.relaxedFillPeriods {
+            let fill = min(max(1, relaxed.upperBound), bufferPeriods)
+            return (min(relaxed.lowerBound, fill - 1) * period, fill * period)
+        }
+        let fill = min(max(1, configuration.fillPeriods ?? bufferPeriods), bufferPeriods)
+        return ((fill - 1) * period, fill * period)
+    }
+
+    /// Renders one period and writes it (once more after a recovered xrun), then feeds the reference
+    /// tap and the status. Returns the device delay after the write, or nil when nothing was written.
+    private func writePeriod(_ pcm: PCM, buffers: PeriodBuffers, frameIndex: Int, device: ReopeningDevice) -> Int? {
+        let parameters = pcm.parameters
+        let buffer = buffers.interleaved
+        buffer.update(repeating: 0)
+        renderer(PlaybackPeriod(buffer: buffer, parameters: parameters, firstFrameIndex: frameIndex))
+        do {
+            try pcm.write(UnsafeBufferPointer(buffer))
+        } catch {
+            guard device.recover(from: error) else { return nil }
+            do { try pcm.write(UnsafeBufferPointer(buffer)) } catch {
+                _ = device.recover(from: error)
+                return nil
+            }
+        }
+        let delay = (try? pcm.delay()) ?? 0
+        let now = monotonicNanoseconds()
+        configuration.referenceTap?.playbackWrote(
+            UnsafeBufferPointer(buffer), channels: parameters.channels, delayFrames: delay, atNanoseconds: now)
+        let status = self.status
+        status.framesCounter.add(parameters.periodFrames, ordering: .relaxed)
+        status.delayFramesValue.store(delay, ordering: .relaxed)
+        status.heartbeat.store(now, ordering: .relaxed)
+        return delay
     }
 }

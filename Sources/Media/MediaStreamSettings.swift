@@ -16,8 +16,10 @@ public struct MediaStreamSettings: Sendable {
     public var reconnect = Backoff.mediaReconnect
     /// Consecutive failed attempts before giving up. A connection that delivered audio resets the count.
     public var maxConsecutiveFailures = 8
-    /// How often a full sink is retried. Default 20 ms.
-    public var backPressurePoll: Duration = .milliseconds(20)
+    /// How often a full sink is retried. Default 100 ms: the sink (the mixer's media queue) holds 1 s, and
+    /// between conversations the playback thread drains it 100 ms at a time, so a shorter poll mostly finds
+    /// no room and costs a wakeup.
+    public var backPressurePoll: Duration = .milliseconds(100)
     public var limits = MediaLimits()
     public var userAgent = "jarvis-voice/1"
 

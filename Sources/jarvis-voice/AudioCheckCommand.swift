@@ -34,6 +34,11 @@ struct AudioCheckCommand: ParsableCommand {
     @Option(help: "Seconds to record (1...600).")
     var seconds: Int = 5
 
+    @Flag(help: ArgumentHelp(
+        "Run the loops as `run` does between conversations (mic read in batches, deeper playback queue; "
+            + "the capture chain only while sound plays) instead of on the conversation path."))
+    var betweenConversations = false
+
     func validate() throws {
         guard (1...600).contains(seconds) else { throw ValidationError("--seconds must be in 1...600") }
     }
@@ -48,7 +53,8 @@ struct AudioCheckCommand: ParsableCommand {
         }
         do {
             let report = try AudioCheck(
-                configuration: AudioPipelineConfiguration(config), play: play, seconds: seconds
+                configuration: AudioPipelineConfiguration(config), play: play, seconds: seconds,
+                conversation: !betweenConversations
             ).run { line in print(line) }
             try DSPCommand.write(WAVFile(format: .realtime, samples: report.uplink).bytes, to: out)
             for line in report.summary(out: out) { print(line) }
@@ -64,6 +70,9 @@ struct AudioCheck {
     let configuration: AudioPipelineConfiguration
     let play: String?
     let seconds: Int
+    /// The conversation path (the chain runs from the first frame, 10 ms wakeups); false: the loops as
+    /// between conversations.
+    var conversation = true
 
     struct Report {
         var uplink: [Int16] = []
@@ -110,7 +119,9 @@ struct AudioCheck {
         var collected = 0
         var scratch = [Int16](repeating: 0, count: CaptureChainConfiguration.uplinkSampleRate / 10)
 
-        pipeline.uplinkActive = true  // the conversation path: the chain runs from the first frame
+        // The conversation path: the chain runs from the first frame and both loops take the short path.
+        pipeline.uplinkActive = conversation
+        pipeline.conversationActive = conversation
         let notices: [String]
         do { notices = try pipeline.start() } catch { throw DSPFailure(code: 70, message: "\(error)") }
         defer { pipeline.stop() }

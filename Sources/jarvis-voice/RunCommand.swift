@@ -61,7 +61,11 @@ struct RunCommand: AsyncParsableCommand {
         let supervisor = SystemdSupervisor(notify: notify, pipeline: pipeline, controlSocket: config.control.socket,
                                            logger: Logger(label: "systemd"))
         do {
-            runner = try makeRunner(config, secrets: secrets, pipeline: pipeline, player: player) { supervisor.status($0.rawValue) }
+            runner = try makeRunner(config, secrets: secrets, pipeline: pipeline, player: player) { state in
+                // Between conversations the audio loops batch their periods (fewer wakeups).
+                pipeline.conversationActive = state.isInConversation
+                supervisor.status(state.rawValue)
+            }
             runner.setVoiceVolume(Float(voiceVolume.current))
         } catch {
             logger.critical("cannot set up the conversation: \(error)")

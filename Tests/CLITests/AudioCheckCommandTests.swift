@@ -87,14 +87,16 @@ import Testing
     }
 
     /// The real pipeline's rt:capture and rt:playback, after the device open (warm-up) and before
-    /// the close (window), make no allocator, lock or stdout/stderr call.
-    @Test func realtimeThreadsDoNotAllocateLockOrLog() async throws {
+    /// the close (window), make no allocator, lock or stdout/stderr call: on the conversation path and
+    /// between conversations (batched periods, the deeper playback queue, the idle chain bypass).
+    @Test(arguments: [false, true])
+    func realtimeThreadsDoNotAllocateLockOrLog(betweenConversations: Bool) async throws {
         let env = try writeDevices()
         let config = try writeConfig()
         let library = try await RTCheckLibrary.build(in: dir)
         let report = dir.file("rtcheck.txt")
         let result = try await run(
-            ["--config", config, "--out", dir.file("rt.wav"), "--seconds", "3"],
+            ["--config", config, "--out", dir.file("rt.wav"), "--seconds", "3"] + (betweenConversations ? ["--between-conversations"] : []),
             environment: [env, "LIBASOUND_THREAD_SAFE=0", "LD_PRELOAD=\(library)", "RTCHECK_REPORT=\(report)",
                           "RTCHECK_WARMUP_MS=700", "RTCHECK_WINDOW_MS=1800"])
         #expect(result.status == 0, "\(result.text)")
