@@ -100,19 +100,18 @@ extension JarvisVoiceConfig {
 extension AudioConfig {
     init(reader r: inout ConfigSectionReader) {
         let d = AudioConfig()
-        self.init(
-            captureDevice: r.string("capture_device", default: d.captureDevice),
-            playbackDevice: r.string("playback_device", default: d.playbackDevice),
-            captureRate: r.integer("capture_rate", default: d.captureRate, in: 8000...192_000),
-            captureChannels: r.integer("capture_channels", default: d.captureChannels, in: 1...32),
-            micChannel: r.integer("mic_channel", default: d.micChannel, in: 0...31),
-            referenceChannel: r.optionalInteger("reference_channel", in: 0...31),
-            playbackRate: r.integer("playback_rate", default: d.playbackRate, in: 8000...192_000),
-            playbackChannels: r.integer("playback_channels", default: d.playbackChannels, in: 1...8),
-            periodMs: r.integer("period_ms", default: d.periodMs, in: 1...100),
-            bufferPeriods: r.integer("buffer_periods", default: d.bufferPeriods, in: 2...64),
-            realtimePriority: r.integer("realtime_priority", default: d.realtimePriority, in: 0...99)
-        )
+        self.init()
+        captureDevice = r.string("capture_device", default: d.captureDevice)
+        playbackDevice = r.string("playback_device", default: d.playbackDevice)
+        captureRate = r.integer("capture_rate", default: d.captureRate, in: 8000...192_000)
+        captureChannels = r.integer("capture_channels", default: d.captureChannels, in: 1...32)
+        micChannel = r.integer("mic_channel", default: d.micChannel, in: 0...31)
+        referenceChannel = r.optionalInteger("reference_channel", in: 0...31)
+        playbackRate = r.integer("playback_rate", default: d.playbackRate, in: 8000...192_000)
+        playbackChannels = r.integer("playback_channels", default: d.playbackChannels, in: 1...8)
+        periodMs = r.integer("period_ms", default: d.periodMs, in: 1...100)
+        bufferPeriods = r.integer("buffer_periods", default: d.bufferPeriods, in: 2...64)
+        realtimePriority = r.integer("realtime_priority", default: d.realtimePriority, in: 0...99)
         if micChannel >= captureChannels {
             r.problem("mic_channel", "must be below capture_channels (\(captureChannels)), got \(micChannel)")
         }
@@ -129,18 +128,17 @@ extension AudioConfig {
 extension DSPConfig {
     init(reader r: inout ConfigSectionReader) {
         let d = DSPConfig()
-        self.init(
-            frameMs: r.integer("frame_ms", default: d.frameMs, in: 4...64),
-            echoTailMs: r.integer("echo_tail_ms", default: d.echoTailMs, in: 16...2000),
-            maxReferenceLagMs: r.integer("max_reference_lag_ms", default: d.maxReferenceLagMs, in: 0...5000),
-            driftCompensation: r.boolean("drift_compensation", default: d.driftCompensation),
-            noiseSuppressDB: r.integer("noise_suppress_db", default: d.noiseSuppressDB, in: -100...0),
-            echoSuppressDB: r.integer("echo_suppress_db", default: d.echoSuppressDB, in: -100...0),
-            echoSuppressActiveDB: r.integer("echo_suppress_active_db", default: d.echoSuppressActiveDB, in: -100...0),
-            residualEchoSuppressor: r.boolean("residual_echo_suppressor", default: d.residualEchoSuppressor),
-            agc: r.boolean("agc", default: d.agc),
-            agcLevel: r.integer("agc_level", default: d.agcLevel, in: 1...32767)
-        )
+        self.init()
+        frameMs = r.integer("frame_ms", default: d.frameMs, in: 4...64)
+        echoTailMs = r.integer("echo_tail_ms", default: d.echoTailMs, in: 16...2000)
+        maxReferenceLagMs = r.integer("max_reference_lag_ms", default: d.maxReferenceLagMs, in: 0...5000)
+        driftCompensation = r.boolean("drift_compensation", default: d.driftCompensation)
+        noiseSuppressDB = r.integer("noise_suppress_db", default: d.noiseSuppressDB, in: -100...0)
+        echoSuppressDB = r.integer("echo_suppress_db", default: d.echoSuppressDB, in: -100...0)
+        echoSuppressActiveDB = r.integer("echo_suppress_active_db", default: d.echoSuppressActiveDB, in: -100...0)
+        residualEchoSuppressor = r.boolean("residual_echo_suppressor", default: d.residualEchoSuppressor)
+        agc = r.boolean("agc", default: d.agc)
+        agcLevel = r.integer("agc_level", default: d.agcLevel, in: 1...32767)
         if echoTailMs < frameMs {
             r.problem("echo_tail_ms", "must be at least frame_ms (\(frameMs)), got \(echoTailMs)")
         }
@@ -150,17 +148,16 @@ extension DSPConfig {
 extension RealtimeConfig {
     init(reader r: inout ConfigSectionReader) {
         let d = RealtimeConfig()
-        self.init(
-            url: r.string("url", default: d.url),
-            model: r.string("model", default: d.model),
-            apiKeyFile: r.path("api_key_file", default: d.apiKeyFile, allowEmpty: true),
-            voice: r.string("voice", default: d.voice),
-            vad: r.choice("vad", default: d.vad),
-            vadEagerness: r.choice("vad_eagerness", default: d.vadEagerness),
-            logTranscripts: r.boolean("log_transcripts", default: d.logTranscripts),
-            idleTimeoutSeconds: r.number("idle_timeout_s", default: d.idleTimeoutSeconds, in: 1...3600),
-            connectTimeoutSeconds: r.number("connect_timeout_s", default: d.connectTimeoutSeconds, in: 1...300)
-        )
+        self.init()
+        url = r.string("url", default: d.url)
+        model = r.string("model", default: d.model)
+        apiKeyFile = r.path("api_key_file", default: d.apiKeyFile, allowEmpty: true)
+        voice = r.string("voice", default: d.voice)
+        vad = r.choice("vad", default: d.vad)
+        vadEagerness = r.choice("vad_eagerness", default: d.vadEagerness)
+        logTranscripts = r.boolean("log_transcripts", default: d.logTranscripts)
+        idleTimeoutSeconds = r.number("idle_timeout_s", default: d.idleTimeoutSeconds, in: 1...3600)
+        connectTimeoutSeconds = r.number("connect_timeout_s", default: d.connectTimeoutSeconds, in: 1...300)
         if let problem = Self.urlProblem(url) {
             r.problem("url", problem)
             url = d.url
@@ -177,15 +174,14 @@ extension RealtimeConfig {
 extension JarvisConfig {
     init(reader r: inout ConfigSectionReader) {
         let d = JarvisConfig()
-        self.init(
-            url: r.string("url", default: d.url),
-            tokenFile: r.path("token_file", default: d.tokenFile, allowEmpty: true),
-            api: r.choice("api", default: d.api),
-            inactivityTimeoutSeconds: r.number("inactivity_timeout_s", default: d.inactivityTimeoutSeconds, in: 1...3600),
-            totalTimeoutSeconds: r.number("total_timeout_s", default: d.totalTimeoutSeconds, in: 1...3600),
-            sessionIdleResetMinutes: r.integer("session_idle_reset_min", default: d.sessionIdleResetMinutes, in: 1...10_080),
-            maxAnswerWords: r.integer("max_answer_words", default: d.maxAnswerWords, in: 10...2000)
-        )
+        self.init()
+        url = r.string("url", default: d.url)
+        tokenFile = r.path("token_file", default: d.tokenFile, allowEmpty: true)
+        api = r.choice("api", default: d.api)
+        inactivityTimeoutSeconds = r.number("inactivity_timeout_s", default: d.inactivityTimeoutSeconds, in: 1...3600)
+        totalTimeoutSeconds = r.number("total_timeout_s", default: d.totalTimeoutSeconds, in: 1...3600)
+        sessionIdleResetMinutes = r.integer("session_idle_reset_min", default: d.sessionIdleResetMinutes, in: 1...10_080)
+        maxAnswerWords = r.integer("max_answer_words", default: d.maxAnswerWords, in: 10...2000)
         if let problem = Self.urlProblem(url) {
             r.problem("url", problem)
             url = d.url
@@ -213,16 +209,15 @@ extension JarvisConfig {
 extension ButtonConfig {
     init(reader r: inout ConfigSectionReader) {
         let d = ButtonConfig()
-        self.init(
-            enabled: r.boolean("enabled", default: d.enabled),
-            chip: r.path("chip", default: d.chip),
-            line: r.integer("line", default: d.line, in: 0...1023),
-            activeLow: r.boolean("active_low", default: d.activeLow),
-            bias: r.choice("bias", default: d.bias),
-            debounceMs: r.integer("debounce_ms", default: d.debounceMs, in: 0...500),
-            holdMs: r.integer("hold_ms", default: d.holdMs, in: 100...10_000),
-            longHoldMs: r.integer("long_hold_ms", default: d.longHoldMs, in: 500...60_000)
-        )
+        self.init()
+        enabled = r.boolean("enabled", default: d.enabled)
+        chip = r.path("chip", default: d.chip)
+        line = r.integer("line", default: d.line, in: 0...1023)
+        activeLow = r.boolean("active_low", default: d.activeLow)
+        bias = r.choice("bias", default: d.bias)
+        debounceMs = r.integer("debounce_ms", default: d.debounceMs, in: 0...500)
+        holdMs = r.integer("hold_ms", default: d.holdMs, in: 100...10_000)
+        longHoldMs = r.integer("long_hold_ms", default: d.longHoldMs, in: 500...60_000)
         if longHoldMs <= holdMs {
             if r.isSet("long_hold_ms") {
                 r.problem("long_hold_ms", "must be above hold_ms (\(holdMs)), got \(longHoldMs)")
@@ -239,12 +234,11 @@ extension ButtonConfig {
 extension LEDConfig {
     init(reader r: inout ConfigSectionReader) {
         let d = LEDConfig()
-        self.init(
-            enabled: r.boolean("enabled", default: d.enabled),
-            chip: r.path("chip", default: d.chip),
-            line: r.optionalInteger("line", in: 0...1023),
-            activeLow: r.boolean("active_low", default: d.activeLow)
-        )
+        self.init()
+        enabled = r.boolean("enabled", default: d.enabled)
+        chip = r.path("chip", default: d.chip)
+        line = r.optionalInteger("line", in: 0...1023)
+        activeLow = r.boolean("active_low", default: d.activeLow)
         if enabled && line == nil && !r.isSet("line") {
             r.problem("enabled", "needs a line = N when enabled = true")
         }
@@ -254,17 +248,16 @@ extension LEDConfig {
 extension MediaConfig {
     init(reader r: inout ConfigSectionReader) {
         let d = MediaConfig()
-        self.init(
-            volume: r.number("volume", default: d.volume, in: 0...1),
-            duckDB: r.number("duck_db", default: d.duckDB, in: -96...0),
-            duckRampMs: r.integer("duck_ramp_ms", default: d.duckRampMs, in: 0...10_000),
-            restoreRampMs: r.integer("restore_ramp_ms", default: d.restoreRampMs, in: 0...10_000),
-            stateDir: r.path("state_dir", default: d.stateDir),
-            dj: r.boolean("dj", default: d.dj),
-            radioMode: r.boolean("radio_mode", default: d.radioMode),
-            stationCatalogURL: r.string("station_catalog_url", default: d.stationCatalogURL, allowEmpty: true),
-            reconnectAttempts: r.integer("reconnect_attempts", default: d.reconnectAttempts, in: 1...100)
-        )
+        self.init()
+        volume = r.number("volume", default: d.volume, in: 0...1)
+        duckDB = r.number("duck_db", default: d.duckDB, in: -96...0)
+        duckRampMs = r.integer("duck_ramp_ms", default: d.duckRampMs, in: 0...10_000)
+        restoreRampMs = r.integer("restore_ramp_ms", default: d.restoreRampMs, in: 0...10_000)
+        stateDir = r.path("state_dir", default: d.stateDir)
+        dj = r.boolean("dj", default: d.dj)
+        radioMode = r.boolean("radio_mode", default: d.radioMode)
+        stationCatalogURL = r.string("station_catalog_url", default: d.stationCatalogURL, allowEmpty: true)
+        reconnectAttempts = r.integer("reconnect_attempts", default: d.reconnectAttempts, in: 1...100)
         if !stationCatalogURL.isEmpty, let problem = URLProblem.describe(
             stationCatalogURL, rules: .media, expected: "an http:// or https:// URL or \"\"") {
             r.problem("station_catalog_url", problem)
@@ -279,7 +272,8 @@ extension ControlConfig {
 
     init(reader r: inout ConfigSectionReader) {
         let d = ControlConfig()
-        self.init(socket: r.path("socket", default: d.socket))
+        self.init()
+        socket = r.path("socket", default: d.socket)
         if socket.utf8.count > Self.maxSocketPathBytes {
             r.problem("socket", "is \(socket.utf8.count) bytes long; a Unix socket path may have at most \(Self.maxSocketPathBytes)")
             socket = d.socket
@@ -289,6 +283,7 @@ extension ControlConfig {
 
 extension LogConfig {
     init(reader r: inout ConfigSectionReader) {
-        self.init(level: r.choice("level", default: LogConfig().level))
+        self.init()
+        level = r.choice("level", default: LogConfig().level)
     }
 }

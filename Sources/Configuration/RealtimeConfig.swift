@@ -10,45 +10,25 @@ public struct RealtimeConfig: Sendable, Equatable {
     }
 
     /// WebSocket URL; the service appends `?model=<model>`. `ws://` only for loopback hosts.
-    public var url: String
-    public var model: String
+    public var url: String = "wss://api.openai.com/v1/realtime"
+    public var model: String = "gpt-realtime"
     /// File holding the API key, read by the service user; "" (the default) = the systemd
     /// credential `openai-api-key`, else `$OPENAI_API_KEY`.
-    public var apiKeyFile: String
+    public var apiKeyFile: String = ""
     /// Output voice (`marin` and `cedar` are recommended for gpt-realtime).
-    public var voice: String
+    public var voice: String = "marin"
     /// Hands-free turn detection: `semantic_vad` or `server_vad`.
-    public var vad: TurnDetection
+    public var vad: TurnDetection = .semantic
     /// `semantic_vad` eagerness.
-    public var vadEagerness: Eagerness
+    public var vadEagerness: Eagerness = .auto
     /// Log user and assistant transcripts (at info level).
-    public var logTranscripts: Bool
+    public var logTranscripts: Bool = false
     /// A conversation ends (and the session closes) after this much quiet.
-    public var idleTimeoutSeconds: Double
+    public var idleTimeoutSeconds: Double = 10
     /// Give up connecting after this long.
-    public var connectTimeoutSeconds: Double
+    public var connectTimeoutSeconds: Double = 10
 
-    public init(
-        url: String = "wss://api.openai.com/v1/realtime",
-        model: String = "gpt-realtime",
-        apiKeyFile: String = "",
-        voice: String = "marin",
-        vad: TurnDetection = .semantic,
-        vadEagerness: Eagerness = .auto,
-        logTranscripts: Bool = false,
-        idleTimeoutSeconds: Double = 10,
-        connectTimeoutSeconds: Double = 10
-    ) {
-        self.url = url
-        self.model = model
-        self.apiKeyFile = apiKeyFile
-        self.voice = voice
-        self.vad = vad
-        self.vadEagerness = vadEagerness
-        self.logTranscripts = logTranscripts
-        self.idleTimeoutSeconds = idleTimeoutSeconds
-        self.connectTimeoutSeconds = connectTimeoutSeconds
-    }
+    public init() {}
 
     public var idleTimeout: Duration { .milliseconds(Int64(idleTimeoutSeconds * 1000)) }
     public var connectTimeout: Duration { .milliseconds(Int64(connectTimeoutSeconds * 1000)) }

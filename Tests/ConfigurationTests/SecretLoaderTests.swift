@@ -205,3 +205,17 @@ import Testing
         #expect(secret.description == "<redacted secret from file /x>")
     }
 }
+
+private extension RealtimeConfig {
+    init(apiKeyFile: String) {
+        self.init()
+        self.apiKeyFile = apiKeyFile
+    }
+}
+
+private extension JarvisConfig {
+    init(tokenFile: String) {
+        self.init()
+        self.tokenFile = tokenFile
+    }
+}
