@@ -121,12 +121,13 @@ public enum ControlCommand: Sendable, Equatable {
         }
     }
 
-    /// How long the service may take to answer: `say` answers once the announcement has been spoken,
-    /// possibly after a running conversation (at most `sayMaxAge`, 5 min, plus the speech).
+    /// How long the service may take to answer beyond the server's handler timeout: `say` answers once
+    /// the announcement has been spoken, possibly after a running conversation (at most `sayMaxAge`,
+    /// 5 min, plus the speech); every other command answers at once (zero: the handler timeout applies).
     public var answerTime: Duration {
         switch self {
         case .say: .seconds(330)
-        default: .seconds(10)
+        default: .zero
         }
     }
 }

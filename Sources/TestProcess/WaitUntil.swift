@@ -3,7 +3,7 @@
 /// the end. Returns whether it held. The one poll loop the tests share: a deadline generous enough for a
 /// loaded 2-core machine, a short interval so a fast machine does not wait.
 public func waitUntil(
-    timeout: Duration = .seconds(10), interval: Duration = .milliseconds(5), _ condition: () async throws -> Bool
+    timeout: Duration = .seconds(30), interval: Duration = .milliseconds(5), _ condition: () async throws -> Bool
 ) async rethrows -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
@@ -15,7 +15,7 @@ public func waitUntil(
 
 /// Waits for `value` to produce a result (a log line that matched, a file that appeared); nil after `timeout`.
 public func waitFor<T>(
-    timeout: Duration = .seconds(10), interval: Duration = .milliseconds(5), _ value: () async throws -> T?
+    timeout: Duration = .seconds(30), interval: Duration = .milliseconds(5), _ value: () async throws -> T?
 ) async rethrows -> T? {
     var result: T?
     _ = try await waitUntil(timeout: timeout, interval: interval) {

@@ -163,11 +163,11 @@ public final class RealtimeStandIn: Sendable {
     }
 
     /// Waits (polling every 5 ms) until `count` events of `type` arrived; false on timeout.
-    public func waitForClientEvent(_ type: String, count: Int = 1, timeout: Duration = .seconds(5)) async -> Bool {
+    public func waitForClientEvent(_ type: String, count: Int = 1, timeout: Duration = .seconds(30)) async -> Bool {
         await waitUntil(timeout: timeout) { self.clientEvents(ofType: type).count >= count }
     }
 
-    public func waitUntil(timeout: Duration = .seconds(5), _ condition: @Sendable () -> Bool) async -> Bool {
+    public func waitUntil(timeout: Duration = .seconds(30), _ condition: @Sendable () -> Bool) async -> Bool {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while ContinuousClock.now < deadline {
             if condition() { return true }

@@ -125,7 +125,7 @@ public final class TermLLMStandIn: Sendable {
 
     /// Polls until `condition` holds or `timeout` passes; returns whether it held. The default is
     /// generous: it only runs out when something is really broken.
-    public func waitUntil(timeout: Duration = .seconds(10), _ condition: (TermLLMStandIn) -> Bool) async -> Bool {
+    public func waitUntil(timeout: Duration = .seconds(30), _ condition: (TermLLMStandIn) -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if condition(self) { return true }

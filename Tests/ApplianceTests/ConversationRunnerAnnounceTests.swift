@@ -48,10 +48,10 @@ import TestSupport
         h.runner.press()
         await h.waitForState(.userSpeaking)
         await h.speak(try SpeechFixture.speech("play me something long and interesting please"))
-        #expect(await waitUntil(timeout: .seconds(5)) { h.logs.contains("push-to-talk: speech heard") })
+        #expect(await waitUntil(timeout: .seconds(30)) { h.logs.contains("push-to-talk: speech heard") })
         h.runner.longHold()  // the recogniser's 3 s mark, mid-request
         h.runner.release()
-        #expect(await s.realtime.waitForClientEvent("input_audio_buffer.commit", timeout: .seconds(5)))
+        #expect(await s.realtime.waitForClientEvent("input_audio_buffer.commit", timeout: .seconds(30)))
         #expect(h.logs.contains("long hold ignored"))
         #expect(!h.logs.contains("Jarvis session reset"))
         await h.waitForState(.listening)
@@ -68,7 +68,7 @@ import TestSupport
         await h.waitForTicks()  // the loop has taken it from the microphone
         h.runner.longHold()
         h.runner.release()
-        #expect(await waitUntil(timeout: .seconds(5)) { h.logs.contains("long hold: Jarvis session reset") })
+        #expect(await waitUntil(timeout: .seconds(30)) { h.logs.contains("long hold: Jarvis session reset") })
         await h.waitForState(.idle)  // the hold was the whole conversation
         #expect(s.realtime.clientEvents(ofType: "input_audio_buffer.commit").isEmpty)
         #expect(!h.logs.contains("push-to-talk: speech heard"))

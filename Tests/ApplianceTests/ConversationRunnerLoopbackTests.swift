@@ -67,7 +67,7 @@ import TestSupport
         await h.waitForState(.listening)
         #expect(h.mixer.requestedGain(.media) < 0.2)
         await h.speak(try utterance())
-        #expect(await s.realtime.waitForClientEvent("conversation.item.create", timeout: .seconds(10)))
+        #expect(await s.realtime.waitForClientEvent("conversation.item.create", timeout: .seconds(30)))
         await h.waitForState(.aiSpeaking)
         await h.waitForState(.listening)
 
@@ -96,7 +96,7 @@ import TestSupport
         h.runner.tap()
         await h.waitForState(.listening)
         await h.speak(try utterance())
-        #expect(await s.realtime.waitForClientEvent("conversation.item.create", timeout: .seconds(10)))
+        #expect(await s.realtime.waitForClientEvent("conversation.item.create", timeout: .seconds(30)))
         let output = try #require(s.realtime.clientEvents(ofType: "conversation.item.create").first?.json)
         #expect(output["item"]?["output"]?.stringValue?.hasPrefix("Authentication to Jarvis failed") == true)
         await h.waitForState(.aiSpeaking)
@@ -117,7 +117,7 @@ import TestSupport
             #expect(await waitUntil { s.realtime.clientEvents(ofType: "input_audio_buffer.append").count >= appendsBefore + 20 })
             try await Task.sleep(for: .milliseconds(150))  // a hold, not a tap
             h.runner.release()
-            #expect(await s.realtime.waitForClientEvent("input_audio_buffer.commit", count: turn, timeout: .seconds(10)))
+            #expect(await s.realtime.waitForClientEvent("input_audio_buffer.commit", count: turn, timeout: .seconds(30)))
             await h.waitForState(.aiSpeaking)
             await h.waitForState(.listening)
         }
@@ -147,7 +147,7 @@ import TestSupport
         #expect(await waitUntil { h.mixer.framesQueued(.voice) >= 48_000 }, "a second of the answer is queued")
         for _ in 0..<40 { h.render(milliseconds: 10) }  // 400 ms heard
         await h.speak(try utterance())  // the user talks over the answer
-        #expect(await s.realtime.waitForClientEvent("conversation.item.truncate", timeout: .seconds(10)))
+        #expect(await s.realtime.waitForClientEvent("conversation.item.truncate", timeout: .seconds(30)))
         let truncate = try #require(s.realtime.clientEvents(ofType: "conversation.item.truncate").first?.json)
         #expect(truncate["audio_end_ms"]?.numberValue == 400)
         #expect(s.realtime.rejections.isEmpty, "\(s.realtime.rejections)")

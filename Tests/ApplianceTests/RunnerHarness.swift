@@ -143,7 +143,7 @@ final class RunnerHarness: Sendable {
         #expect(handled, "the runner's loop stopped ticking", sourceLocation: sourceLocation)
     }
 
-    func waitForState(_ state: ConversationState, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation) async {
+    func waitForState(_ state: ConversationState, timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation) async {
         let reached = await waitUntil(timeout: timeout) { self.runner.state == state }
         #expect(reached, "state \(runner.state.rawValue), wanted \(state.rawValue)", sourceLocation: sourceLocation)
     }

@@ -61,7 +61,7 @@ private let mono16k = PCMConfiguration(sampleRate: 16_000, channels: 1, periodMi
 /// Polls `condition` until it holds or `timeout` passes (generous: it only runs out when the loop
 /// is really broken); returns whether it held. Sleeps as a task so it never holds a cooperative
 /// thread that other suites running in parallel need.
-func waitUntil(timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
+func waitUntil(timeout: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if condition() { return true }

