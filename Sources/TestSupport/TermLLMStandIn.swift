@@ -42,6 +42,8 @@ public final class TermLLMStandIn: Sendable {
     public let port: Int
     private let serverChannel: any Channel
     private let acceptTask: Mutex<Task<Void, Never>?>
+    /// After `stop`: the port, still held (bound, not listening) so that connections are refused.
+    private let stoppedPort = Mutex<ReservedPort?>(nil)
 
     /// The base URL clients use, base path included, e.g. `http://127.0.0.1:40123/ui`.
     public var baseURL: String { "http://127.0.0.1:\(port)\(state.withLock { $0.options.basePath })" }
@@ -93,6 +95,7 @@ public final class TermLLMStandIn: Sendable {
         // when such a connection is deinited unfinished.
         try? await serverChannel.close()
         await task?.value
+        stoppedPort.withLock { if $0 == nil { $0 = ReservedPort(port) } }
     }
 
     /// The default answer names the turn number, so tests can see server-side history continue.

@@ -1,0 +1,34 @@
+import Glibc
+import Synchronization
+
+/// Holds a TCP port on 127.0.0.1 bound but not listening: a connection to it is refused, as to a server
+/// that went down, and no other server can take the port while this lives. A stand-in that stops keeps
+/// its port this way, so a test that stopped its server to see "unreachable" does not reach another
+/// test's server that happened to bind the freed port (the suites run in parallel).
+final class ReservedPort: Sendable {
+    private let descriptor: Mutex<Int32>
+
+    /// nil when the port could not be bound (someone took it in the meantime).
+    init?(_ port: Int) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        var yes: Int32 = 1
+        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(truncatingIfNeeded: port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else {
+            close(fd)
+            return nil
+        }
+        descriptor = Mutex(fd)
+    }
+
+    deinit {
+        descriptor.withLock { _ = close($0) }
+    }
+}
