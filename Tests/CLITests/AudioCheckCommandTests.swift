@@ -48,7 +48,13 @@ import Testing
         let play = dir.file("far.wav")
         try TestFiles.write(WAVFile(format: .processing, samples: far).bytes, to: play)
         let out = dir.file("uplink.wav")
-        let result = try await run(["--config", config, "--play", play, "--out", out, "--seconds", "3"], environment: [env])
+        // An xrun (the loaded machine starved a device) moves the echo path under the canceller, and the
+        // 3 s run is too short to re-converge: the echo figure then measures the machine. Such a run is
+        // repeated (at most three runs); the last one is judged.
+        var result = try await run(["--config", config, "--play", play, "--out", out, "--seconds", "3"], environment: [env])
+        for _ in 0..<2 where Self.xruns(in: result.text) > 0 {
+            result = try await run(["--config", config, "--play", play, "--out", out, "--seconds", "3"], environment: [env])
+        }
         #expect(result.status == 0, "\(result.text)")
         #expect(result.text.contains("capture device mic opened: 16000 Hz, 1 ch, period 160 frames"), "\(result.text)")
         #expect(result.text.contains("playback device spk opened: 48000 Hz, 2 ch, period 480 frames"), "\(result.text)")
@@ -67,6 +73,12 @@ import Testing
         #expect(echoDBFS - residual >= 15, "echo \(echoDBFS) dBFS, uplink tail \(residual) dBFS\n\(result.text)")
         let reduction = try #require(number(after: "echo reduction: ", in: result.text), "\(result.text)")
         #expect(reduction > 5, "\(result.text)")
+    }
+
+    /// The report's `xruns: capture N, playback M` summed.
+    static func xruns(in text: String) -> Int {
+        guard let line = text.split(separator: "\n").first(where: { $0.contains("xruns: capture ") }) else { return 0 }
+        return line.split(whereSeparator: { !$0.isNumber }).prefix(2).compactMap { Int($0) }.reduce(0, +)
     }
 
     @Test func missingCaptureDeviceFailsQuicklyWithItsName() async throws {
