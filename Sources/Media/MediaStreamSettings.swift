@@ -11,6 +11,10 @@ public struct MediaStreamSettings: Sendable {
     public var inactivityTimeout: Duration = .seconds(10)
     /// Compressed bytes buffered in the HTTP client before the transfer pauses. Default 256 KiB.
     public var maxBufferedBytes = 256 * 1_024
+    /// Compressed bytes decoded at a time; the sink takes them before the next slice is decoded, so
+    /// decoded audio waiting for the sink stays within the prebuffer plus one slice (0.25 s at
+    /// 128 kbit/s) however much compressed audio is buffered. Default 4 KiB.
+    public var decodeSliceBytes = 4 * 1_024
     /// First reconnect delay; doubles per consecutive failure up to `reconnectMaxDelay`, ±25% jitter.
     public var reconnectBaseDelay: Duration = .milliseconds(500)
     public var reconnectMaxDelay: Duration = .seconds(30)
