@@ -110,7 +110,7 @@ final class SoakRig {
             break
         case .bargeIn:
             // Talk over the answer ~0.8 s into it; the model answers the interruption. The cut answer
-            // logs no `turn:` line (the next user turn restarts the metrics), the second one does.
+            // logs its `turn:` line marked `cut_by=barge_in`, the interruption's answer its own.
             try? await Task.sleep(for: .milliseconds(800))
             do { try workspace.speak(speech.interruption) } catch { return failed(result, "\(error)") }
             guard await waitForState(after: speaking + 1, seconds: 40, { $0.to == "ai_speaking" }) != nil else {
