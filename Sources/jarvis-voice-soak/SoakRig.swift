@@ -117,6 +117,7 @@ final class SoakRig {
                 return await recover(failed(result, lost: true, "no answer to the interruption within 40 s (state \(log.state))"))
             }
             result.cutByBargeIn = log.states.dropFirst(speaking).contains { $0.from == "ai_speaking" && $0.to == "user_speaking" }
+            if result.cutByBargeIn { answersExpected = 2 }
         case .realtimeDrop:
             await standIns.realtime.perform(.dropConnection)
             answersExpected = 0
