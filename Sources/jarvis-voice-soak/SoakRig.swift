@@ -204,6 +204,15 @@ final class SoakRig {
                 return FaultResult(fault: fault, at: at, problem: "after SIGHUP the service is not idle with the radio playing", detail: "")
             }
             return FaultResult(fault: fault, at: at, problem: nil, detail: "SIGHUP; idle, radio playing")
+        case .stall:
+            guard service.signal(SIGSTOP) else { return FaultResult(fault: fault, at: at, problem: "the service is gone", detail: "") }
+            try? await Task.sleep(for: .seconds(SoakPlan.stallSeconds))
+            guard service.signal(SIGCONT) else { return FaultResult(fault: fault, at: at, problem: "the service is gone", detail: "") }
+            guard await waitForStatus(seconds: 20, { $0["media"]?["state"]?.stringValue == "playing" && $0["state"]?.stringValue == "idle" }) != nil
+            else {
+                return FaultResult(fault: fault, at: at, problem: "after the stall the service is not idle with the radio playing", detail: "")
+            }
+            return FaultResult(fault: fault, at: at, problem: nil, detail: "stopped \(SoakNumber.fixed(SoakPlan.stallSeconds, 0)) s (SIGSTOP); idle, radio playing")
         }
     }
 
