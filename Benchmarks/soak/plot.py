@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Plots an endurance run: memory, descriptors and threads, CPU, and per-turn latency over time.
-Usage: plot.py RESULTS_DIR OUT.png   (reads samples.csv, turns.csv, faults.csv written by jarvis-voice-soak)
+Usage: plot.py RESULTS_DIR OUT.png [OTHER_RESULTS_DIR LABEL]
+Reads samples.csv, turns.csv, faults.csv written by jarvis-voice-soak; with OTHER_RESULTS_DIR, that run's
+anonymous memory is drawn dashed in the memory panel (e.g. the same hour on the code before a fix).
 """
 import csv
 import os
@@ -12,6 +14,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 results, out = sys.argv[1], sys.argv[2]
+other, other_label = (sys.argv[3], sys.argv[4]) if len(sys.argv) > 4 else (None, None)
 
 
 def rows(name):
@@ -32,9 +35,14 @@ memory, counts, cpu, latency = axes
 
 for key, label in (("rss_kib", "RSS"), ("pss_kib", "PSS"), ("anon_kib", "anonymous")):
     memory.plot(minutes, [int(r[key]) / 1024 for r in samples], label=label, linewidth=1)
+if other:
+    with open(os.path.join(other, "samples.csv")) as f:
+        other_samples = list(csv.DictReader(f))
+    memory.plot([float(r["t_s"]) / 60 for r in other_samples], [int(r["anon_kib"]) / 1024 for r in other_samples],
+                label=other_label, linewidth=1, linestyle="--", color="tab:red")
 memory.set_ylabel("MiB")
 memory.set_ylim(bottom=0)
-memory.legend(loc="lower right", fontsize=8, ncol=3)
+memory.legend(loc="lower right", fontsize=8, ncol=4 if other else 3)
 memory.set_title("jarvis-voice run: memory, descriptors, threads, CPU, per-turn latency", fontsize=10)
 
 counts.plot(minutes, [int(r["fds"]) for r in samples], label="open fds", linewidth=1)

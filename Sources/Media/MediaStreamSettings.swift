@@ -10,8 +10,15 @@ public struct MediaStreamSettings: Sendable {
     public var connectTimeout: Duration = .seconds(10)
     /// A stream silent this long is dropped and reconnected. Default 10 s.
     public var inactivityTimeout: Duration = .seconds(10)
-    /// Compressed bytes buffered in the HTTP client before the transfer pauses. Default 256 KiB.
-    public var maxBufferedBytes = 256 * 1_024
+    /// Compressed bytes buffered in the HTTP client before the transfer pauses (the rest waits in the
+    /// kernel's socket buffer; the server is told to slow down by TCP). It need not ride out jitter: a
+    /// live server sends in real time, so this fills only with a burst or when playback has fallen
+    /// behind, and whatever it holds is memory. Default 64 KiB (4 s at 128 kbit/s).
+    public var maxBufferedBytes = 64 * 1_024
+    /// Compressed bytes decoded at a time; the sink takes them before the next slice is decoded, so
+    /// decoded audio waiting for the sink stays within the prebuffer plus one slice (0.25 s at
+    /// 128 kbit/s) however much compressed audio is buffered. Default 4 KiB.
+    public var decodeSliceBytes = 4 * 1_024
     /// Delays between reconnects. Default `Backoff.mediaReconnect` (500 ms doubling up to 30 s, ±25 %).
     public var reconnect = Backoff.mediaReconnect
     /// Consecutive failed attempts before giving up. A connection that delivered audio resets the count.

@@ -129,22 +129,31 @@ public struct MediaStreamSource: Sendable {
                     do throws(CodecError) { try session.begin(codec: codec) } catch { return .fatal(error.description) }
                     session.onEvent(.connected(codec: codec, name: icy.name, resumedAt: resumeOffset > 0 ? resumeOffset : nil))
                 }
-                session.fileOffset += bytes.count
-                session.reportProgress()
-                let failure: CodecError? = bytes.withUnsafeBytes { raw in
-                    var failure: CodecError?
-                    demuxer.push(raw, audio: { audio in
-                        guard failure == nil else { return }
-                        do throws(CodecError) { try session.decode(audio) } catch { failure = error }
-                    }, onMetadata: { meta in
-                        if let title = meta.streamTitle { session.announce(title: title) }
-                    })
-                    return failure
+                // A chunk holds everything the HTTP client buffered: up to `maxBufferedBytes` once the
+                // sink has fallen behind a live stream (every underrun delays it). Decoding it whole
+                // would hold that backlog as PCM (16 s of 44.1 kHz stereo per 256 KiB at 128 kbit/s),
+                // so it is decoded a slice at a time, each played into the sink before the next.
+                var rest = bytes
+                while !rest.isEmpty {
+                    let slice = rest.prefix(max(1, settings.decodeSliceBytes))
+                    rest = rest.dropFirst(slice.count)
+                    session.fileOffset += slice.count
+                    session.reportProgress()
+                    let failure: CodecError? = slice.withUnsafeBytes { raw in
+                        var failure: CodecError?
+                        demuxer.push(raw, audio: { audio in
+                            guard failure == nil else { return }
+                            do throws(CodecError) { try session.decode(audio) } catch { failure = error }
+                        }, onMetadata: { meta in
+                            if let title = meta.streamTitle { session.announce(title: title) }
+                        })
+                        return failure
+                    }
+                    if let failure { return .retry(failure.description, deliveredAudio: deliveredAudio) }
+                    if session.hasPending { deliveredAudio = true }
+                    await session.drain()
+                    if Task.isCancelled { return .finished }
                 }
-                if let failure { return .retry(failure.description, deliveredAudio: deliveredAudio) }
-                if session.hasPending { deliveredAudio = true }
-                await session.drain()
-                if Task.isCancelled { return .finished }
             }
         } catch {
             return .retry(describe(error), deliveredAudio: deliveredAudio)

@@ -1,6 +1,7 @@
 /// What the endurance run does and when, scaled to its length: a turn every `turnInterval` (one hour:
 /// every minute), a Realtime drop on every `dropEvery`-th turn (one hour: every 10 minutes), and the
-/// faults once each, between turns, at fixed fractions of the run. Pure: the driver executes it.
+/// faults once each (stalls four times), between turns, at fixed fractions of the run. Pure: the driver
+/// executes it.
 struct SoakPlan: Equatable {
     enum TurnKind: String, Equatable {
         /// Tap, then the question spoken into the mic; the model calls ask_jarvis, then answers.
@@ -21,6 +22,9 @@ struct SoakPlan: Equatable {
         case jarvisUp = "jarvis_up"
         /// SIGHUP: the service reloads its configuration.
         case configReload = "config_reload"
+        /// SIGSTOP for `stallSeconds`, then SIGCONT: the whole service stalls, as on an overloaded box
+        /// (both devices run into an xrun; the radio falls that far behind its live stream for good).
+        case stall
     }
 
     struct Turn: Equatable {
@@ -46,6 +50,7 @@ struct SoakPlan: Equatable {
     static let jarvisOutageTurns = 2
     var jarvisOutageTurns: Int { Self.jarvisOutageTurns }
     var streamOutage: Double { min(10, turnInterval / 3) }
+    static let stallSeconds = 5.0
     let steps: [Step]
 
     init(seconds: Double) {
@@ -71,6 +76,11 @@ struct SoakPlan: Equatable {
         steps.append(Step(at: jarvisDown, action: .fault(.jarvisDown)))
         steps.append(Step(at: jarvisDown + Double(Self.jarvisOutageTurns) * turnInterval, action: .fault(.jarvisUp)))
         steps.append(Step(at: between(0.7), action: .fault(.configReload)))
+        // Stalls after start-up only (10-35 % of the run is the memory baseline), so that anything the
+        // lag they leave behind makes the service hold shows up in the last quarter.
+        for fraction in [0.4, 0.55, 0.8, 0.9] {
+            steps.append(Step(at: between(fraction), action: .fault(.stall)))
+        }
         self.steps = steps.filter { $0.at < seconds }.sorted { $0.at < $1.at }
     }
 

@@ -111,13 +111,14 @@ final class SoakRig {
             break
         case .bargeIn:
             // Talk over the answer ~0.8 s into it; the model answers the interruption. The cut answer
-            // logs no `turn:` line (the next user turn restarts the metrics), the second one does.
+            // logs its `turn:` line marked `cut_by=barge_in`, the interruption's answer its own.
             try? await Task.sleep(for: .milliseconds(800))
             do { try workspace.speak(speech.interruption) } catch { return failed(result, "\(error)") }
             guard await waitForState(after: speaking + 1, seconds: 40, { $0.to == "ai_speaking" }) != nil else {
                 return await recover(failed(result, lost: true, "no answer to the interruption within 40 s (state \(log.state))"))
             }
             result.cutByBargeIn = log.states.dropFirst(speaking).contains { $0.from == "ai_speaking" && $0.to == "user_speaking" }
+            if result.cutByBargeIn { answersExpected = 2 }
         case .realtimeDrop:
             await standIns.realtime.perform(.dropConnection)
             answersExpected = 0
@@ -204,6 +205,15 @@ final class SoakRig {
                 return FaultResult(fault: fault, at: at, problem: "after SIGHUP the service is not idle with the radio playing", detail: "")
             }
             return FaultResult(fault: fault, at: at, problem: nil, detail: "SIGHUP; idle, radio playing")
+        case .stall:
+            guard service.signal(SIGSTOP) else { return FaultResult(fault: fault, at: at, problem: "the service is gone", detail: "") }
+            try? await Task.sleep(for: .seconds(SoakPlan.stallSeconds))
+            guard service.signal(SIGCONT) else { return FaultResult(fault: fault, at: at, problem: "the service is gone", detail: "") }
+            guard await waitForStatus(seconds: 20, { $0["media"]?["state"]?.stringValue == "playing" && $0["state"]?.stringValue == "idle" }) != nil
+            else {
+                return FaultResult(fault: fault, at: at, problem: "after the stall the service is not idle with the radio playing", detail: "")
+            }
+            return FaultResult(fault: fault, at: at, problem: nil, detail: "stopped \(SoakNumber.fixed(SoakPlan.stallSeconds, 0)) s (SIGSTOP); idle, radio playing")
         }
     }
 

@@ -59,6 +59,35 @@ import Realtime
         #expect(h.state == .processing)
     }
 
+    /// The cut answer still logs its `turn:` line, saying it was cut; the interruption's answer logs its own.
+    @Test func aCutAnswerLogsItsTurnLineSayingItWasCut() throws {
+        for serverFirst in [false, true] {
+            var h = speaking()
+            if serverFirst { h.server(.speechStarted(audioStartMs: 2_000, itemID: "U2"), after: 10) }
+            h.handle(.nearEndSpeech(true), after: 10)
+            if !serverFirst { #expect(h.fireNextTimer() == .bargeInConfirmation) }
+            #expect(h.state == .userSpeaking)
+            let cut = try #require(h.last.compactMap { if case .turnCompleted(let m) = $0 { m } else { nil } }.first)
+            #expect(cut.cutByBargeIn)
+            #expect(cut.firstAudioMs == 100)
+            #expect(h.last.contains { if case .log(.info, let line) = $0 { line.hasPrefix("turn: first_audio_ms=100") && line.hasSuffix(" cut_by=barge_in") } else { false } })
+            // The interruption is a turn of its own, answered and logged without the mark.
+            if !serverFirst { h.server(.speechStarted(audioStartMs: 2_500, itemID: "U2"), after: 80) }
+            h.handle(.nearEndSpeech(false), after: 900)
+            h.server(.speechStopped(audioEndMs: 3_500, itemID: "U2"), after: 200)
+            h.server(.responseDone(ResponseInfo(id: "R1", status: "cancelled")), after: 10)
+            h.server(.responseCreated(ResponseInfo(id: "R2", status: "in_progress")), after: 10)
+            h.server(EngineHarness.delta("R2", "A2", samples: 24_000), after: 100)
+            h.server(.outputAudioDone(responseID: "R2", itemID: "A2"))
+            h.server(.responseDone(ResponseInfo(id: "R2", status: "completed")), after: 5)
+            h.handle(.voicePlayed(samples: 24_000), after: 1_000)
+            #expect(h.state == .listening)
+            let answered = try #require(h.last.compactMap { if case .turnCompleted(let m) = $0 { m } else { nil } }.first)
+            #expect(!answered.cutByBargeIn)
+            #expect(!answered.description.contains("cut_by"))
+        }
+    }
+
     @Test func aShortBlipOfNearEndSpeechDoesNotInterrupt() {
         var h = speaking()
         h.handle(.nearEndSpeech(true), after: 10)

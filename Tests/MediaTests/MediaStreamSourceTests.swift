@@ -31,6 +31,36 @@ final class CollectingSink: PCMSink {
     func finish() { finished = true }
 }
 
+/// A sink that keeps falling behind: it refuses its first `refusedAtFirst` writes, then every other
+/// one, and takes at most 4096 frames at a time. At each write it records how much decoded audio
+/// (the source's decoded seconds minus what it has taken) was waiting for it.
+final class LaggingSink: PCMSink {
+    let progress: MediaStreamProgress
+    let refusedAtFirst: Int
+    var samples: [Int16] = []
+    var takenFrames = 0
+    var calls = 0
+    var largestBacklogSeconds = 0.0
+
+    init(progress: MediaStreamProgress, refusedAtFirst: Int) {
+        self.progress = progress
+        self.refusedAtFirst = refusedAtFirst
+    }
+
+    func write(_ input: UnsafeBufferPointer<Int16>, format: AudioFormat) -> Int {
+        calls += 1
+        let backlog = progress.current.decodedSeconds - Double(takenFrames) / Double(format.sampleRate)
+        largestBacklogSeconds = max(largestBacklogSeconds, backlog)
+        if calls <= refusedAtFirst || calls % 2 == 0 { return 0 }
+        let frames = min(input.count / format.channels, 4_096)
+        samples.append(contentsOf: input.prefix(frames * format.channels))
+        takenFrames += frames
+        return frames
+    }
+
+    func finish() {}
+}
+
 final class EventLog: Sendable {
     private let events = Mutex<[MediaStreamEvent]>([])
     func append(_ event: MediaStreamEvent) { events.withLock { $0.append(event) } }
@@ -195,6 +225,31 @@ final class SleepLog: Sendable {
         try await source(server.url("/slow.mp3"), client: client, sleeps: SleepLog()).run(into: sink) { events.append($0) }
         #expect(events.all.last == .ended)
         #expect(sink.samples == (try MP3Decoder().decodeAll(mp3).samples))
+    }
+
+    /// The endurance run's memory growth: a sink that falls behind (every underrun delays playback)
+    /// lets the HTTP buffer fill to `maxBufferedBytes`; decoded in one piece that was 16 s of PCM
+    /// (2.8 MB) waiting for the sink. Decoded a slice at a time it stays within the prebuffer plus
+    /// a slice, and every sample still arrives once, in order.
+    @Test func aSinkThatFallsBehindHoldsAtMostASliceOfDecodedAudio() async throws {
+        let server = try await MediaStandIn.start()
+        defer { Task { await server.stop() } }
+        let mp3 = try MediaFixtures.sineMP3(seconds: 20, frequency: 440)
+        server.route("/long.mp3", .file(mp3, contentType: "audio/mpeg"))
+        let client = try HTTPClient()
+        defer { client.shutdown() }
+        var playing = try source(server.url("/long.mp3"), client: client, sleeps: SleepLog())
+        playing.settings.maxBufferedBytes = 256 * 1_024  // the default was 256 KiB when this was found
+        #expect(mp3.count > playing.settings.maxBufferedBytes)
+        let progress = MediaStreamProgress()
+        playing.progress = progress
+        let sink = LaggingSink(progress: progress, refusedAtFirst: 200)
+        let events = EventLog()
+        await playing.run(into: sink) { events.append($0) }
+        #expect(events.all.last == .ended)
+        #expect(sink.samples == (try MP3Decoder().decodeAll(mp3).samples))
+        // Prebuffer 0.2 s + one 4 KiB slice (0.26 s at 128 kbit/s) + a frame split across slices.
+        #expect(sink.largestBacklogSeconds < 1.0, "decoded audio waiting for the sink: \(sink.largestBacklogSeconds) s")
     }
 
     @Test func reconnectDelaysDoubleUpToTheCap() {

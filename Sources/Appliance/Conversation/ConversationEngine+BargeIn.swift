@@ -78,6 +78,7 @@ extension ConversationEngine {
     private mutating func bargeIn() {
         stopSpeech(cancelResponse: true)
         log(.info, "barge-in: near-end speech over the assistant")
+        finishTurn(cutByBargeIn: true)
         localBargeInPending = serverTurn == nil
         if localBargeInPending { arm(.serverTurnWait, after: rule.serverTurnWait) }
         serverTurn?.confirmed = true
@@ -115,6 +116,7 @@ extension ConversationEngine {
             // The server does not interrupt by itself (`interrupt_response: false`): cancel here.
             stopSpeech(cancelResponse: true)
             log(.info, "barge-in (\(reason))")
+            finishTurn(cutByBargeIn: true)
         }
         enter(.userSpeaking)
     }

@@ -203,9 +203,10 @@ public struct ConversationEngine: Sendable {
         voiceAudibleAt = nil
     }
 
-    /// Closes the per-turn metrics, if a turn was open.
-    mutating func finishTurn() {
-        guard let turn = metrics.finish() else { return }
+    /// Closes the per-turn metrics, if a turn was open; `cutByBargeIn` when the user talked over the answer.
+    mutating func finishTurn(cutByBargeIn: Bool = false) {
+        guard var turn = metrics.finish() else { return }
+        turn.cutByBargeIn = cutByBargeIn
         completedTurns += 1
         emit(.turnCompleted(turn))
         log(.info, turn.description)

@@ -9,6 +9,8 @@ public struct TurnMetrics: Sendable, Equatable, CustomStringConvertible {
     public var toolDurationsMs: [Int] = []
     public var usage = Usage()
     public var estimatedCostUSD: Double = 0
+    /// The user talked over the answer and it was stopped (the interruption is a turn of its own).
+    public var cutByBargeIn = false
 
     public init() {}
 
@@ -21,6 +23,7 @@ public struct TurnMetrics: Sendable, Equatable, CustomStringConvertible {
         parts.append("tokens_out=\(usage.outputTokens) (audio \(usage.outputAudio), text \(usage.outputText))")
         let cents = (estimatedCostUSD * 100_000).rounded() / 100_000
         parts.append("cost_usd=\(cents)")
+        if cutByBargeIn { parts.append("cut_by=barge_in") }
         return "turn: " + parts.joined(separator: " ")
     }
 }
