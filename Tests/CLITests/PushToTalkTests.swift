@@ -46,7 +46,8 @@ import TestSupport
         let update = beforeRelease.last { $0.type == "session.update" }
         #expect(update?.json["session"]?["audio"]?["input"]?["turn_detection"] == .null, "push-to-talk turns server VAD off")
         #expect(!beforeRelease.contains { $0.type == "input_audio_buffer.commit" || $0.type == "response.create" })
-        #expect(states.withLock { $0.contains("user_speaking") }, "states \(states.withLock { $0 })")
+        // Polled over `ctl`, which a loaded machine can slow to seconds a call: wait for the poll to see it.
+        #expect(await waitUntil { states.withLock { $0.contains("user_speaking") } }, "states \(states.withLock { $0 })")
 
         #expect(try await service.ctl("release").status == 0)
         #expect(await realtime.waitForClientEvent("input_audio_buffer.commit", timeout: .seconds(30)), "log:\n\(service.logText)")
