@@ -1,5 +1,6 @@
 import ALSATestbed
 import Glibc
+import TestProcess
 
 /// The demo's temporary directory: configuration, secrets (0600), the private ALSA configuration
 /// with the paced file-backed PCMs, the mic's input file, the speaker's output file, the service log.

@@ -1,5 +1,6 @@
 import ALSATestbed
 import Glibc
+import TestProcess
 
 /// The run's files: a private temporary directory for what the service reads and writes (configuration,
 /// secrets 0600, the paced PCMs' ALSA configuration, the mic's input file, the control socket, media

@@ -2,6 +2,7 @@ import ALSATestbed
 import Basics
 import Glibc
 import Realtime
+import TestProcess
 import TestSupport
 
 // Dev-only (scripts/vm-test; not part of the shipped package): starts the in-process Realtime and

@@ -1,6 +1,7 @@
 import ALSA
 import ALSATestbed
 import Glibc
+import TestProcess
 import Testing
 
 private func monotonicSeconds() -> Double {

@@ -4,6 +4,7 @@ import AudioCore
 import AudioEngine
 import Glibc
 import Logging
+import TestProcess
 import Testing
 
 /// The whole audio path with the paced test devices: 48 kHz stereo playback through the mixer,

@@ -4,6 +4,7 @@ import AudioEngine
 import Basics
 import Glibc
 import Synchronization
+import TestProcess
 import Testing
 
 /// Preallocated storage a processor fills on the realtime thread; read after `stop()` (join).

@@ -2,6 +2,7 @@ import ALSA
 import ALSATestbed
 import AudioEngine
 import Glibc
+import TestProcess
 import Testing
 
 /// The lag (in samples) at which `y[n]` best matches `x[n - lag]`, and the normalized correlation there.

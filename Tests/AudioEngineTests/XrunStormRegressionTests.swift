@@ -2,6 +2,7 @@ import ALSA
 import ALSATestbed
 import AudioEngine
 import Glibc
+import TestProcess
 import Testing
 
 /// An xrun storm: the render callback misses its deadline every fourth period for 40 periods (a
