@@ -69,48 +69,34 @@ public final class MediaStandIn: Sendable {
 
     let state = Mutex(State())
     public let port: Int
-    private let serverChannel: any Channel
-    private let acceptTask: Mutex<Task<Void, Never>?>
+    private let listener: StandInListener
 
     /// `port` 0 picks an ephemeral port; a fixed one lets a restarted server come back at the same URL.
     public static func start(port: Int = 0) async throws -> MediaStandIn {
-        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .bind(host: "127.0.0.1", port: port) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(HTTPRequestDecoder()))
-                    return try NIOAsyncChannel<HTTPServerRequestPart, ByteBuffer>(wrappingChannelSynchronously: channel)
-                }
+        let served = Mutex<MediaStandIn?>(nil)
+        let listener = try await StandInListener.bind(port: port) { channel in
+            try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(HTTPRequestDecoder()))
+            return try NIOAsyncChannel<HTTPServerRequestPart, ByteBuffer>(wrappingChannelSynchronously: channel)
+        } serve: { connection in
+            guard let standIn = served.withLock({ $0 }) else {
+                try? await connection.executeThenClose { _, _ in }  // not started yet: turned away
+                return
             }
-        let standIn = MediaStandIn(server: server)
-        let task = Task {
-            await withDiscardingTaskGroup { group in
-                try? await server.executeThenClose { connections in
-                    for try await connection in connections {
-                        group.addTask { await MediaConnection(standIn: standIn, connection: connection).serve() }
-                    }
-                }
-                group.cancelAll()
-            }
+            await MediaConnection(standIn: standIn, connection: connection).serve()
         }
-        standIn.acceptTask.withLock { $0 = task }
+        let standIn = MediaStandIn(listener: listener)
+        served.withLock { $0 = standIn }
         return standIn
     }
 
-    private init(server: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, ByteBuffer>, Never>) {
-        serverChannel = server.channel
-        port = server.channel.localAddress?.port ?? 0
-        acceptTask = Mutex(nil)
+    private init(listener: StandInListener) {
+        self.listener = listener
+        port = listener.port
     }
 
+    /// Closes the listening socket and every connection (a stream in progress sees its connection drop).
     public func stop() async {
-        let task = acceptTask.withLock { task -> Task<Void, Never>? in
-            defer { task = nil }
-            return task
-        }
-        try? await serverChannel.close()
-        task?.cancel()
-        await task?.value
+        await listener.stop()
     }
 
     public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }

@@ -40,8 +40,7 @@ public final class TermLLMStandIn: Sendable {
 
     let state: Mutex<State>
     public let port: Int
-    private let serverChannel: any Channel
-    private let acceptTask: Mutex<Task<Void, Never>?>
+    private let listener: StandInListener
     /// After `stop`: the port, still held (bound, not listening) so that connections are refused.
     private let stoppedPort = Mutex<ReservedPort?>(nil)
 
@@ -50,51 +49,31 @@ public final class TermLLMStandIn: Sendable {
 
     /// `port` 0 picks an ephemeral port; a fixed one lets a restarted server come back at the same URL.
     public static func start(options: Options = Options(), port: Int = 0) async throws -> TermLLMStandIn {
-        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .serverChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture { try CloseOnExec.mark(channel) }
+        let served = Mutex<TermLLMStandIn?>(nil)
+        let listener = try await StandInListener.bind(port: port) { channel in
+            try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+            return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(wrappingChannelSynchronously: channel)
+        } serve: { connection in
+            guard let standIn = served.withLock({ $0 }) else {
+                try? await connection.executeThenClose { _, _ in }  // not started yet: turned away
+                return
             }
-            .bind(host: "127.0.0.1", port: port) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try CloseOnExec.mark(channel)
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                    return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(wrappingChannelSynchronously: channel)
-                }
-            }
-        let standIn = TermLLMStandIn(server: server, options: options)
-        let task = Task(executorPreference: StandInExecutor.shared) {
-            await withDiscardingTaskGroup { group in
-                try? await server.executeThenClose { connections in
-                    for try await connection in connections {
-                        group.addTask { await TermLLMConnection(standIn: standIn, connection: connection).serve() }
-                    }
-                }
-                group.cancelAll()
-            }
+            await TermLLMConnection(standIn: standIn, connection: connection).serve()
         }
-        standIn.acceptTask.withLock { $0 = task }
+        let standIn = TermLLMStandIn(listener: listener, options: options)
+        served.withLock { $0 = standIn }
         return standIn
     }
 
-    private init(server: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>, options: Options) {
-        self.serverChannel = server.channel
-        self.port = server.channel.localAddress?.port ?? 0
+    private init(listener: StandInListener, options: Options) {
+        self.listener = listener
+        self.port = listener.port
         self.state = Mutex(State(options: options, planner: TermLLMStandIn.defaultPlanner))
-        self.acceptTask = Mutex(nil)
     }
 
-    /// Stops listening and drops every connection. After this, connecting is refused.
+    /// Closes the listening socket and the connections (an open request sees its connection drop).
     public func stop() async {
-        let task = acceptTask.withLock { task -> Task<Void, Never>? in
-            defer { task = nil }
-            return task
-        }
-        // Closing ends the accept loop, which then cancels the connections. Not task.cancel(): a
-        // cancelled NIO inbound stream drops accepted connections it has not handed out, and NIO traps
-        // when such a connection is deinited unfinished.
-        try? await serverChannel.close()
-        await task?.value
+        await listener.stop()
         stoppedPort.withLock { if $0 == nil { $0 = ReservedPort(port) } }
     }
 
