@@ -88,20 +88,23 @@ import Testing
         // "nothing lost at the switch" is a claim about a run in real time, so it is judged on one.
         let xruns = pipeline.captureLoop.status.xruns
         #expect(abs(uplink.count - captured * 3 / 2) <= 1_200, "uplink \(uplink.count) samples for \(captured) captured")
-        // A burst ends after 30 ms of quiet (the bursts are 100 ms apart). A tap that lands inside a burst
-        // hands the rest of it from the idle resampler to the chain, whose latency differs; on a loaded
-        // machine that split one burst into two (0 xruns, the sample count right), so a dip shorter than
-        // 30 ms is not counted as the end of a burst.
         var runs = 0
         var loud = false
-        var quietWindows = 0
         for start in stride(from: 0, to: uplink.count - 240, by: 240) {
             let level = uplink[start..<(start + 240)].withUnsafeBufferPointer { LevelMeter.rmsDBFS($0) }
             if level > -30, !loud { runs += 1 }
-            quietWindows = level < -45 ? quietWindows + 1 : 0
-            loud = level > -30 ? true : (quietWindows >= 3 ? false : loud)
+            loud = level > -30 ? true : (level < -45 ? false : loud)
         }
-        #expect(runs == 10 || xruns > 0, "\(runs) bursts in the uplink")
+        #expect(runs >= 10 || xruns > 0, "\(runs) bursts in the uplink: one was lost")
+        if runs > 10, xruns == 0 {
+            // Open finding: on a loaded machine (about one run in ten at load 10) one burst shows up split in
+            // two, with 0 overruns and the sample count right (nothing lost, nothing doubled by count).
+            // Where the tap lands inside a burst the idle path hands over to the chain; the dip there is
+            // not explained yet.
+            withKnownIssue("a burst split at the idle-to-chain hand-over under load", isIntermittent: true) {
+                Issue.record("\(runs) bursts in the uplink")
+            }
+        }
     }
 
     private struct Run {
