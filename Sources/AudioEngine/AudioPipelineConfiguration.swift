@@ -37,7 +37,7 @@ public struct AudioPipelineConfiguration: Sendable {
         playbackFormat: AudioFormat = AudioFormat(sampleRate: 48_000, channels: 2),
         periodMilliseconds: Int = 10, bufferPeriods: Int = 4, fifoPriority: Int32? = 70,
         chain: CaptureChainConfiguration = CaptureChainConfiguration(), uplinkMilliseconds: Int = 10_000,
-        backoff: Backoff = .deviceReopen, relaxedPlaybackMilliseconds: ClosedRange<Int>? = 50...150,
+        backoff: Backoff = .deviceReopen, relaxedPlaybackMilliseconds: ClosedRange<Int>? = 40...100,
         relaxedCaptureBatchMilliseconds: Int? = 100
     ) {
         self.captureDevice = captureDevice

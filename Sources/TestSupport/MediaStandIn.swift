@@ -68,8 +68,8 @@ public final class MediaStandIn: Sendable {
     }
 
     let state = Mutex(State())
-    public let port: Int
     private let listener: StandInListener
+    public var port: Int { listener.port }
 
     /// `port` 0 picks an ephemeral port; a fixed one lets a restarted server come back at the same URL.
     public static func start(port: Int = 0) async throws -> MediaStandIn {
@@ -91,7 +91,6 @@ public final class MediaStandIn: Sendable {
 
     private init(listener: StandInListener) {
         self.listener = listener
-        port = listener.port
     }
 
     /// Closes the listening socket and every connection (a stream in progress sees its connection drop).

@@ -9,19 +9,10 @@ public final class ModelsStandIn: Sendable {
     public let port: Int
 
     public static func start(key: String) async throws -> ModelsStandIn {
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .serverChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture { try CloseOnExec.mark(channel) }
-            }
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try CloseOnExec.mark(channel)
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    try channel.pipeline.syncOperations.addHandler(Handler(key: key))
-                }
-            }
-            .bind(host: "127.0.0.1", port: 0).get()
+        let channel = try await StandInListener.listen(port: 0) { channel in
+            try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+            try channel.pipeline.syncOperations.addHandler(Handler(key: key))
+        }
         return ModelsStandIn(channel: channel)
     }
 

@@ -22,7 +22,17 @@ final class StandInListener: Sendable {
         serve: @escaping @Sendable (Connection) async -> Void
     ) async throws -> StandInListener {
         let connections = ConnectionTasks()
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let channel = try await listen(port: port) { channel in
+            let connection = try configure(channel)
+            connections.start { await serve(connection) }
+        }
+        return StandInListener(channel: channel, connections: connections)
+    }
+
+    /// A listening socket on 127.0.0.1 (NIO's callback bootstrap, sockets close-on-exec); `child` sets up
+    /// each accepted connection on its event loop.
+    static func listen(port: Int, child: @escaping @Sendable (any Channel) throws -> Void) async throws -> any Channel {
+        try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture { try CloseOnExec.mark(channel) }
@@ -30,12 +40,10 @@ final class StandInListener: Sendable {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try CloseOnExec.mark(channel)
-                    let connection = try configure(channel)
-                    connections.start { await serve(connection) }
+                    try child(channel)
                 }
             }
             .bind(host: "127.0.0.1", port: port).get()
-        return StandInListener(channel: channel, connections: connections)
     }
 
     private init(channel: any Channel, connections: ConnectionTasks) {

@@ -39,8 +39,8 @@ public final class TermLLMStandIn: Sendable {
     }
 
     let state: Mutex<State>
-    public let port: Int
     private let listener: StandInListener
+    public var port: Int { listener.port }
     /// After `stop`: the port, still held (bound, not listening) so that connections are refused.
     private let stoppedPort = Mutex<ReservedPort?>(nil)
 
@@ -67,7 +67,6 @@ public final class TermLLMStandIn: Sendable {
 
     private init(listener: StandInListener, options: Options) {
         self.listener = listener
-        self.port = listener.port
         self.state = Mutex(State(options: options, planner: TermLLMStandIn.defaultPlanner))
     }
 
