@@ -122,10 +122,14 @@ public final class PlaybackLoop: PeriodLoop, @unchecked Sendable {
                 return nil
             }
         }
-        let delay = (try? pcm.delay()) ?? 0
+        let measured = try? pcm.delay()
         let now = monotonicNanoseconds()
+        let delay = measured ?? 0
+        // Before the start threshold is reached the queued frames are not being played: when they
+        // will be heard is not known yet.
+        let clock = measured != nil && pcm.state == .running ? PlaybackClock(delayFrames: delay, nanoseconds: now) : nil
         configuration.referenceTap?.playbackWrote(
-            UnsafeBufferPointer(buffer), channels: parameters.channels, delayFrames: delay, atNanoseconds: now)
+            UnsafeBufferPointer(buffer), channels: parameters.channels, run: device.run, clock: clock)
         let status = self.status
         status.framesCounter.add(parameters.periodFrames, ordering: .relaxed)
         status.delayFramesValue.store(delay, ordering: .relaxed)

@@ -10,6 +10,13 @@ import Synchronization
 /// devices' buffering is thereby compensated; what remains is the acoustic path, which the echo
 /// canceller's filter covers (plus `extraDelayFrames` when calibrated).
 ///
+/// A playback xrun or reopen starts a new run of the stream: the samples written since are heard
+/// from the restart on, after a gap of silence, so the history index no longer maps to time by one
+/// origin. Each run has its own origin; samples of the previous run are only handed out for the
+/// instants at which they were heard, and the gap in between is silence. A run's origin is unknown
+/// (its samples are not handed out) until the device plays it: samples queued before the stream
+/// starts are heard from the start on, not from when they were written.
+///
 /// Lock-free and allocation-free after init: one producer thread, one consumer thread. The history
 /// is a ring addressed by absolute sample index; the consumer reads samples at most `capacity / 2`
 /// old, far away from where the producer writes.
@@ -18,10 +25,20 @@ public final class ReferenceTap: @unchecked Sendable {
     public let capacity: Int
     private let history: UnsafeMutablePointer<Int16>
     private let written = Atomic<Int>(0)
-    private let origin = Atomic<Int64>(Int64.min)
+    /// Runs, in a ring of `runSlots` records published by `runGeneration`: the producer fills the
+    /// next slot, then bumps the generation; the current slot's origin follows every write. The
+    /// consumer reads the current and the previous slot and checks the generation did not move.
+    private static let runSlots = 4
+    private let runStarts: UnsafeMutablePointer<Atomic<Int>>
+    private let runOrigins: UnsafeMutablePointer<Atomic<Int64>>
+    private let runGeneration = Atomic<Int>(0)
     private let extraDelay = Atomic<Int>(0)
-    /// Consumer-only: where the previous pull ended (nil before the first aligned pull).
+    /// Producer-only: the playback loop's stream run the last write belonged to.
+    private var producerRun: Int?
+    /// Consumer-only: where the previous pull ended in the current run (nil before the first aligned
+    /// pull of a run), and which run that was.
     private var nextIndex: Int?
+    private var consumerGeneration = -1
     /// The consumer keeps reading contiguously while the measured alignment stays within this many
     /// frames of it, so period-to-period jitter in the delay measurements does not shift the
     /// reference under the echo canceller; beyond it the read position jumps to the measurement.
@@ -59,9 +76,19 @@ public final class ReferenceTap: @unchecked Sendable {
         converted.initialize(repeating: 0)
         converter = self.playbackRate == sampleRate
             ? nil : try Resampler(inputRate: self.playbackRate, outputRate: sampleRate, quality: 3)
+        runStarts = .allocate(capacity: Self.runSlots)
+        runOrigins = .allocate(capacity: Self.runSlots)
+        for slot in 0..<Self.runSlots {
+            (runStarts + slot).initialize(to: Atomic<Int>(0))
+            (runOrigins + slot).initialize(to: Atomic<Int64>(Int64.min))
+        }
     }
 
     deinit {
+        runStarts.deinitialize(count: Self.runSlots)
+        runStarts.deallocate()
+        runOrigins.deinitialize(count: Self.runSlots)
+        runOrigins.deallocate()
         history.deallocate()
         mono.deallocate()
         converted.deallocate()
@@ -74,19 +101,34 @@ public final class ReferenceTap: @unchecked Sendable {
         set { extraDelay.store(newValue, ordering: .relaxed) }
     }
 
-    /// Producer (rt:playback): `interleaved` was just written to the device, after which
-    /// snd_pcm_delay reported `delayFrames` at `nanoseconds`.
+    /// Producer (rt:playback): `interleaved` was just written to the device, which was playing, and
+    /// snd_pcm_delay reported `delayFrames` at `nanoseconds` right after (one uninterrupted run).
     public func playbackWrote(
         _ interleaved: UnsafeBufferPointer<Int16>, channels: Int, delayFrames: Int, atNanoseconds nanoseconds: Int64
     ) {
+        playbackWrote(interleaved, channels: channels, run: producerRun ?? 0,
+                      clock: PlaybackClock(delayFrames: delayFrames, nanoseconds: nanoseconds))
+    }
+
+    /// Producer (rt:playback): `interleaved` was just written to the device in stream run `run` (a
+    /// number that changes whenever the stream was restarted: xrun recovery, reopen). `clock` is the
+    /// device delay measured right after the write while the device plays; nil while it has not
+    /// started (the samples wait for the start threshold) or the delay could not be read.
+    public func playbackWrote(
+        _ interleaved: UnsafeBufferPointer<Int16>, channels: Int, run: Int, clock: PlaybackClock?
+    ) {
         let frames = min(interleaved.count / channels, converter == nil ? Int.max : mono.count)
         var index = written.load(ordering: .relaxed)
+        if run != producerRun {
+            producerRun = run
+            beginRun(at: index)
+        }
         guard let converter else {
             for f in 0..<frames {
                 history[index % capacity] = Self.downmix(interleaved, frame: f, channels: channels)
                 index += 1
             }
-            publish(written: index, delay: Double(delayFrames), atNanoseconds: nanoseconds)
+            publish(written: index, delay: clock.map { Double($0.delayFrames) }, atNanoseconds: clock?.nanoseconds ?? 0)
             return
         }
         // Nothing played (idle): silence needs no filtering. Once the converter has been fed a whole
@@ -114,8 +156,17 @@ public final class ReferenceTap: @unchecked Sendable {
         silentPeriods = silent ? silentPeriods + 1 : 0
         // The converter holds back `outputLatency` samples: the newest history sample left the
         // device's queue that much earlier than the newest written playback frame.
-        let delay = Double(delayFrames) * Double(sampleRate) / Double(playbackRate) - Double(converter.outputLatency)
-        publish(written: index, delay: delay, atNanoseconds: nanoseconds)
+        let delay = clock.map { Double($0.delayFrames) * Double(sampleRate) / Double(playbackRate) - Double(converter.outputLatency) }
+        publish(written: index, delay: delay, atNanoseconds: clock?.nanoseconds ?? 0)
+    }
+
+    /// A new run starts at history index `index`; its origin is unknown until it plays.
+    private func beginRun(at index: Int) {
+        let next = runGeneration.load(ordering: .relaxed) + 1
+        let slot = next % Self.runSlots
+        runStarts[slot].store(index, ordering: .relaxed)
+        runOrigins[slot].store(Int64.min, ordering: .relaxed)
+        runGeneration.store(next, ordering: .releasing)
     }
 
     private static func isSilent(_ interleaved: UnsafeBufferPointer<Int16>, samples: Int) -> Bool {
@@ -131,11 +182,39 @@ public final class ReferenceTap: @unchecked Sendable {
         return Int16(truncatingIfNeeded: sum / channels)
     }
 
-    /// The last history sample (index `written - 1`) is heard `delay` samples after `nanoseconds`.
-    private func publish(written index: Int, delay: Double, atNanoseconds nanoseconds: Int64) {
+    /// The last history sample (index `written - 1`) is heard `delay` samples after `nanoseconds`
+    /// (nil: not known; the run keeps the origin it has).
+    private func publish(written index: Int, delay: Double?, atNanoseconds nanoseconds: Int64) {
         written.store(index, ordering: .releasing)
+        guard let delay else { return }
         let heard = (Double(index) - delay) * 1e9 / Double(sampleRate)
-        origin.store(nanoseconds - Int64(heard.rounded()), ordering: .releasing)
+        let slot = runGeneration.load(ordering: .relaxed) % Self.runSlots
+        runOrigins[slot].store(nanoseconds - Int64(heard.rounded()), ordering: .releasing)
+    }
+
+    /// The current run (where it starts, its origin) and the previous run's origin, as one snapshot.
+    private struct Runs {
+        var generation: Int
+        var start: Int
+        var origin: Int64
+        var previousOrigin: Int64
+    }
+
+    /// nil when the producer started runs faster than this could read them (then try again).
+    private func loadRuns() -> Runs? {
+        let generation = runGeneration.load(ordering: .acquiring)
+        let slot = generation % Self.runSlots
+        let start = runStarts[slot].load(ordering: .acquiring)
+        let origin = runOrigins[slot].load(ordering: .acquiring)
+        let previousOrigin = generation > 0
+            ? runOrigins[(generation - 1) % Self.runSlots].load(ordering: .acquiring) : Int64.min
+        guard runGeneration.load(ordering: .acquiring) == generation else { return nil }
+        return Runs(generation: generation, start: start, origin: origin, previousOrigin: previousOrigin)
+    }
+
+    /// The history index heard at `nanoseconds` by a run with this origin.
+    private func index(at nanoseconds: Int64, origin: Int64) -> Int {
+        Int((Double(nanoseconds - origin) * Double(sampleRate) / 1e9).rounded()) - extraDelay.load(ordering: .relaxed)
     }
 
     /// Consumer (rt:capture): fills `out` with the reference that was being heard from the capture
@@ -143,22 +222,40 @@ public final class ReferenceTap: @unchecked Sendable {
     /// no longer) available are zero. Returns how many samples came from the history.
     @discardableResult
     public func pull(into out: UnsafeMutableBufferPointer<Int16>, firstFrameNanoseconds: Int64) -> Int {
-        let origin = origin.load(ordering: .acquiring)
+        var snapshot = loadRuns()
+        if snapshot == nil { snapshot = loadRuns() }
         let end = written.load(ordering: .acquiring)
-        guard origin != Int64.min else {
+        guard let runs = snapshot, runs.origin != Int64.min || runs.previousOrigin != Int64.min else {
             nextIndex = nil
             out.update(repeating: 0)
             return 0
         }
-        let measured = Int((Double(firstFrameNanoseconds - origin) * Double(sampleRate) / 1e9).rounded())
-            - extraDelay.load(ordering: .relaxed)
-        var first = measured
-        if let next = nextIndex, abs(next - measured) <= resyncThresholdFrames { first = next }
-        nextIndex = first + out.count
+        if runs.generation != consumerGeneration {
+            consumerGeneration = runs.generation
+            nextIndex = nil
+        }
+        // The current run: contiguous while the measurement stays within the threshold.
+        var first: Int?
+        if runs.origin != Int64.min {
+            let measured = index(at: firstFrameNanoseconds, origin: runs.origin)
+            var aligned = measured
+            if let next = nextIndex, abs(next - measured) <= resyncThresholdFrames { aligned = next }
+            nextIndex = aligned + out.count
+            first = aligned
+        }
+        // The previous run, for instants at which it was still being heard (a capture period from
+        // before the restart read after it): its samples up to where the current run starts.
+        let previousFirst = runs.previousOrigin != Int64.min
+            ? index(at: firstFrameNanoseconds, origin: runs.previousOrigin) : nil
         let oldest = max(0, end - capacity / 2)
         var available = 0
         for j in 0..<out.count {
-            let i = first + j
+            var i = -1
+            if let first, first + j >= runs.start {
+                i = first + j
+            } else if let previousFirst, previousFirst + j < runs.start {
+                i = previousFirst + j
+            }
             if i >= oldest && i < end {
                 out[j] = history[i % capacity]
                 available += 1

@@ -20,6 +20,10 @@ final class ReopeningDevice {
     private let loop: PeriodLoop
     private(set) var pcm: PCM?
     private var opens = 0
+    /// Which uninterrupted run of the stream the open PCM is in: changes at every (re)open and every
+    /// in-place recovery, after which the device plays from a fresh start (the reference tap maps
+    /// each run to time on its own).
+    private(set) var run = 0
     /// The failure last reported during the current outage; nil while the device is open.
     private var reportedFailure: Int32?
 
@@ -39,6 +43,7 @@ final class ReopeningDevice {
         do {
             let fresh = try PCM(device: device, stream: stream, configuration: configuration)
             opens += 1
+            run += 1
             if opens > 1 { loop.status.reopensCounter.add(1, ordering: .relaxed) }
             opened(fresh.parameters)
             loop.emit(AudioLoopEvent(kind: .opened, code: opens > 1 ? 1 : 0, at: monotonicNanoseconds(), parameters: fresh.parameters))
@@ -66,6 +71,7 @@ final class ReopeningDevice {
         case .xrun, .suspended:
             do {
                 try pcm.recover(from: error)
+                run += 1
                 loop.status.xrunsCounter.add(1, ordering: .relaxed)
                 loop.emit(AudioLoopEvent(error.kind == .xrun ? .xrun : .suspended, error, at: monotonicNanoseconds()))
                 return true

@@ -31,6 +31,38 @@ import Testing
         #expect(out == [37, 38, 39, 0, 0])
     }
 
+    /// A playback underrun: run 1 plays samples 0..<40 (heard 90..<130 ms), the device runs dry, and
+    /// run 2's samples 40..<70 are queued at 160 ms but heard only once the stream starts (the third
+    /// write reaches the start threshold), sample 40 at 160 ms. Each run's samples come back for the
+    /// instants they were heard and the gap is silence, whenever the capture side asks.
+    @Test func aRestartedStreamIsMappedToTimeRunByRun() throws {
+        let tap = try ReferenceTap(sampleRate: 1_000)
+        var period = [Int16](repeating: 0, count: 10)
+        func write(_ p: Int, run: Int, clock: PlaybackClock?) {
+            for i in 0..<10 { period[i] = Int16(p * 10 + i + 1) }  // value = index + 1: never silent
+            period.withUnsafeBufferPointer { tap.playbackWrote($0, channels: 1, run: run, clock: clock) }
+        }
+        for p in 0..<4 { write(p, run: 1, clock: PlaybackClock(delayFrames: 30, nanoseconds: Int64(70 + p * 10) * 1_000_000)) }
+        var out = [Int16](repeating: -1, count: 10)
+        func pull(at milliseconds: Int64) -> Int {
+            out.withUnsafeMutableBufferPointer { tap.pull(into: $0, firstFrameNanoseconds: milliseconds * 1_000_000) }
+        }
+        // Run 2 is queued but not started: its samples are not heard yet.
+        write(4, run: 2, clock: nil)
+        write(5, run: 2, clock: nil)
+        #expect(pull(at: 125) == 5)
+        #expect(out == [36, 37, 38, 39, 40, 0, 0, 0, 0, 0])
+        write(6, run: 2, clock: PlaybackClock(delayFrames: 30, nanoseconds: 160_000_000))
+        // Across the restart: the end of the gap, then run 2 from its start; not run 1's tail again.
+        #expect(pull(at: 155) == 5)
+        #expect(out == [0, 0, 0, 0, 0, 41, 42, 43, 44, 45])
+        #expect(pull(at: 165) == 10)
+        #expect(out == [46, 47, 48, 49, 50, 51, 52, 53, 54, 55])
+        // A capture period from before the gap, read late: run 1 as it was heard then.
+        #expect(pull(at: 120) == 10)
+        #expect(out == [31, 32, 33, 34, 35, 36, 37, 38, 39, 40])
+    }
+
     @Test func stereoIsMixedToMonoAndExtraDelayShiftsTheReference() throws {
         let tap = try ReferenceTap(sampleRate: 1_000)
         let stereo: [Int16] = (0..<20).flatMap { [Int16($0 * 2), 0] }  // mono value = index

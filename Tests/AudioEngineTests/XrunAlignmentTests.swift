@@ -56,7 +56,6 @@ import Testing
             let long = analysis.mismatches.filter { $0.length > Self.toleranceSamples }
             #expect(long.isEmpty, "\(long)\n\(report)")
             print("[XrunAlignment] \(xrun): \(analysis.summary(from: wanted, baseline: baseline))")
-            print(report.split(separator: "\n")[max(0, wanted - 6)..<min(wanted + 12, analysis.windows.count)].joined(separator: "\n"))
             return
         }
         Issue.record("no run could be measured after the \(xrun)\n\(report)")
