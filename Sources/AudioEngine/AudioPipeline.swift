@@ -81,7 +81,7 @@ public final class AudioPipeline: Service, Sendable {
                 micChannel: configuration.micChannel, referenceChannel: configuration.referenceChannel,
                 referenceTap: tap, fifoPriority: configuration.fifoPriority, backoff: configuration.backoff,
                 relaxedBatchPeriods: configuration.relaxedCapturePeriods),
-            processor: { period in processor.process(mic: period.mic, reference: period.reference) })
+            processor: { period in processor.process(mic: period.mic, reference: period.reference, streamRun: period.streamRun) })
         let mixer = mixer
         playbackLoop = PlaybackLoop(
             configuration: PlaybackLoopConfiguration(

@@ -28,6 +28,7 @@ final class CaptureChainDriver: @unchecked Sendable {
     private let silence: UnsafeMutableBufferPointer<Int16>
     private let bypassResampler: Resampler
     private var filled = 0
+    private var lastStreamRun: Int?
     private var gate: IdleCaptureGate
     /// A conversation captures the uplink: the chain must run (set from any thread).
     let uplinkActive = Atomic<Bool>(false)
@@ -70,8 +71,11 @@ final class CaptureChainDriver: @unchecked Sendable {
     }
 
     /// rt:capture, once per period. `reference` nil: no reference configured (silence is used, the
-    /// canceller then passes the mic through).
-    func process(mic: UnsafeBufferPointer<Int16>, reference: UnsafeBufferPointer<Int16>?) {
+    /// canceller then passes the mic through). `streamRun` (the capture loop's) changes after lost
+    /// frames; the chain is told, so the gap does not cost it its converged filter.
+    func process(mic: UnsafeBufferPointer<Int16>, reference: UnsafeBufferPointer<Int16>?, streamRun: Int) {
+        if let last = lastStreamRun, last != streamRun { chain.captureInterrupted() }
+        lastStreamRun = streamRun
         let reference = reference ?? UnsafeBufferPointer(rebasing: silence[0..<min(mic.count, silence.count)])
         guard let micConverter, let referenceConverter else {
             append(mic: mic, reference: reference)

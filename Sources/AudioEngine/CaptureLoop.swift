@@ -58,6 +58,9 @@ public struct CapturedPeriod {
     public let firstFrameNanoseconds: Int64
     /// Frames captured before this period since the loop started (over reopens).
     public let firstFrameIndex: Int
+    /// Which uninterrupted run of the capture stream this period belongs to: it changes when frames
+    /// were lost before it (an overrun recovered, the device reopened).
+    public let streamRun: Int
 }
 
 /// Runs on `rt:capture`, once per period. It must not allocate, lock, log or await.
@@ -97,7 +100,7 @@ public final class CaptureLoop: PeriodLoop, @unchecked Sendable {
                 periods = available / parameters.periodFrames
             }
             for _ in 0..<periods {
-                try readPeriod(pcm, buffers: buffers, frameIndex: frameIndex)
+                try readPeriod(pcm, buffers: buffers, frameIndex: frameIndex, streamRun: device.run)
                 frameIndex += parameters.periodFrames
             }
             device.succeeded()
@@ -108,7 +111,7 @@ public final class CaptureLoop: PeriodLoop, @unchecked Sendable {
 
     /// Reads one period (blocking until it is captured), times it, pulls its reference and hands it
     /// to the processor.
-    private func readPeriod(_ pcm: PCM, buffers: PeriodBuffers, frameIndex: Int) throws(ALSAError) {
+    private func readPeriod(_ pcm: PCM, buffers: PeriodBuffers, frameIndex: Int, streamRun: Int) throws(ALSAError) {
         let config = configuration
         let parameters = pcm.parameters
         try pcm.read(into: buffers.interleaved)
@@ -131,7 +134,7 @@ public final class CaptureLoop: PeriodLoop, @unchecked Sendable {
         }
         processor(CapturedPeriod(
             mic: UnsafeBufferPointer(mic), reference: reference, interleaved: interleaved,
-            parameters: parameters, firstFrameNanoseconds: first, firstFrameIndex: frameIndex))
+            parameters: parameters, firstFrameNanoseconds: first, firstFrameIndex: frameIndex, streamRun: streamRun))
         let status = self.status
         status.framesCounter.add(frames, ordering: .relaxed)
         status.delayFramesValue.store(delay, ordering: .relaxed)

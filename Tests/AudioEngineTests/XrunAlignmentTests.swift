@@ -1,6 +1,7 @@
 import ALSA
 import ALSATestbed
-import AudioEngine
+import AudioCore
+@testable import AudioEngine
 import Glibc
 import Synchronization
 import TestProcess
@@ -11,7 +12,10 @@ import Testing
 /// between the reference handed to the capture processor and the echo in the mic is measured for
 /// every captured period. After a capture overrun (the processing stalls past the capture buffer)
 /// and after a playback underrun (rendering stalls past the playback buffer), the lag must be the
-/// lag measured before the xrun (within 1 ms) a bounded number of periods after it, and stay there.
+/// lag measured before the xrun (within 1 ms) a bounded number of periods after it, and stay there;
+/// sample by sample, the reference must fall silent and come back with the echo (no reference of
+/// sound the speaker did not play, no echo without reference, beyond 1 ms). A second test feeds what
+/// the processor saw to the capture chain and watches the echo canceller across the xrun.
 @Suite(.serialized) struct XrunAlignmentTests {
     let dir = TemporaryDirectory()
     var config: String { dir.file("asound.conf") }
@@ -39,7 +43,7 @@ import Testing
         var report = ""
         for _ in 0..<3 {
             let trace = try await record(xrun)
-            let analysis = AlignmentAnalysis(trace, expectedLag: 480)
+            let analysis = AlignmentAnalysis(trace, expectedLag: 480, xrun: xrun)
             report = analysis.report
             guard let baseline = analysis.baseline else { continue }
             #expect(abs(baseline - 480) <= 32, "aligned reference lags the echo by \(baseline) samples, expected 480\n\(report)")
@@ -61,17 +65,83 @@ import Testing
         Issue.record("no run could be measured after the \(xrun)\n\(report)")
     }
 
-    private func record(_ xrun: Xrun) async throws -> PeriodTrace {
+    /// What the echo canceller makes of it: what the processor saw across the xrun is fed to the
+    /// service's chain driver and chain (default settings) period by period, as `rt:capture` does.
+    ///
+    /// When the reference comes back at the same lag (to the sample), the canceller keeps the filter
+    /// it had: after a capture overrun the frames whose echo lies in the gap are kept away from it
+    /// (the capture loop's stream run tells the driver). When the lag comes back one sample off (the
+    /// devices restart at a new sub-sample phase; which way it rounds is chance), speex has to learn
+    /// the echo path again: ERLE falls to about 1 dB and takes seconds to come back. That is an open
+    /// finding (the tap aligns whole samples; a fractional-delay reference would be needed), recorded
+    /// as a known issue so the test says which case it ran into.
+    @Test(arguments: [Xrun.captureOverrun, .playbackUnderrun])
+    func echoCancellerKeepsItsFilterWhenTheLagComesBackUnchanged(_ xrun: Xrun) async throws {
+        let room = "room-" + dir.path.split(separator: "/").last!
+        try TestPCMConfig.write([
+            .paced(name: "spk", PacedPCMOptions(link: room)),
+            .paced(name: "mic", PacedPCMOptions(link: room, echoGain: 0.5, echoDelayMilliseconds: 30)),
+        ], to: config)
+        // 3 s to converge (white noise, 192 ms filter), then the xrun, then 2 s. Only runs with just
+        // the wanted xrun are the experiment (another one could move the lag again); without
+        // SCHED_FIFO on a loaded machine a run may glitch and is repeated.
+        var recorded: (PeriodTrace, AlignmentAnalysis)?
+        for _ in 0..<3 {
+            let trace = try await record(xrun, periods: 500, at: 300)
+            let analysis = AlignmentAnalysis(trace, expectedLag: 480, xrun: xrun)
+            if analysis.xrunCount == 1 { recorded = (trace, analysis); break }
+        }
+        guard let (trace, analysis) = recorded else {
+            Issue.record("every run had more xruns than the \(xrun); the canceller was never measured across one")
+            return
+        }
+        let wanted = try #require(analysis.firstXrunPeriod(of: xrun))
+        let lagBefore = try #require(analysis.baseline, "no lag measured before the xrun\n\(analysis.report)")
+        let lagAfter = try #require(analysis.lagAfterSettling(from: wanted), "no lag measured after the xrun\n\(analysis.report)")
+        let chain = try CaptureChain()
+        let driver = try CaptureChainDriver(
+            chain: chain, uplink: SPSCRing(capacity: 1 << 16, zero: 0), captureRate: 16_000, maxPeriodFrames: 160)
+        driver.uplinkActive.store(true, ordering: .relaxed)
+        var erle: [Double] = []
+        for p in 0..<trace.count {
+            let samples = (p * 160)..<((p + 1) * 160)
+            driver.process(mic: UnsafeBufferPointer(rebasing: trace.mic[samples]),
+                           reference: UnsafeBufferPointer(rebasing: trace.reference[samples]), streamRun: trace.captureRuns[p])
+            erle.append(Double(chain.echoReturnLossEnhancementDB))
+        }
+        let before = erle[wanted - 1]
+        let lowest = erle[wanted..<min(erle.count, wanted + 100)].min() ?? 0
+        let last = erle.last ?? 0
+        let trend = stride(from: wanted - 20, to: erle.count, by: 10).map { "p\($0) \(Int(erle[$0] * 10) / 10)" }
+        print("[XrunAlignment] \(xrun): lag \(lagBefore) -> \(lagAfter) samples; ERLE \(Int(before * 10) / 10) dB before, "
+            + "lowest \(Int(lowest * 10) / 10) dB in the 1 s after, \(Int(last * 10) / 10) dB at the end (\(trace.count - wanted) periods later)")
+        #expect(before > 6, "the canceller had converged before the xrun: \(trend)")
+        let keptFilter = { (what: String) in
+            #expect(lowest > before - 3, "\(what): ERLE fell from \(before) to \(lowest) dB after the \(xrun): \(trend)")
+            #expect(last > before, "\(what): ERLE went on converging: \(trend)")
+        }
+        if lagAfter == lagBefore {
+            keptFilter("lag unchanged")
+        } else {
+            withKnownIssue("the reference came back \(lagAfter - lagBefore) sample(s) off; speex relearns the echo path") {
+                keptFilter("lag moved")
+            }
+        }
+    }
+
+    /// Runs both loops until `periods` capture periods are recorded, with the xrun about `at`
+    /// capture periods in.
+    private func record(_ xrun: Xrun, periods: Int = 220, at: Int = 60) async throws -> PeriodTrace {
         let tap = try ReferenceTap(sampleRate: 16_000)
         let source = SignalSource(testNoise(count: 16_000, seed: 7))
-        // Playback period 50 of 20 ms: about 1 s in, some 90 capture periods after capture started
-        // (the capture stall comes at its period 60).
-        if xrun == .playbackUnderrun { source.stallOnceAtPeriod = 50 }
+        // Playback periods are 20 ms and playback runs a little ahead of capture: the underrun comes
+        // some 0.5 s later than `at` capture periods (the check needs a baseline before it).
+        if xrun == .playbackUnderrun { source.stallOnceAtPeriod = at / 2 + 20 }
         let playback = PlaybackLoop(configuration: PlaybackLoopConfiguration(
             device: PCMDevice(name: "spk", configFile: config),
             pcm: PCMConfiguration(sampleRate: 16_000, channels: 1, periodMicroseconds: 20_000, periods: 3),
             referenceTap: tap, fifoPriority: nil)) { source.render($0) }
-        let trace = PeriodTrace(periods: 220, periodFrames: 160, stallAtPeriod: xrun == .captureOverrun ? 60 : nil)
+        let trace = PeriodTrace(periods: periods, periodFrames: 160, stallAtPeriod: xrun == .captureOverrun ? at : nil)
         let capture = CaptureLoop(configuration: CaptureLoopConfiguration(
             device: PCMDevice(name: "mic", configFile: config),
             pcm: PCMConfiguration(sampleRate: 16_000, channels: 1, periodMicroseconds: 10_000, periods: 4),
@@ -84,27 +154,25 @@ import Testing
         #expect(await waitUntil(timeout: .seconds(60)) { trace.isFull })
         capture.stop()
         playback.stop()
-        trace.captureXrunsAtEnd = capture.status.xruns
+        trace.captureRunsAtEnd = capture.status.xruns
         return trace
     }
 }
 
-/// What the capture processor saw, period by period: mic and reference samples, and how many xruns
-/// each loop had counted by then. Preallocated; `record` runs on the capture thread, the rest after
+/// What the capture processor saw, period by period: mic and reference samples, the capture
+/// stream's run (it changes after lost frames) and how many xruns the playback loop had counted. Preallocated; `record` runs on the capture thread, the rest after
 /// `stop()` (join).
 final class PeriodTrace: @unchecked Sendable {
     let periodFrames: Int
     let capacity: Int
     let mic: UnsafeMutableBufferPointer<Int16>
     let reference: UnsafeMutableBufferPointer<Int16>
-    let captureXruns: UnsafeMutableBufferPointer<Int>
+    let captureRuns: UnsafeMutableBufferPointer<Int>
     let playbackXruns: UnsafeMutableBufferPointer<Int>
     let firstFrameNanoseconds: UnsafeMutableBufferPointer<Int64>
     private let recorded = Atomic<Int>(0)
     private let stallAtPeriod: Int?
-    private var seenCaptureXrun = 0
-    private var lastFirstFrame: Int64 = 0
-    var captureXrunsAtEnd = 0
+    var captureRunsAtEnd = 0
 
     init(periods: Int, periodFrames: Int, stallAtPeriod: Int?) {
         self.periodFrames = periodFrames
@@ -114,8 +182,8 @@ final class PeriodTrace: @unchecked Sendable {
         mic.initialize(repeating: 0)
         reference = .allocate(capacity: periods * periodFrames)
         reference.initialize(repeating: 0)
-        captureXruns = .allocate(capacity: periods)
-        captureXruns.initialize(repeating: 0)
+        captureRuns = .allocate(capacity: periods)
+        captureRuns.initialize(repeating: 0)
         playbackXruns = .allocate(capacity: periods)
         playbackXruns.initialize(repeating: 0)
         firstFrameNanoseconds = .allocate(capacity: periods)
@@ -125,7 +193,7 @@ final class PeriodTrace: @unchecked Sendable {
     deinit {
         mic.deallocate()
         reference.deallocate()
-        captureXruns.deallocate()
+        captureRuns.deallocate()
         playbackXruns.deallocate()
         firstFrameNanoseconds.deallocate()
     }
@@ -140,10 +208,7 @@ final class PeriodTrace: @unchecked Sendable {
             mic[p * periodFrames + i] = period.mic[i]
             reference[p * periodFrames + i] = period.reference?[i] ?? 0
         }
-        // A gap in the capture timestamps of more than half a period is an overrun (frames lost).
-        if p > 0, period.firstFrameNanoseconds - lastFirstFrame > 15_000_000 { seenCaptureXrun += 1 }
-        lastFirstFrame = period.firstFrameNanoseconds
-        captureXruns[p] = seenCaptureXrun
+        captureRuns[p] = period.streamRun
         playbackXruns[p] = playback
         firstFrameNanoseconds[p] = period.firstFrameNanoseconds
         recorded.store(p + 1, ordering: .releasing)
@@ -179,18 +244,19 @@ struct AlignmentAnalysis {
     }
 
     let periodFrames: Int
-    let captureXruns: [Int]
+    let captureRuns: [Int]
     let playbackXruns: [Int]
     let firstFrame: [Int64]
     private(set) var windows: [Window] = []
     private(set) var baseline: Int?
 
-    init(_ trace: PeriodTrace, expectedLag: Int) {
+    /// `xrun`: the wanted one; the baseline is the lag measured before it (away from any other).
+    init(_ trace: PeriodTrace, expectedLag: Int, xrun: XrunAlignmentTests.Xrun) {
         periodFrames = trace.periodFrames
         let periods = min(trace.count, trace.capacity)
         let mic = (0..<periods * periodFrames).map { Double(trace.mic[$0]) }
         let reference = (0..<periods * periodFrames).map { Double(trace.reference[$0]) }
-        captureXruns = (0..<periods).map { trace.captureXruns[$0] }
+        captureRuns = (0..<periods).map { trace.captureRuns[$0] }
         playbackXruns = (0..<periods).map { trace.playbackXruns[$0] }
         firstFrame = (0..<periods).map { trace.firstFrameNanoseconds[$0] - trace.firstFrameNanoseconds[0] }
         // Measure periods before any xrun first, for the baseline.
@@ -198,7 +264,7 @@ struct AlignmentAnalysis {
         var lastXrun: Int?
         var raw: [Window] = []
         for p in 0..<periods {
-            if p > 0, captureXruns[p] != captureXruns[p - 1] { segmentStart = p; lastXrun = p }
+            if p > 0, captureRuns[p] != captureRuns[p - 1] { segmentStart = p; lastXrun = p }
             if p > 0, playbackXruns[p] != playbackXruns[p - 1] { lastXrun = p }
             let lo = p * periodFrames, hi = lo + periodFrames
             let micLevel = Self.rms(mic, lo..<hi)
@@ -214,12 +280,16 @@ struct AlignmentAnalysis {
             }
             raw.append(window)
         }
-        let before = raw.filter { $0.periodsSinceXrun == nil && $0.lag != nil && $0.correlation > 0.9 }.compactMap(\.lag)
+        let counts = xrun == .captureOverrun ? captureRuns : playbackXruns
+        let wanted = counts.indices.first { $0 > 0 && counts[$0] != counts[$0 - 1] } ?? periods
+        let before = raw.filter { w in
+            w.period < wanted && (w.periodsSinceXrun ?? Int.max) >= XrunAlignmentTests.settlePeriods && w.correlation > 0.9
+        }.compactMap(\.lag)
         if before.count >= 10 { baseline = before.sorted()[before.count / 2] }
         if let baseline {
             for i in raw.indices {
                 let lo = raw[i].period * periodFrames
-                let segment = Self.segmentStart(of: raw[i].period, captureXruns) * periodFrames
+                let segment = Self.segmentStart(of: raw[i].period, captureRuns) * periodFrames
                 if lo - baseline >= segment {
                     raw[i].measurable = true
                     raw[i].heardReferenceLevel = Self.rms(reference, (lo - baseline)..<(lo - baseline + periodFrames))
@@ -231,7 +301,7 @@ struct AlignmentAnalysis {
         }
         windows = raw
         if let baseline { mismatches = Self.mismatches(mic: trace.mic, reference: trace.reference, periods: periods,
-                                                        periodFrames: periodFrames, captureXruns: captureXruns, lag: baseline) }
+                                                        periodFrames: periodFrames, captureRuns: captureRuns, lag: baseline) }
     }
 
     /// A stretch of samples in which the mic and the reference (shifted by the baseline lag) disagree
@@ -252,7 +322,7 @@ struct AlignmentAnalysis {
     /// discontinuity are not judged.
     private static func mismatches(
         mic: UnsafeMutableBufferPointer<Int16>, reference: UnsafeMutableBufferPointer<Int16>, periods: Int,
-        periodFrames: Int, captureXruns: [Int], lag: Int
+        periodFrames: Int, captureRuns: [Int], lag: Int
     ) -> [Mismatch] {
         let count = periods * periodFrames
         let reach = 8
@@ -265,7 +335,7 @@ struct AlignmentAnalysis {
         var segmentStart = 0
         for n in reach..<(count - reach) {
             let p = n / periodFrames
-            if n % periodFrames == 0, p > 0, captureXruns[p] != captureXruns[p - 1] { segmentStart = n }
+            if n % periodFrames == 0, p > 0, captureRuns[p] != captureRuns[p - 1] { segmentStart = n }
             var kind: Bool?
             if n - lag - reach >= segmentStart {
                 let heard = active(mic, around: n), played = active(reference, around: n - lag)
@@ -282,9 +352,14 @@ struct AlignmentAnalysis {
         return found
     }
 
+    /// Xruns of either loop seen by the capture processor.
+    var xrunCount: Int {
+        (1..<captureRuns.count).filter { captureRuns[$0] != captureRuns[$0 - 1] || playbackXruns[$0] != playbackXruns[$0 - 1] }.count
+    }
+
     /// The period at which the first xrun of that kind was seen by the capture processor.
     func firstXrunPeriod(of xrun: XrunAlignmentTests.Xrun) -> Int? {
-        let counts = xrun == .captureOverrun ? captureXruns : playbackXruns
+        let counts = xrun == .captureOverrun ? captureRuns : playbackXruns
         return counts.indices.first { $0 > 0 && counts[$0] != counts[$0 - 1] }
     }
 
@@ -297,6 +372,12 @@ struct AlignmentAnalysis {
                   let since = w.periodsSinceXrun, since >= XrunAlignmentTests.settlePeriods else { return false }
             return w.measurable && (w.micLevel > 300 || w.heardReferenceLevel > 300)
         }
+    }
+
+    /// The median lag of the checked periods after the xrun.
+    func lagAfterSettling(from xrun: Int) -> Int? {
+        let lags = windowsAfterSettling(from: xrun).filter { $0.correlation > 0.9 }.compactMap(\.lag).sorted()
+        return lags.count >= 10 ? lags[lags.count / 2] : nil
     }
 
     /// Every checkable period from `settlePeriods` after the xrun up to 30 periods later is aligned.
@@ -319,13 +400,13 @@ struct AlignmentAnalysis {
         windows.map { w in
             "p\(w.period) mic \(Int(w.micLevel)) ref \(Int(w.heardReferenceLevel)) raw \(Int(w.rawReferenceLevel)) nz \(w.nonzeroReference) t \(firstFrame[w.period] / 100_000) lag \(w.lag.map(String.init) ?? "-") "
                 + "c \(Int(w.correlation * 100))% cb \(Int(w.correlationAtBaseline * 100))% "
-                + "xc \(captureXruns[w.period]) xp \(playbackXruns[w.period])"
+                + "xc \(captureRuns[w.period]) xp \(playbackXruns[w.period])"
         }.joined(separator: "\n")
     }
 
-    private static func segmentStart(of period: Int, _ captureXruns: [Int]) -> Int {
+    private static func segmentStart(of period: Int, _ captureRuns: [Int]) -> Int {
         var p = period
-        while p > 0 && captureXruns[p - 1] == captureXruns[period] { p -= 1 }
+        while p > 0 && captureRuns[p - 1] == captureRuns[period] { p -= 1 }
         return p
     }
 
