@@ -270,8 +270,10 @@ public final class CaptureChain: @unchecked Sendable {
     /// mismatch (measured after a capture overrun, XrunAlignmentTests: ERLE 11 dB before, 5 dB at
     /// the lowest after). Instead the frames whose echo lies in the gap, the FIFO's delay plus the
     /// margin (and the frame the gap falls into), are muted and kept away from the canceller, the
-    /// estimator and the drift tracker (lowest 10 dB). Realtime-safe.
+    /// estimator and the drift tracker (lowest 10 dB). Nothing to do while the canceller is idle (the
+    /// FIFO holds silence; echo without reference does not move the filter). Realtime-safe.
     public func captureInterrupted() {
+        guard !echoCancellerIdle else { return }
         framesToBridge = (refWrite - refRead + margin + frameSize - 1) / frameSize + 1
     }
 

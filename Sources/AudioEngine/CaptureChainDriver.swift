@@ -29,6 +29,9 @@ final class CaptureChainDriver: @unchecked Sendable {
     private let bypassResampler: Resampler
     private var filled = 0
     private var lastStreamRun: Int?
+    /// Frames were lost since the chain last ran: tell it before its next frame (a gap while the
+    /// chain is skipped needs nothing: its FIFO holds silence then).
+    private var interruptionPending = false
     private var gate: IdleCaptureGate
     /// A conversation captures the uplink: the chain must run (set from any thread).
     let uplinkActive = Atomic<Bool>(false)
@@ -74,7 +77,7 @@ final class CaptureChainDriver: @unchecked Sendable {
     /// canceller then passes the mic through). `streamRun` (the capture loop's) changes after lost
     /// frames; the chain is told, so the gap does not cost it its converged filter.
     func process(mic: UnsafeBufferPointer<Int16>, reference: UnsafeBufferPointer<Int16>?, streamRun: Int) {
-        if let last = lastStreamRun, last != streamRun { chain.captureInterrupted() }
+        if let last = lastStreamRun, last != streamRun { interruptionPending = true }
         lastStreamRun = streamRun
         let reference = reference ?? UnsafeBufferPointer(rebasing: silence[0..<min(mic.count, silence.count)])
         guard let micConverter, let referenceConverter else {
@@ -110,6 +113,10 @@ final class CaptureChainDriver: @unchecked Sendable {
         let mic = UnsafeBufferPointer(micFrame), reference = UnsafeBufferPointer(referenceFrame)
         gate.observe(reference: reference)
         let bypass = !uplinkActive.load(ordering: .relaxed) && !gate.farEndActive
+        if interruptionPending {
+            interruptionPending = false
+            if !bypass { chain.captureInterrupted() }
+        }
         let produced: Int
         let speech: Bool
         if bypass {
