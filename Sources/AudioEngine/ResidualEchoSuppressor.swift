@@ -43,7 +43,10 @@ final class ResidualEchoSuppressor {
     static let couplingFall: Float = 0.1
     /// The suppression's coupling rises at most to this many times its value per update.
     static let riseLimit: Float = 8
-    /// Band energy below which nothing counts as speech (a band's share of about -65 dBFS RMS).
+    /// Band energy below which nothing counts as speech (a band's share of about -58 dBFS RMS). At -65 dBFS
+    /// a soft room sound in a pause of the assistant's speech (5-8 dB above a phone's noise floor) was
+    /// taken for a talker and confirmed the server's echo turn that followed; -60 dBFS is the lowest level
+    /// at which none of the real recordings does that (Benchmarks/aec-real).
     let quietBand: Float
 
     let frameSize: Int
@@ -121,8 +124,8 @@ final class ResidualEchoSuppressor {
         referenceBand = floats(bands)
         echoBand = floats(bands)
         detectorEchoBand = floats(bands)
-        // Parseval: a -65 dBFS RMS signal (18 LSB) under the window, spread over the bands.
-        quietBand = 18 * 18 * Float(windowLength) / 2 * Float(size) / 2 / Float(bands)
+        // Parseval: a -58 dBFS RMS signal (41 LSB) under the window, spread over the bands.
+        quietBand = 41 * 41 * Float(windowLength) / 2 * Float(size) / 2 / Float(bands)
         let frameMilliseconds = Float(frameSize) * 1000 / Float(sampleRate)
         decay = powf(10, -3.2 * frameMilliseconds / 16 / 10)
         tailFrames = max(1, (tailSamples + frameSize - 1) / frameSize)
