@@ -172,3 +172,35 @@ private func energy(_ x: [Int16], _ range: Range<Int>) -> Double { CaptureChainT
     let erle = 10 * log10(energy(scene.mic, first) / energy(result.out, first))
     #expect(erle > 20, "first second: \(erle) dB")
 }
+
+@Test func aSoftRoomSoundInAPauseIsNoTalkerButAVoiceIs() throws {
+    // The far end plays for 4 s, then pauses. In the pause the room has a -75 dBFS noise floor; a broadband
+    // rustle at -55 dBFS for 200 ms (a soft room sound, as on the phone recording, where it confirmed the
+    // server's echo turn; the detector took it for a talker while its floor was -65 dBFS) must not count
+    // as a talker; a voice at about -30 dBFS must.
+    let scene = nonLinearScene(seconds: 4, nearEnd: false)
+    var seed: UInt64 = 3
+    func noise(_ rms: Float) -> Int16 {
+        seed = seed &* 6364136223846793005 &+ 1442695040888963407
+        return Int16(Float(Int64(bitPattern: seed) >> 40) / Float(1 << 23) * rms * 1.73)
+    }
+    let pause = 3 * 16000
+    var mic = scene.mic + (0..<pause).map { _ in noise(6) }
+    let reference = scene.reference + [Int16](repeating: 0, count: pause)
+    let rustle = 4 * 16000 + 8000
+    for i in rustle..<rustle + 3200 { mic[i] = noise(58) }
+    let voiceStart = 4 * 16000 + 24000
+    var glottis: Float = 0
+    for i in voiceStart..<voiceStart + 8000 {
+        // A 180 Hz pulse train, softened (harmonics in every speech band), in syllables.
+        let t = Float(i - voiceStart) / 16000
+        glottis = 0.7 * glottis + (i % 89 == 0 ? 9000 : 0)
+        mic[i] = Int16(max(0, sinf(2 * .pi * 2.5 * t)) * glottis)
+    }
+    let result = try run(.init(), mic: mic, reference: reference)
+    let frame = 256
+    let inRustle = result.speech[(rustle / frame)...((rustle + 3200) / frame + 20)]
+    #expect(!inRustle.contains(true), "the rustle was taken for a talker")
+    let inVoice = result.speech[(voiceStart / frame)...((voiceStart + 8000) / frame)]
+    #expect(inVoice.contains(true), "the voice was not detected")
+}
