@@ -39,6 +39,11 @@ public final class ReferenceTap: @unchecked Sendable {
     /// pull of a run), and which run that was.
     private var nextIndex: Int?
     private var consumerGeneration = -1
+    /// Consumer-only, a diagnostic read on the consumer's thread: the last aligned pull's measured
+    /// read position (unrounded) minus the position read, in samples. Its mean over a contiguous
+    /// stretch is the sub-sample offset at which that stretch is read; a stream restart gives it a
+    /// new one (the devices restart at a new phase, and the first measurement after it decides).
+    public private(set) var alignmentResidual = 0.0
     /// The consumer keeps reading contiguously while the measured alignment stays within this many
     /// frames of it, so period-to-period jitter in the delay measurements does not shift the
     /// reference under the echo canceller; beyond it the read position jumps to the measurement.
@@ -212,9 +217,9 @@ public final class ReferenceTap: @unchecked Sendable {
         return Runs(generation: generation, start: start, origin: origin, previousOrigin: previousOrigin)
     }
 
-    /// The history index heard at `nanoseconds` by a run with this origin.
-    private func index(at nanoseconds: Int64, origin: Int64) -> Int {
-        Int((Double(nanoseconds - origin) * Double(sampleRate) / 1e9).rounded()) - extraDelay.load(ordering: .relaxed)
+    /// The history position (unrounded) heard at `nanoseconds` by a run with this origin.
+    private func position(at nanoseconds: Int64, origin: Int64) -> Double {
+        Double(nanoseconds - origin) * Double(sampleRate) / 1e9 - Double(extraDelay.load(ordering: .relaxed))
     }
 
     /// Consumer (rt:capture): fills `out` with the reference that was being heard from the capture
@@ -237,16 +242,18 @@ public final class ReferenceTap: @unchecked Sendable {
         // The current run: contiguous while the measurement stays within the threshold.
         var first: Int?
         if runs.origin != Int64.min {
-            let measured = index(at: firstFrameNanoseconds, origin: runs.origin)
+            let exact = position(at: firstFrameNanoseconds, origin: runs.origin)
+            let measured = Int(exact.rounded())
             var aligned = measured
             if let next = nextIndex, abs(next - measured) <= resyncThresholdFrames { aligned = next }
             nextIndex = aligned + out.count
             first = aligned
+            alignmentResidual = exact - Double(aligned)
         }
         // The previous run, for instants at which it was still being heard (a capture period from
         // before the restart read after it): its samples up to where the current run starts.
         let previousFirst = runs.previousOrigin != Int64.min
-            ? index(at: firstFrameNanoseconds, origin: runs.previousOrigin) : nil
+            ? Int(position(at: firstFrameNanoseconds, origin: runs.previousOrigin).rounded()) : nil
         let oldest = max(0, end - capacity / 2)
         var available = 0
         for j in 0..<out.count {

@@ -63,6 +63,26 @@ import Testing
         #expect(out == [31, 32, 33, 34, 35, 36, 37, 38, 39, 40])
     }
 
+    /// The read position is whole samples: the first pull of a stretch rounds the measured position,
+    /// later pulls read on contiguously while the measurement stays within the resync threshold.
+    /// `alignmentResidual` says how far (unrounded) the measurement was from what was read.
+    @Test func alignmentResidualIsTheMeasuredPositionMinusTheSampleRead() throws {
+        let tap = try ReferenceTap(sampleRate: 1_000)
+        let period = (0..<40).map { Int16($0) }  // value = index; sample i heard at (90 + i) ms
+        period.withUnsafeBufferPointer { tap.playbackWrote($0, channels: 1, delayFrames: 30, atNanoseconds: 100_000_000) }
+        var out = [Int16](repeating: 0, count: 5)
+        func pull(atMicroseconds us: Int64) { out.withUnsafeMutableBufferPointer { _ = tap.pull(into: $0, firstFrameNanoseconds: us * 1_000) } }
+        pull(atMicroseconds: 105_400)  // measured 15.4: reads from 15
+        #expect(out == [15, 16, 17, 18, 19])
+        #expect(abs(tap.alignmentResidual - 0.4) < 1e-9)
+        pull(atMicroseconds: 110_700)  // measured 20.7 (rounds to 21), within the threshold: reads on from 20
+        #expect(out == [20, 21, 22, 23, 24])
+        #expect(abs(tap.alignmentResidual - 0.7) < 1e-9)
+        pull(atMicroseconds: 120_600)  // measured 30.6, 5 samples past the contiguous 25: jumps to 31
+        #expect(out == [31, 32, 33, 34, 35])
+        #expect(abs(tap.alignmentResidual + 0.4) < 1e-9)
+    }
+
     @Test func stereoIsMixedToMonoAndExtraDelayShiftsTheReference() throws {
         let tap = try ReferenceTap(sampleRate: 1_000)
         let stereo: [Int16] = (0..<20).flatMap { [Int16($0 * 2), 0] }  // mono value = index

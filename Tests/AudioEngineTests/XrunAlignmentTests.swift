@@ -113,7 +113,9 @@ import Testing
         let lowest = erle[wanted..<min(erle.count, wanted + 100)].min() ?? 0
         let last = erle.last ?? 0
         let trend = stride(from: wanted - 20, to: erle.count, by: 10).map { "p\($0) \(Int(erle[$0] * 10) / 10)" }
-        print("[XrunAlignment] \(xrun): lag \(lagBefore) -> \(lagAfter) samples; ERLE \(Int(before * 10) / 10) dB before, "
+        let residuals = analysis.residualsAround(wanted)
+        print("[XrunAlignment] \(xrun): lag \(lagBefore) -> \(lagAfter) samples (read \(residuals.before)/100 -> \(residuals.after)/100 "
+            + "sample off the measurement); ERLE \(Int(before * 10) / 10) dB before, "
             + "lowest \(Int(lowest * 10) / 10) dB in the 1 s after, \(Int(last * 10) / 10) dB at the end (\(trace.count - wanted) periods later)")
         #expect(before > 6, "the canceller had converged before the xrun: \(trend)")
         let keptFilter = { (what: String) in
@@ -146,7 +148,7 @@ import Testing
             device: PCMDevice(name: "mic", configFile: config),
             pcm: PCMConfiguration(sampleRate: 16_000, channels: 1, periodMicroseconds: 10_000, periods: 4),
             referenceTap: tap, fifoPriority: nil)) { [playback] period in
-            trace.record(period, playbackXruns: playback.status.xruns)
+            trace.record(period, playbackXruns: playback.status.xruns, alignmentResidual: tap.alignmentResidual)
         }
         try playback.start()
         #expect(await waitUntil { playback.status.frames > 0 })
@@ -170,6 +172,8 @@ final class PeriodTrace: @unchecked Sendable {
     let captureRuns: UnsafeMutableBufferPointer<Int>
     let playbackXruns: UnsafeMutableBufferPointer<Int>
     let firstFrameNanoseconds: UnsafeMutableBufferPointer<Int64>
+    /// `ReferenceTap.alignmentResidual` after the period's pull.
+    let alignmentResidual: UnsafeMutableBufferPointer<Double>
     private let recorded = Atomic<Int>(0)
     private let stallAtPeriod: Int?
     var captureRunsAtEnd = 0
@@ -188,6 +192,8 @@ final class PeriodTrace: @unchecked Sendable {
         playbackXruns.initialize(repeating: 0)
         firstFrameNanoseconds = .allocate(capacity: periods)
         firstFrameNanoseconds.initialize(repeating: 0)
+        alignmentResidual = .allocate(capacity: periods)
+        alignmentResidual.initialize(repeating: 0)
     }
 
     deinit {
@@ -196,12 +202,13 @@ final class PeriodTrace: @unchecked Sendable {
         captureRuns.deallocate()
         playbackXruns.deallocate()
         firstFrameNanoseconds.deallocate()
+        alignmentResidual.deallocate()
     }
 
     var count: Int { recorded.load(ordering: .acquiring) }
     var isFull: Bool { count >= capacity }
 
-    func record(_ period: CapturedPeriod, playbackXruns playback: Int) {
+    func record(_ period: CapturedPeriod, playbackXruns playback: Int, alignmentResidual residual: Double) {
         let p = recorded.load(ordering: .relaxed)
         guard p < capacity, period.mic.count == periodFrames else { return }
         for i in 0..<periodFrames {
@@ -211,6 +218,7 @@ final class PeriodTrace: @unchecked Sendable {
         captureRuns[p] = period.streamRun
         playbackXruns[p] = playback
         firstFrameNanoseconds[p] = period.firstFrameNanoseconds
+        alignmentResidual[p] = residual
         recorded.store(p + 1, ordering: .releasing)
         // The processing stalls past the 40 ms capture buffer: the next read overruns.
         if p == stallAtPeriod { usleep(120_000) }
@@ -247,6 +255,7 @@ struct AlignmentAnalysis {
     let captureRuns: [Int]
     let playbackXruns: [Int]
     let firstFrame: [Int64]
+    let alignmentResidual: [Double]
     private(set) var windows: [Window] = []
     private(set) var baseline: Int?
 
@@ -259,6 +268,7 @@ struct AlignmentAnalysis {
         captureRuns = (0..<periods).map { trace.captureRuns[$0] }
         playbackXruns = (0..<periods).map { trace.playbackXruns[$0] }
         firstFrame = (0..<periods).map { trace.firstFrameNanoseconds[$0] - trace.firstFrameNanoseconds[0] }
+        alignmentResidual = (0..<periods).map { trace.alignmentResidual[$0] }
         // Measure periods before any xrun first, for the baseline.
         var segmentStart = 0
         var lastXrun: Int?
@@ -380,6 +390,18 @@ struct AlignmentAnalysis {
         return lags.count >= 10 ? lags[lags.count / 2] : nil
     }
 
+    /// The mean `ReferenceTap.alignmentResidual` (in hundredths of a sample) of the periods whose lag
+    /// makes the lag before the xrun and of those whose lag makes the lag after it: the sub-sample
+    /// offset from the delay measurements at which each side was read.
+    func residualsAround(_ xrun: Int) -> (before: Int, after: Int) {
+        func mean(_ windows: [Window]) -> Int {
+            let periods = windows.filter { $0.lag != nil && $0.correlation > 0.9 }.map(\.period)
+            return periods.isEmpty ? 0 : Int((periods.map { alignmentResidual[$0] }.reduce(0, +) / Double(periods.count) * 100).rounded())
+        }
+        let before = windows.filter { $0.period < xrun && ($0.periodsSinceXrun ?? Int.max) >= XrunAlignmentTests.settlePeriods }
+        return (mean(before), mean(windowsAfterSettling(from: xrun)))
+    }
+
     /// Every checkable period from `settlePeriods` after the xrun up to 30 periods later is aligned.
     func isAligned(at xrun: Int, baseline: Int) -> Bool {
         windowsAfterSettling(from: xrun).filter { $0.period < xrun + XrunAlignmentTests.settlePeriods + 30 }
@@ -391,7 +413,9 @@ struct AlignmentAnalysis {
         let after = windows.filter { $0.period >= xrun && $0.measurable && ($0.micLevel > 300 || $0.heardReferenceLevel > 300) }
         let lastBad = after.last { !$0.isAligned(to: baseline) }
         let offsets = after.compactMap { w in w.lag.map { $0 - baseline } }.filter { abs($0) > XrunAlignmentTests.toleranceSamples }
-        return "baseline lag \(baseline) samples; xrun seen at period \(xrun); "
+        let residuals = residualsAround(xrun)
+        return "baseline lag \(baseline) samples, \(lagAfterSettling(from: xrun).map(String.init) ?? "?") after; "
+            + "read \(residuals.before)/100 -> \(residuals.after)/100 sample off the measurement; xrun seen at period \(xrun); "
             + "last misaligned period \(lastBad.map { "\($0.period) (+\($0.period - xrun))" } ?? "none"); "
             + "offsets seen \(offsets); longest mismatch \(mismatches.max { $0.length < $1.length }.map(String.init(describing:)) ?? "none")"
     }
