@@ -74,7 +74,9 @@ import Testing
     /// devices restart at a new sub-sample phase; which way it rounds is chance), speex has to learn
     /// the echo path again: ERLE falls to about 1 dB and takes seconds to come back. That is an open
     /// finding (the tap aligns whole samples; a fractional-delay reference would be needed), recorded
-    /// as a known issue so the test says which case it ran into.
+    /// as a known issue so the test says which case it ran into. The printed read offsets
+    /// (`ReferenceTap.alignmentResidual`, mean before and after) show which side of the rounding each
+    /// stretch fell on; carrying the previous offset over the restart was measured not to help (README).
     @Test(arguments: [Xrun.captureOverrun, .playbackUnderrun])
     func echoCancellerKeepsItsFilterWhenTheLagComesBackUnchanged(_ xrun: Xrun) async throws {
         let room = "room-" + dir.path.split(separator: "/").last!
