@@ -34,6 +34,9 @@ struct DSPCommand: ParsableCommand {
     @Flag(help: "Print the chain's estimates once per second of audio.")
     var verbose = false
 
+    @Flag(help: "Run the recording through the chain once before the pass that is written, as a chain that has been playing for a while would meet it (converged filter, learnt room).")
+    var warm = false
+
     func run() throws {
         do {
             try execute()
@@ -59,7 +62,7 @@ struct DSPCommand: ParsableCommand {
         do {
             let frame = chainConfiguration.frameSize
             var trace = [UInt8](repeating: UInt8(ascii: "0"), count: (micWAV.samples.count + frame - 1) / frame)
-            output = try Self.run(mic: micWAV.samples, reference: refWAV.samples, configuration: chainConfiguration, verbose: verbose) { start, activity in
+            output = try Self.run(mic: micWAV.samples, reference: refWAV.samples, configuration: chainConfiguration, verbose: verbose, warm: warm) { start, activity in
                 let index = (start + frame / 2) / frame
                 if activity.nearEndSpeech && index >= 0 && index < trace.count { trace[index] = UInt8(ascii: "1") }
             }
@@ -78,7 +81,7 @@ struct DSPCommand: ParsableCommand {
     /// delay (samples the chain skipped at that moment stay silent; repeated ones are overwritten).
     /// `nearEnd` gets, per frame, the mic position of the frame the chain's near-end detector judged and its verdict.
     static func run(mic: [Int16], reference: [Int16], configuration: CaptureChainConfiguration, verbose: Bool = false,
-                    nearEnd: ((Int, NearEndActivity) -> Void)? = nil) throws(CaptureChainError) -> [Int16] {
+                    warm: Bool = false, nearEnd: ((Int, NearEndActivity) -> Void)? = nil) throws(CaptureChainError) -> [Int16] {
         let chain = try CaptureChain(configuration: configuration)
         let frame = chain.frameSize
         let flush = chain.latencySamples + configuration.maxReferenceLagMilliseconds * CaptureChainConfiguration.sampleRate / 1000 + frame
@@ -94,6 +97,13 @@ struct DSPCommand: ParsableCommand {
         micPadded.withUnsafeMutableBufferPointer { m in
             refPadded.withUnsafeMutableBufferPointer { r in
                 block.withUnsafeMutableBufferPointer { o in
+                    if warm {
+                        for f in 0..<frames {
+                            let range = f * frame..<(f + 1) * frame
+                            chain.process(mic: UnsafeBufferPointer(rebasing: m[range]), reference: UnsafeBufferPointer(rebasing: r[range]), output: o)
+                        }
+                        delays = [Int](repeating: chain.micDelaySamples, count: chain.outputDelayFrames + 1)
+                    }
                     for f in 0..<frames {
                         let delay = chain.micDelaySamples
                         let range = f * frame..<(f + 1) * frame
