@@ -1,8 +1,11 @@
 /* Plain speexdsp with the `jarvis-voice dsp` signature, for the real-room benchmark:
- *   speex_dsp --mic IN.wav --reference REF.wav --out OUT.wav
+ *   speex_dsp [--warm] --mic IN.wav --reference REF.wav --out OUT.wav
  * echo canceller 256/3072 at 16 kHz -> preprocessor (NS -15 dB, residual echo suppression linked to
  * the echo state at speex's defaults -40/-15 dB). OUT has IN's length, aligned with it (the
- * preprocessor's one-frame delay is removed). 16 kHz mono 16-bit WAV only. */
+ * preprocessor's one-frame delay is removed). 16 kHz mono 16-bit WAV only.
+ * --warm: the padded recording goes through both states once, then 0.5 s of digital silence on mic
+ * and reference (32 frames, 512 ms), then the pass that is written, with the same states (never
+ * reset): the steady state of a canceller that has been running, as `jarvis-voice dsp --warm`. */
 #include <speex/speex_echo.h>
 #include <speex/speex_preprocess.h>
 #include <stdint.h>
@@ -34,12 +37,15 @@ static void put32(unsigned char *p, uint32_t v) { p[0] = v; p[1] = v >> 8; p[2] 
 
 int main(int argc, char **argv) {
     const char *mic = 0, *ref = 0, *out = 0;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (!strcmp(argv[i], "--mic")) mic = argv[i + 1];
-        else if (!strcmp(argv[i], "--reference")) ref = argv[i + 1];
-        else if (!strcmp(argv[i], "--out")) out = argv[i + 1];
+    int warm = 0, bad = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--warm")) warm = 1;
+        else if (i + 1 < argc && !strcmp(argv[i], "--mic")) mic = argv[++i];
+        else if (i + 1 < argc && !strcmp(argv[i], "--reference")) ref = argv[++i];
+        else if (i + 1 < argc && !strcmp(argv[i], "--out")) out = argv[++i];
+        else bad = 1;
     }
-    if (!mic || !ref || !out) { fprintf(stderr, "usage: speex_dsp --mic IN.wav --reference REF.wav --out OUT.wav\n"); return 64; }
+    if (bad || !mic || !ref || !out) { fprintf(stderr, "usage: speex_dsp [--warm] --mic IN.wav --reference REF.wav --out OUT.wav\n"); return 64; }
     long nm, nr;
     int16_t *m = load(mic, &nm), *r = load(ref, &nr);
     long frames = (nm + FRAME) / FRAME + 1;
@@ -53,6 +59,18 @@ int main(int argc, char **argv) {
     speex_preprocess_ctl(p, SPEEX_PREPROCESS_SET_DENOISE, &on);
     speex_preprocess_ctl(p, SPEEX_PREPROCESS_SET_NOISE_SUPPRESS, &ns);
     speex_preprocess_ctl(p, SPEEX_PREPROCESS_SET_ECHO_STATE, e);
+    if (warm) {
+        enum { SILENCE = (RATE / 2 + FRAME - 1) / FRAME };
+        int16_t zero[FRAME] = {0}, scratch[FRAME];
+        for (long f = 0; f < frames; f++) {
+            speex_echo_cancellation(e, mp + f * FRAME, rp + f * FRAME, o + f * FRAME);
+            speex_preprocess_run(p, o + f * FRAME);
+        }
+        for (int f = 0; f < SILENCE; f++) {
+            speex_echo_cancellation(e, zero, zero, scratch);
+            speex_preprocess_run(p, scratch);
+        }
+    }
     for (long f = 0; f < frames; f++) {
         speex_echo_cancellation(e, mp + f * FRAME, rp + f * FRAME, o + f * FRAME);
         speex_preprocess_run(p, o + f * FRAME);
