@@ -3,8 +3,15 @@
 # release build, defaults and with the residual echo suppressor off), plain speexdsp (speex_dsp.c)
 # and WebRTC AEC3 (livekit wheel; alone and with noise suppression) on the recordings in cache/
 # (prepare.sh extracts them), scored by score.py. Prints the markdown tables.
-# Usage: Benchmarks/aec-real/run.sh [--only NAME,NAME]   (JARVIS_VOICE=BINARY to skip the build)
+# Usage: Benchmarks/aec-real/run.sh [--warm] [--only NAME,NAME]   (JARVIS_VOICE=BINARY to skip the build)
+# --warm: every system runs the recording once (then at least 0.5 s of silence) before the scored pass, without
+# a reset: the steady state of a canceller that has been running (outputs in work/run-warm).
 set -eu
+warm=""
+for arg in "$@"; do
+    shift
+    if [ "$arg" = --warm ]; then warm=" --warm"; else set -- "$@" "$arg"; fi
+done
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 venv=$here/.venv
@@ -24,9 +31,11 @@ if [ -z "$bin" ]; then
 fi
 printf '[dsp]\nresidual_echo_suppressor = false\n' > "$work/no-res.toml"
 py=$venv/bin/python
-exec "$py" "$here/score.py" --cache "$here/cache" --work "$work/run" "$@" \
-    --system "chain=$bin dsp --mic {mic} --reference {ref} --out {out} --near-end-trace {trace}" \
-    --system "chain without RES=$bin dsp --config $work/no-res.toml --mic {mic} --reference {ref} --out {out}" \
-    --system "speexdsp=$work/speex_dsp --mic {mic} --reference {ref} --out {out}" \
-    --system "AEC3=$py $here/aec3.py --mic {mic} --reference {ref} --out {out}" \
-    --system "AEC3+NS=$py $here/aec3.py --ns --mic {mic} --reference {ref} --out {out}"
+run=$work/run${warm:+-warm}
+[ -z "$warm" ] || printf 'Warm: every system ran each recording once (then at least 0.5 s of silence) before the scored pass.\n\n'
+exec "$py" "$here/score.py" --cache "$here/cache" --work "$run" "$@" \
+    --system "chain=$bin dsp$warm --mic {mic} --reference {ref} --out {out} --near-end-trace {trace}" \
+    --system "chain without RES=$bin dsp$warm --config $work/no-res.toml --mic {mic} --reference {ref} --out {out}" \
+    --system "speexdsp=$work/speex_dsp$warm --mic {mic} --reference {ref} --out {out}" \
+    --system "AEC3=$py $here/aec3.py$warm --mic {mic} --reference {ref} --out {out}" \
+    --system "AEC3+NS=$py $here/aec3.py$warm --ns --mic {mic} --reference {ref} --out {out}"
