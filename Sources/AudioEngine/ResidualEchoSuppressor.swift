@@ -25,7 +25,11 @@ import Glibc
 /// one (suppression's Ê) switches β; a strict one (the detector's Ê, margin 5, 48 ms onset) is the
 /// published near-end verdict (`activity`), which the barge-in rule trusts (Benchmarks/aec-real: on
 /// the real recordings no verdict began while only the far end played; margin 4, 20 % of the bands or a
-/// 32 ms onset each gave some).
+/// 32 ms onset each gave some). The strict one counts only the part of E the reference does not explain
+/// linearly (per band, 1 − the coherent share: Σ|S_ex|²/S_xx over Σ S_ee, spectra smoothed over ~45 ms):
+/// an adapted linear filter loses and regains the echo in bursts on non-linear music, and such a burst is
+/// the reference's own sound, coherent with it, while a talker is not (the coherence test of WebRTC's
+/// earlier echo suppressor). Benchmarks/aec-real --warm: the burst stops on the ReSpeaker music 2 → 0.
 ///
 /// The output is one frame late (overlap-add). Allocation-free after init; realtime-safe. One thread.
 final class ResidualEchoSuppressor {
@@ -43,6 +47,8 @@ final class ResidualEchoSuppressor {
     static let couplingFall: Float = 0.1
     /// The suppression's coupling rises at most to this many times its value per update.
     static let riseLimit: Float = 8
+    /// Per-frame smoothing of the residual-reference cross spectra (time constant ~45 ms).
+    static let coherenceSmoothing: Float = 0.7
     /// Band energy below which nothing counts as speech (a band's share of about -58 dBFS RMS). At -65 dBFS
     /// a soft room sound in a pause of the assistant's speech (5-8 dB above a phone's noise floor) was
     /// taken for a talker and confirmed the server's echo turn that followed; -60 dBFS is the lowest level
@@ -64,6 +70,15 @@ final class ResidualEchoSuppressor {
     private let envelope: UnsafeMutablePointer<Float>
     private let coupling: UnsafeMutablePointer<Float>
     private let detectorCoupling: UnsafeMutablePointer<Float>
+    /// Per bin, smoothed over frames: reference power, residual power, residual-reference cross spectrum.
+    private let crossXX: UnsafeMutablePointer<Float>
+    private let crossEE: UnsafeMutablePointer<Float>
+    private let crossRe: UnsafeMutablePointer<Float>
+    private let crossIm: UnsafeMutablePointer<Float>
+    /// Per band: the share of the residual's power the reference explains linearly (0...1).
+    private let coherentShare: UnsafeMutablePointer<Float>
+    private let explainedBand: UnsafeMutablePointer<Float>
+    private let smoothedResidualBand: UnsafeMutablePointer<Float>
     private let noise: UnsafeMutablePointer<Float>
     private let gain: UnsafeMutablePointer<Float>
     private let residualBand: UnsafeMutablePointer<Float>
@@ -118,6 +133,13 @@ final class ResidualEchoSuppressor {
         envelope = floats(bands)
         coupling = floats(bands, Self.initialCoupling)
         detectorCoupling = floats(bands, Self.initialCoupling)
+        crossXX = floats(bins)
+        crossEE = floats(bins)
+        crossRe = floats(bins)
+        crossIm = floats(bins)
+        coherentShare = floats(bands)
+        explainedBand = floats(bands)
+        smoothedResidualBand = floats(bands)
         noise = floats(bands, 1000)
         gain = floats(bands, 1)
         residualBand = floats(bands)
@@ -138,7 +160,7 @@ final class ResidualEchoSuppressor {
 
     deinit {
         for p in [window, residualHistory, referenceHistory, overlap, spectrumRe, spectrumIm, referenceFrames,
-                  envelope, coupling, detectorCoupling, noise, gain, residualBand, referenceBand, echoBand, detectorEchoBand] { p.deallocate() }
+                  envelope, coupling, detectorCoupling, crossXX, crossEE, crossRe, crossIm, coherentShare, explainedBand, smoothedResidualBand, noise, gain, residualBand, referenceBand, echoBand, detectorEchoBand] { p.deallocate() }
         bandOfBin.deallocate()
     }
 
@@ -172,7 +194,8 @@ final class ResidualEchoSuppressor {
         }
         for i in w..<n { re[i] = 0; im[i] = 0 }
         transform(inverse: false)
-        for b in 0..<bands { residualBand[b] = 0; referenceBand[b] = 0 }
+        for b in 0..<bands { residualBand[b] = 0; referenceBand[b] = 0; explainedBand[b] = 0; smoothedResidualBand[b] = 0 }
+        let keep = Self.coherenceSmoothing
         for k in 0...n / 2 {
             let j = (n - k) & (n - 1)
             let a = re[k], bi = im[k], c = re[j], d = im[j]
@@ -183,7 +206,14 @@ final class ResidualEchoSuppressor {
             let band = Int(bandOfBin[k])
             residualBand[band] += er * er + ei * ei
             referenceBand[band] += xr * xr + xi * xi
+            crossXX[k] = keep * crossXX[k] + (1 - keep) * (xr * xr + xi * xi)
+            crossEE[k] = keep * crossEE[k] + (1 - keep) * (er * er + ei * ei)
+            crossRe[k] = keep * crossRe[k] + (1 - keep) * (er * xr + ei * xi)
+            crossIm[k] = keep * crossIm[k] + (1 - keep) * (ei * xr - er * xi)
+            explainedBand[band] += (crossRe[k] * crossRe[k] + crossIm[k] * crossIm[k]) / (crossXX[k] + 1e-3)
+            smoothedResidualBand[band] += crossEE[k]
         }
+        for b in 0..<bands { coherentShare[b] = min(1, explainedBand[b] / (smoothedResidualBand[b] + 1e-3)) }
 
         let slot = (frameIndex % Self.historyFrames) * bands
         frameIndex &+= 1
@@ -216,7 +246,9 @@ final class ResidualEchoSuppressor {
             speechEnergy += e
             predicted += expected
             if e > lenient.margin * (Self.detectorOver * echoBand[b] + floor) { lenientAbove += 1 }
-            if e > strict.margin * expected { strictAbove += 1 }
+            // What the reference explains linearly is echo (an adapted filter that lost it for a moment),
+            // not a talker.
+            if e * (1 - coherentShare[b]) > strict.margin * expected { strictAbove += 1 }
         }
         let near = lenient.update(bandsAbove: lenientAbove, bandCount: speechBands.count)
         let speech = strict.update(bandsAbove: strictAbove, bandCount: speechBands.count)
