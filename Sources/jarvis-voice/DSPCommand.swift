@@ -80,6 +80,8 @@ struct DSPCommand: ParsableCommand {
     /// so the result lines up with `mic` sample for sample even after a re-alignment changed the mic
     /// delay (samples the chain skipped at that moment stay silent; repeated ones are overwritten).
     /// `nearEnd` gets, per frame, the mic position of the frame the chain's near-end detector judged and its verdict.
+    /// `warm`: the padded input goes through the same chain once first (its output dropped), as a chain
+    /// that has been playing meets it; the flush of silence between the passes lets the canceller idle.
     static func run(mic: [Int16], reference: [Int16], configuration: CaptureChainConfiguration, verbose: Bool = false,
                     warm: Bool = false, nearEnd: ((Int, NearEndActivity) -> Void)? = nil) throws(CaptureChainError) -> [Int16] {
         let chain = try CaptureChain(configuration: configuration)

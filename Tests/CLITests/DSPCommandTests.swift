@@ -1,0 +1,48 @@
+import AudioCore
+import Glibc
+import Testing
+import TestProcess
+
+/// `jarvis-voice dsp`: the capture chain offline on WAV files (what Benchmarks/aec-real scores).
+@Suite struct DSPCommandTests {
+    /// A 4 s far end (noise) and its echo 10 ms later at half level over a quiet room.
+    static func scene() -> (mic: [Int16], reference: [Int16]) {
+        var seed: UInt64 = 5
+        func noise(_ rms: Float) -> Float {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Float(Int64(bitPattern: seed) >> 40) / Float(1 << 23) * rms * 1.73
+        }
+        let n = 4 * 16000, lag = 160
+        let reference = (0..<n).map { _ in Int16(noise(3000)) }
+        let mic = (0..<n).map { i in Int16(max(-32768, min(32767, (i >= lag ? 0.5 * Float(reference[i - lag]) : 0) + noise(10)))) }
+        return (mic, reference)
+    }
+
+    static func energy(_ x: ArraySlice<Int16>) -> Double { x.reduce(0) { $0 + Double($1) * Double($1) } + 1 }
+
+    /// `--warm` runs the input once before the written pass: the canceller meets the recording converged,
+    /// so the first second (where a fresh canceller is still learning) has the echo removed; the output
+    /// keeps the mic's length either way.
+    @Test func warmMeetsTheRecordingConverged() async throws {
+        let binary = try #require(ChildProcess.builtExecutable("jarvis-voice"), "jarvis-voice is not built next to the tests")
+        let directory = TemporaryDirectory()
+        let (mic, reference) = Self.scene()
+        let format = AudioFormat(sampleRate: 16000, channels: 1)
+        let micPath = directory.write("mic.wav", bytes: WAVFile(format: format, samples: mic).bytes)
+        let referencePath = directory.write("ref.wav", bytes: WAVFile(format: format, samples: reference).bytes)
+        // The linear canceller alone: the suppressor's fresh coupling would hide the difference.
+        let config = directory.write("linear.toml", "[dsp]\nresidual_echo_suppressor = false\n")
+        var firstSecondDB: [Double] = []
+        for warm in [false, true] {
+            let out = directory.file(warm ? "warm.wav" : "cold.wav")
+            let result = try await ChildProcess.run([binary, "dsp", "--config", config, "--mic", micPath, "--reference", referencePath,
+                                                     "--out", out] + (warm ? ["--warm"] : []))
+            #expect(result.status == 0, "\(result.stderr)")
+            let output = try WAVFile(bytes: TestFiles.read(out)).samples
+            #expect(output.count == mic.count)
+            let first = 1600..<16000
+            firstSecondDB.append(10 * log10(Self.energy(mic[first]) / Self.energy(output[first])))
+        }
+        #expect(firstSecondDB[1] > firstSecondDB[0] + 10, "echo removed in the first second, cold and warm: \(firstSecondDB) dB")
+    }
+}
