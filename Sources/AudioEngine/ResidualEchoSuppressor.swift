@@ -70,13 +70,12 @@ final class ResidualEchoSuppressor {
     private let envelope: UnsafeMutablePointer<Float>
     private let coupling: UnsafeMutablePointer<Float>
     private let detectorCoupling: UnsafeMutablePointer<Float>
-    /// Per bin, smoothed over frames: reference power, residual power, residual-reference cross spectrum.
+    /// Per bin, smoothed over frames: reference power and the residual-reference cross spectrum.
     private let crossXX: UnsafeMutablePointer<Float>
-    private let crossEE: UnsafeMutablePointer<Float>
     private let crossRe: UnsafeMutablePointer<Float>
     private let crossIm: UnsafeMutablePointer<Float>
-    /// Per band: the share of the residual's power the reference explains linearly (0...1).
-    private let coherentShare: UnsafeMutablePointer<Float>
+    /// Per band: the residual power the reference explains linearly (this frame's sum over the smoothed
+    /// bins), and the residual power smoothed the same way; their ratio is the coherent share.
     private let explainedBand: UnsafeMutablePointer<Float>
     private let smoothedResidualBand: UnsafeMutablePointer<Float>
     private let noise: UnsafeMutablePointer<Float>
@@ -134,10 +133,8 @@ final class ResidualEchoSuppressor {
         coupling = floats(bands, Self.initialCoupling)
         detectorCoupling = floats(bands, Self.initialCoupling)
         crossXX = floats(bins)
-        crossEE = floats(bins)
         crossRe = floats(bins)
         crossIm = floats(bins)
-        coherentShare = floats(bands)
         explainedBand = floats(bands)
         smoothedResidualBand = floats(bands)
         noise = floats(bands, 1000)
@@ -160,7 +157,7 @@ final class ResidualEchoSuppressor {
 
     deinit {
         for p in [window, residualHistory, referenceHistory, overlap, spectrumRe, spectrumIm, referenceFrames,
-                  envelope, coupling, detectorCoupling, crossXX, crossEE, crossRe, crossIm, coherentShare, explainedBand, smoothedResidualBand, noise, gain, residualBand, referenceBand, echoBand, detectorEchoBand] { p.deallocate() }
+                  envelope, coupling, detectorCoupling, crossXX, crossRe, crossIm, explainedBand, smoothedResidualBand, noise, gain, residualBand, referenceBand, echoBand, detectorEchoBand] { p.deallocate() }
         bandOfBin.deallocate()
     }
 
@@ -194,7 +191,7 @@ final class ResidualEchoSuppressor {
         }
         for i in w..<n { re[i] = 0; im[i] = 0 }
         transform(inverse: false)
-        for b in 0..<bands { residualBand[b] = 0; referenceBand[b] = 0; explainedBand[b] = 0; smoothedResidualBand[b] = 0 }
+        for b in 0..<bands { residualBand[b] = 0; referenceBand[b] = 0; explainedBand[b] = 0 }
         let keep = Self.coherenceSmoothing
         for k in 0...n / 2 {
             let j = (n - k) & (n - 1)
@@ -207,13 +204,11 @@ final class ResidualEchoSuppressor {
             residualBand[band] += er * er + ei * ei
             referenceBand[band] += xr * xr + xi * xi
             crossXX[k] = keep * crossXX[k] + (1 - keep) * (xr * xr + xi * xi)
-            crossEE[k] = keep * crossEE[k] + (1 - keep) * (er * er + ei * ei)
             crossRe[k] = keep * crossRe[k] + (1 - keep) * (er * xr + ei * xi)
             crossIm[k] = keep * crossIm[k] + (1 - keep) * (ei * xr - er * xi)
             explainedBand[band] += (crossRe[k] * crossRe[k] + crossIm[k] * crossIm[k]) / (crossXX[k] + 1e-3)
-            smoothedResidualBand[band] += crossEE[k]
         }
-        for b in 0..<bands { coherentShare[b] = min(1, explainedBand[b] / (smoothedResidualBand[b] + 1e-3)) }
+        for b in 0..<bands { smoothedResidualBand[b] = keep * smoothedResidualBand[b] + (1 - keep) * residualBand[b] }
 
         let slot = (frameIndex % Self.historyFrames) * bands
         frameIndex &+= 1
@@ -248,7 +243,8 @@ final class ResidualEchoSuppressor {
             if e > lenient.margin * (Self.detectorOver * echoBand[b] + floor) { lenientAbove += 1 }
             // What the reference explains linearly is echo (an adapted filter that lost it for a moment),
             // not a talker.
-            if e * (1 - coherentShare[b]) > strict.margin * expected { strictAbove += 1 }
+            let coherentShare = min(1, explainedBand[b] / (smoothedResidualBand[b] + 1e-3))
+            if e * (1 - coherentShare) > strict.margin * expected { strictAbove += 1 }
         }
         let near = lenient.update(bandsAbove: lenientAbove, bandCount: speechBands.count)
         let speech = strict.update(bandsAbove: strictAbove, bandCount: speechBands.count)

@@ -179,11 +179,8 @@ private func energy(_ x: [Int16], _ range: Range<Int>) -> Double { CaptureChainT
     // server's echo turn; the detector took it for a talker while its floor was -65 dBFS) must not count
     // as a talker; a voice at about -30 dBFS must.
     let scene = nonLinearScene(seconds: 4, nearEnd: false)
-    var seed: UInt64 = 3
-    func noise(_ rms: Float) -> Int16 {
-        seed = seed &* 6364136223846793005 &+ 1442695040888963407
-        return Int16(Float(Int64(bitPattern: seed) >> 40) / Float(1 << 23) * rms * 1.73)
-    }
+    var white = CaptureChainTestSignals.White(seed: 3)
+    func noise(_ rms: Float) -> Int16 { white.sample(rms: rms) }
     let pause = 3 * 16000
     var mic = scene.mic + (0..<pause).map { _ in noise(6) }
     let reference = scene.reference + [Int16](repeating: 0, count: pause)
@@ -215,11 +212,8 @@ private func energy(_ x: [Int16], _ range: Range<Int>) -> Double { CaptureChainT
     // the reference explains linearly is discounted, so none counts, and a voice between them still does.
     let frame = 256
     let suppressor = ResidualEchoSuppressor(frameSize: frame, sampleRate: 16000, tailSamples: 3072)
-    var seed: UInt64 = 11
-    func noise(_ rms: Float) -> Int16 {
-        seed = seed &* 6364136223846793005 &+ 1442695040888963407
-        return Int16(Float(Int64(bitPattern: seed) >> 40) / Float(1 << 23) * rms * 1.73)
-    }
+    var white = CaptureChainTestSignals.White(seed: 11)
+    func noise(_ rms: Float) -> Int16 { white.sample(rms: rms) }
     let seconds = 10, framesPerSecond = 16000 / frame, lag = 40
     let voiceFrom = (seconds - 1) * framesPerSecond + framesPerSecond / 4
     var played = [Int16](repeating: 0, count: lag)

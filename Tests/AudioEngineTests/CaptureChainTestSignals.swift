@@ -3,13 +3,24 @@ import Glibc
 /// Deterministic synthetic scenes for the capture chain tests: speech-like far end (bursts of
 /// coloured noise with syllable-rate envelope), a short decaying room response, near-end bursts.
 enum CaptureChainTestSignals {
+    /// Uniform white noise in -1...1 from a 64-bit LCG (the same sequence for the same seed).
+    struct White {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> Float {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Float(Int64(bitPattern: state) >> 40) / Float(1 << 23)
+        }
+        /// A sample of uniform noise at `rms`.
+        mutating func sample(rms: Float) -> Int16 { Int16(next() * rms * 1.73) }
+    }
+
     static func farEnd(_ n: Int, seed: UInt64) -> [Float] {
-        var s = seed
+        var noise = White(seed: seed)
         var y1: Float = 0
         var out = [Float](repeating: 0, count: n)
         for i in 0..<n {
-            s = s &* 6364136223846793005 &+ 1442695040888963407
-            let white = Float(Int64(bitPattern: s) >> 40) / Float(1 << 23)
+            let white = noise.next()
             y1 = 0.6 * y1 + white
             let t = Float(i) / 16000
             let env = max(0, sinf(2 * .pi * 3.1 * t)) * (0.6 + 0.4 * sinf(2 * .pi * 0.37 * t))
@@ -20,11 +31,10 @@ enum CaptureChainTestSignals {
 
     static func room(_ taps: Int) -> [Float] {
         var h = [Float](repeating: 0, count: taps)
-        var s: UInt64 = 99
+        var white = White(seed: 99)
         h[20] = 0.6
         for i in 21..<taps {
-            s = s &* 6364136223846793005 &+ 1442695040888963407
-            let r = Float(Int64(bitPattern: s) >> 40) / Float(1 << 23)
+            let r = white.next()
             h[i] = 0.15 * r * expf(-Float(i) / 300)
         }
         return h

@@ -1,3 +1,4 @@
+import ALSATestbed
 import AudioCore
 import Glibc
 import Testing
@@ -7,14 +8,10 @@ import TestProcess
 @Suite struct DSPCommandTests {
     /// A 4 s far end (noise) and its echo 10 ms later at half level over a quiet room.
     static func scene() -> (mic: [Int16], reference: [Int16]) {
-        var seed: UInt64 = 5
-        func noise(_ rms: Float) -> Float {
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
-            return Float(Int64(bitPattern: seed) >> 40) / Float(1 << 23) * rms * 1.73
-        }
         let n = 4 * 16000, lag = 160
-        let reference = (0..<n).map { _ in Int16(noise(3000)) }
-        let mic = (0..<n).map { i in Int16(max(-32768, min(32767, (i >= lag ? 0.5 * Float(reference[i - lag]) : 0) + noise(10)))) }
+        let reference = testNoise(count: n, seed: 5, amplitude: 5200)
+        let room = testNoise(count: n, seed: 6, amplitude: 17)
+        let mic = (0..<n).map { i in (i >= lag ? reference[i - lag] / 2 : 0) + room[i] }
         return (mic, reference)
     }
 
