@@ -173,7 +173,7 @@ public final class CaptureChain: @unchecked Sendable {
             updateLevels()
         }
         if let suppressor {
-            suppressor.process(processed, reference: UnsafeBufferPointer(alignedRef))
+            suppressor.process(processed, reference: UnsafeBufferPointer(alignedRef), mic: UnsafeBufferPointer(alignedMic))
         }
         preprocessor.process(processed)
         speechProbability = preprocessor.speechProbability
