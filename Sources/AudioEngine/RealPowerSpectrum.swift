@@ -1,0 +1,48 @@
+import Glibc
+
+/// The power spectrum |X_k|², k = 0...N/2, of a real N-point block, from one N/2-point complex FFT of
+/// its even and odd samples packed as real and imaginary parts (half the butterflies of an N-point FFT).
+/// Allocation-free after init; one thread.
+final class RealPowerSpectrum {
+    let size: Int
+    private let fft: StagedFFT
+    /// e^{-2πik/N}, k = 0...N/2.
+    private let twiddleRe: UnsafeMutablePointer<Float>
+    private let twiddleIm: UnsafeMutablePointer<Float>
+
+    init(size: Int) {
+        precondition(size >= 4 && size & (size - 1) == 0, "size must be a power of two >= 4")
+        self.size = size
+        fft = StagedFFT(size: size / 2)
+        twiddleRe = .allocate(capacity: size / 2 + 1)
+        twiddleIm = .allocate(capacity: size / 2 + 1)
+        for k in 0...size / 2 {
+            let a = -2 * Double.pi * Double(k) / Double(size)
+            twiddleRe[k] = Float(cos(a))
+            twiddleIm[k] = Float(sin(a))
+        }
+    }
+
+    deinit { twiddleRe.deallocate(); twiddleIm.deallocate() }
+
+    /// `block`: `size` samples; `power`: receives `size / 2 + 1` values.
+    func compute(_ block: UnsafePointer<Float>, into power: UnsafeMutablePointer<Float>) {
+        let half = size / 2, re = fft.re, im = fft.im
+        for n in 0..<half {
+            re[n] = block[2 * n]
+            im[n] = block[2 * n + 1]
+        }
+        fft.transform(inverse: false)
+        for k in 0...half {
+            // Z_k and Z_{N/2-k} (indices mod N/2) give the even and odd samples' spectra.
+            let a = k == half ? 0 : k, b = k == 0 ? 0 : half &- k
+            let ar = re[a], ai = im[a], br = re[b], bi = im[b]
+            let evenRe = 0.5 * (ar + br), evenIm = 0.5 * (ai - bi)
+            let oddRe = 0.5 * (ai + bi), oddIm = -0.5 * (ar - br)
+            let wr = twiddleRe[k], wi = twiddleIm[k]
+            let xr = evenRe + wr * oddRe - wi * oddIm
+            let xi = evenIm + wr * oddIm + wi * oddRe
+            power[k] = xr * xr + xi * xi
+        }
+    }
+}
