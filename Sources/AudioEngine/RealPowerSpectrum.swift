@@ -2,9 +2,13 @@ import Glibc
 
 /// The power spectrum |X_k|², k = 0...N/2, of a real N-point block, from one N/2-point complex FFT of
 /// its even and odd samples packed as real and imaginary parts (half the butterflies of an N-point FFT).
-/// Allocation-free after init; one thread.
+/// Write the block into `input`, call `compute()`, read `power`. All storage is allocated in init.
 final class RealPowerSpectrum {
     let size: Int
+    /// `size` samples, zero until written.
+    let input: UnsafeMutablePointer<Float>
+    /// `size / 2 + 1` values after `compute()`.
+    let power: UnsafeMutablePointer<Float>
     private let fft: StagedFFT
     /// e^{-2πik/N}, k = 0...N/2.
     private let twiddleRe: UnsafeMutablePointer<Float>
@@ -14,6 +18,8 @@ final class RealPowerSpectrum {
         precondition(size >= 4 && size & (size - 1) == 0, "size must be a power of two >= 4")
         self.size = size
         fft = StagedFFT(size: size / 2)
+        input = .allocate(capacity: size); input.initialize(repeating: 0, count: size)
+        power = .allocate(capacity: size / 2 + 1); power.initialize(repeating: 0, count: size / 2 + 1)
         twiddleRe = .allocate(capacity: size / 2 + 1)
         twiddleIm = .allocate(capacity: size / 2 + 1)
         for k in 0...size / 2 {
@@ -23,14 +29,13 @@ final class RealPowerSpectrum {
         }
     }
 
-    deinit { twiddleRe.deallocate(); twiddleIm.deallocate() }
+    deinit { input.deallocate(); power.deallocate(); twiddleRe.deallocate(); twiddleIm.deallocate() }
 
-    /// `block`: `size` samples; `power`: receives `size / 2 + 1` values.
-    func compute(_ block: UnsafePointer<Float>, into power: UnsafeMutablePointer<Float>) {
+    func compute() {
         let half = size / 2, re = fft.re, im = fft.im
         for n in 0..<half {
-            re[n] = block[2 * n]
-            im[n] = block[2 * n + 1]
+            re[n] = input[2 * n]
+            im[n] = input[2 * n + 1]
         }
         fft.transform(inverse: false)
         for k in 0...half {

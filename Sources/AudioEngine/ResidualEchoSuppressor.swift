@@ -85,9 +85,7 @@ final class ResidualEchoSuppressor {
     private let micCoupling: UnsafeMutablePointer<Float>
     private let micBand: UnsafeMutablePointer<Float>
     private let micHistory: UnsafeMutablePointer<Float>
-    private let micWindowed: UnsafeMutablePointer<Float>
     private let micSpectrum: RealPowerSpectrum
-    private let micPower: UnsafeMutablePointer<Float>
     /// Per bin, smoothed over frames: reference power and the residual-reference cross spectrum.
     private let crossXX: UnsafeMutablePointer<Float>
     private let crossRe: UnsafeMutablePointer<Float>
@@ -153,9 +151,7 @@ final class ResidualEchoSuppressor {
         micCoupling = floats(bands, Self.initialCoupling)
         micBand = floats(bands)
         micHistory = floats(windowLength)
-        micWindowed = floats(size)
         micSpectrum = RealPowerSpectrum(size: size)
-        micPower = floats(bins)
         crossXX = floats(bins)
         crossRe = floats(bins)
         crossIm = floats(bins)
@@ -181,7 +177,7 @@ final class ResidualEchoSuppressor {
 
     deinit {
         for p in [window, residualHistory, referenceHistory, overlap, spectrumRe, spectrumIm, referenceFrames,
-                  envelope, coupling, detectorCoupling, micCoupling, micBand, micHistory, micWindowed, micPower, crossXX, crossRe, crossIm, explainedBand, smoothedResidualBand, noise, gain, residualBand, referenceBand, echoBand, detectorEchoBand] { p.deallocate() }
+                  envelope, coupling, detectorCoupling, micCoupling, micBand, micHistory, crossXX, crossRe, crossIm, explainedBand, smoothedResidualBand, noise, gain, residualBand, referenceBand, echoBand, detectorEchoBand] { p.deallocate() }
         bandOfBin.deallocate()
     }
 
@@ -214,9 +210,9 @@ final class ResidualEchoSuppressor {
         let re = fft.re, im = fft.im
         for b in 0..<bands { micBand[b] = 0 }
         if farEndActive {
-            for i in 0..<w { micWindowed[i] = micHistory[i] * window[i] }
-            micSpectrum.compute(micWindowed, into: micPower)
-            for k in 0...n / 2 { micBand[Int(bandOfBin[k])] += micPower[k] }
+            for i in 0..<w { micSpectrum.input[i] = micHistory[i] * window[i] }
+            micSpectrum.compute()
+            for k in 0...n / 2 { micBand[Int(bandOfBin[k])] += micSpectrum.power[k] }
         }
 
         // One complex FFT of E + iX.
