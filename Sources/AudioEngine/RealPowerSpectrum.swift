@@ -1,7 +1,8 @@
 import Glibc
 
 /// The power spectrum |X_k|², k = 0...N/2, of a real N-point block, from one N/2-point complex FFT of
-/// its even and odd samples packed as real and imaginary parts (half the butterflies of an N-point FFT).
+/// its even and odd samples packed as real and imaginary parts, and one pass to split their spectra
+/// (N = 512: 1024 butterflies instead of 2304).
 /// Write the block into `input`, call `compute()`, read `power`. All storage is allocated in init.
 final class RealPowerSpectrum {
     let size: Int

@@ -32,7 +32,7 @@ import Glibc
 ///   the reference's own sound, coherent with it, while a talker is not (the coherence test of WebRTC's
 ///   earlier echo suppressor);
 /// - the mic itself is louder than its echo: more than `micMargin` times the mic coupling (mic power
-///   over X̂, tracked like G) times X̂. A talker adds sound at the mic; a filter that loses the echo of
+///   over X̂, tracked like the detector's coupling but without the noise subtracted) times X̂. A talker adds sound at the mic; a filter that loses the echo of
 ///   distorted sound, which coherence does not catch, changes only E, never the mic.
 /// Benchmarks/aec-real, every recording in the cache, cold and warm: no verdict begins while only the
 /// far end plays. Margin 5 without the mic rule did the same but missed talkers over music that margin 4
