@@ -32,12 +32,13 @@ import Glibc
 ///   the reference's own sound, coherent with it, while a talker is not (the coherence test of WebRTC's
 ///   earlier echo suppressor);
 /// - the mic itself is louder than its echo: more than `micMargin` times the mic coupling (mic power
-///   over X̂, tracked like the detector's coupling but without the noise subtracted) times X̂. A talker adds sound at the mic; a filter that loses the echo of
-///   distorted sound, which coherence does not catch, changes only E, never the mic.
+///   over X̂, tracked like the detector's coupling but without the noise subtracted) times X̂. A talker
+///   adds sound at the mic; a filter that loses the echo of distorted sound, which coherence does not
+///   catch, changes only E, never the mic.
 /// Benchmarks/aec-real, every recording in the cache, cold and warm: no verdict begins while only the
 /// far end plays. Margin 5 without the mic rule did the same but missed talkers over music that margin 4
 /// catches (one more cold, two more warm); margin 4 without the mic rule stopped the warm music 2 once;
-/// mic margins from 3 to 8 give the same verdicts, 2 gives that stop back.
+/// mic margins 3, 5 and 8 give the same verdicts, 2 gives that stop back.
 ///
 /// The output is one frame late (overlap-add). Allocation-free after init; realtime-safe. One thread.
 final class ResidualEchoSuppressor {
@@ -207,15 +208,16 @@ final class ResidualEchoSuppressor {
         farEndHold = referencePower / Float(h) > 10_000 ? tailFrames : max(0, farEndHold - 1)
         let farEndActive = farEndHold > 0
 
-        let re = fft.re, im = fft.im
-        for b in 0..<bands { micBand[b] = 0 }
+        // The mic's band powers, read only while the far end plays.
         if farEndActive {
+            for b in 0..<bands { micBand[b] = 0 }
             for i in 0..<w { micSpectrum.input[i] = micHistory[i] * window[i] }
             micSpectrum.compute()
             for k in 0...n / 2 { micBand[Int(bandOfBin[k])] += micSpectrum.power[k] }
         }
 
         // One complex FFT of E + iX.
+        let re = fft.re, im = fft.im
         for i in 0..<w {
             re[i] = residualHistory[i] * window[i]
             im[i] = referenceHistory[i] * window[i]
