@@ -271,3 +271,74 @@ private func burstScene(coherentBursts: Bool, micHearsBursts: Bool, burstRMS: Fl
     let heard = burstScene(coherentBursts: false, micHearsBursts: true, burstRMS: 3000)
     #expect(heard.flaggedSeconds.count >= 6, "sound added at the mic flagged only in seconds \(heard.flaggedSeconds)")
 }
+
+/// A warm suppressor at the start of every far-end burst after a pause (an answer after silence): the
+/// linear filter leaves 10 dB below the echo in the burst's first 250 ms, 34 dB below it after that
+/// (Benchmarks/aec-real --warm, challenge-farend, leaked there). Bursts of 1 s, 0.5 s of silence between
+/// them (more than the echo tail). `voiceFromBurst`: a voice starts 100 ms before that burst and goes on.
+/// Returns the output's and the residual's energy in the onsets of the last four bursts (or in the
+/// voiced onsets).
+private func onsetScene(onsetMilliseconds: Int, voiceFromBurst: Int? = nil) -> (out: Double, residual: Double) {
+    let frame = 256, lag = 40
+    let suppressor = ResidualEchoSuppressor(frameSize: frame, sampleRate: 16000, tailSamples: 3072,
+                                            onsetMilliseconds: onsetMilliseconds)
+    var white = CaptureChainTestSignals.White(seed: 5)
+    let burstFrames = 62, pauseFrames = 31, onsetFrames = 15, bursts = 12
+    var played = [Int16](repeating: 0, count: lag)
+    var residual = [Int16](repeating: 0, count: frame), reference = [Int16](repeating: 0, count: frame)
+    var mic = [Int16](repeating: 0, count: frame)
+    var inputs: [[Int16]] = [], outputs: [[Int16]] = [], measured: [Bool] = []
+    var glottis: Float = 0
+    func clip(_ x: Float) -> Int16 { Int16(max(-32768, min(32767, x))) }
+    for f in 0..<bursts * (burstFrames + pauseFrames) {
+        let burst = f / (burstFrames + pauseFrames), inBurst = f % (burstFrames + pauseFrames)
+        let playing = inBurst < burstFrames
+        let voiced = voiceFromBurst.map { f >= $0 * (burstFrames + pauseFrames) - 6 } ?? false
+        for i in 0..<frame {
+            reference[i] = playing ? white.sample(rms: 6000) : 0
+            played.append(reference[i])
+            let echo = 0.5 * Float(played[played.count - 1 - lag])
+            let left: Float = inBurst < onsetFrames ? 0.32 : 0.02
+            var voice: Float = 0
+            if voiced {
+                glottis = 0.7 * glottis + ((f * frame + i) % 89 == 0 ? 12000 : 0)
+                voice = glottis
+            }
+            let room = Float(white.sample(rms: 6))
+            residual[i] = clip(left * echo + room + voice)
+            mic[i] = clip(echo + room + voice)
+        }
+        played.removeFirst(frame)
+        inputs.append(residual)
+        residual.withUnsafeMutableBufferPointer { out in
+            reference.withUnsafeBufferPointer { r in mic.withUnsafeBufferPointer { suppressor.process(out, reference: r, mic: $0) } }
+        }
+        outputs.append(residual)
+        let inOnset = playing && inBurst < onsetFrames + 2
+        measured.append(inOnset && (voiceFromBurst.map { burst >= $0 } ?? (burst >= bursts - 4)))
+    }
+    // The output is one frame late.
+    var out = 0.0, input = 0.0
+    for f in 0..<outputs.count - 1 where measured[f] {
+        out += CaptureChainTestSignals.energy(outputs[f + 1][...])
+        input += CaptureChainTestSignals.energy(inputs[f][...])
+    }
+    return (out + 1, input + 1)
+}
+
+@Test func echoTheFilterLeavesAtAnOnsetAfterAPauseIsSuppressed() {
+    let withOnset = onsetScene(onsetMilliseconds: ResidualEchoSuppressor.onsetMilliseconds)
+    let without = onsetScene(onsetMilliseconds: 0)
+    let reduction = 10 * log10(withOnset.residual / withOnset.out)
+    let reductionWithout = 10 * log10(without.residual / without.out)
+    #expect(reduction > 20, "the onsets' residual echo reduced by \(reduction) dB")
+    #expect(reduction > reductionWithout + 10, "\(reduction) dB, without the onset coupling \(reductionWithout) dB")
+}
+
+@Test func aVoiceOverAnOnsetIsNotSuppressedByTheOnsetCoupling() {
+    // The voice talks through the onsets of the last four bursts: the onset coupling stands aside.
+    let withOnset = onsetScene(onsetMilliseconds: ResidualEchoSuppressor.onsetMilliseconds, voiceFromBurst: 8)
+    let without = onsetScene(onsetMilliseconds: 0, voiceFromBurst: 8)
+    let difference = 10 * log10(without.out / withOnset.out)
+    #expect(abs(difference) < 1, "the voiced onsets lost \(difference) dB more with the onset coupling")
+}
