@@ -68,6 +68,10 @@ public final class CaptureChain: @unchecked Sendable {
     private let idleAfterFrames: Int
     /// Frames still to keep away from the canceller after a capture gap (`captureInterrupted`).
     private var framesToBridge = 0
+    /// Output samples still to keep out of the uplink after `bypass`: what the chain's delay line held
+    /// from before it (see `bypass`).
+    private var staleOutputSamples = 0
+    private var bypassed = false
 
     /// Near-end / far-end verdict of the last frame (the residual echo suppressor's detector; without
     /// it, the preprocessor's speech probability >= 0.5).
@@ -194,10 +198,31 @@ public final class CaptureChain: @unchecked Sendable {
 
     /// Like `process(mic:reference:output:)`, and also resamples the output to 24 kHz into
     /// `uplink` (capacity >= `uplinkFrameSize`). Returns the number of uplink samples written.
+    /// After `bypass` the first `latencySamples` of output are left out of the uplink.
     public func process(mic: UnsafeBufferPointer<Int16>, reference: UnsafeBufferPointer<Int16>,
                         output: UnsafeMutableBufferPointer<Int16>, uplink: UnsafeMutableBufferPointer<Int16>) -> Int {
+        if bypassed {
+            bypassed = false
+            staleOutputSamples = latencySamples
+        }
         process(mic: mic, reference: reference, output: output)
-        return uplinkResampler.process(input: UnsafeBufferPointer(rebasing: output[0..<frameSize]), output: uplink).produced
+        let skip = min(staleOutputSamples, frameSize)
+        staleOutputSamples -= skip
+        return uplinkResampler.process(input: UnsafeBufferPointer(rebasing: output[skip..<frameSize]), output: uplink).produced
+    }
+
+    /// Instead of `process(mic:reference:output:uplink:)` while there is nothing to process (no
+    /// conversation, silent reference): `mic` (`frameSize` samples) goes to the uplink as it is, through
+    /// the same resampler, and nothing else runs; the chain's state, its converged filter included, is
+    /// kept. The delay line then lags the mic: when processing resumes, its first `latencySamples` of
+    /// output are from before the bypass (or silence) while the uplink already carries the mic up to the
+    /// switch, so they are left out, and the uplink goes on from the sample after (one stream through one
+    /// resampler: no gap, nothing twice). Returns the number of uplink samples written.
+    public func bypass(mic: UnsafeBufferPointer<Int16>, uplink: UnsafeMutableBufferPointer<Int16>) -> Int {
+        precondition(mic.count == frameSize, "CaptureChain.bypass takes frames of frameSize samples")
+        bypassed = true
+        staleOutputSamples = 0
+        return uplinkResampler.process(input: mic, output: uplink).produced
     }
 
     // MARK: - Steps

@@ -7,8 +7,9 @@ import Synchronization
 ///
 /// Work only when there is work: while no conversation captures (`uplinkActive` false) and the
 /// reference has been silent for the echo tail, the chain is not run at all (its canceller keeps its
-/// converged filter for when sound resumes); the mic goes through a cheap 16 → 24 kHz resampler into the
-/// uplink ring, so the idle pre-roll stays filled (`IdleCaptureGate` decides). `stats` publishes the
+/// converged filter for when sound resumes); the mic goes through the chain's 16 → 24 kHz resampler
+/// alone into the uplink ring (`CaptureChain.bypass`), so the idle pre-roll stays filled and the uplink
+/// is one stream across the switch (`IdleCaptureGate` decides). `stats` publishes the
 /// near-end speech verdict for the barge-in decision: the chain's detector (`CaptureChain.nearEnd`) while
 /// the chain runs, the gate's mic-level rule while it is skipped (the far end is silent then).
 ///
@@ -26,7 +27,6 @@ final class CaptureChainDriver: @unchecked Sendable {
     private let convertedMic: UnsafeMutableBufferPointer<Int16>
     private let convertedReference: UnsafeMutableBufferPointer<Int16>
     private let silence: UnsafeMutableBufferPointer<Int16>
-    private let bypassResampler: Resampler
     private var filled = 0
     private var lastStreamRun: Int?
     /// Frames were lost since the chain last ran: tell it before its next frame (a gap while the
@@ -64,7 +64,6 @@ final class CaptureChainDriver: @unchecked Sendable {
         convertedMic = buffer(converted)
         convertedReference = buffer(converted)
         silence = buffer(max(converted, maxPeriodFrames))
-        bypassResampler = try Resampler(inputRate: rate, outputRate: CaptureChainConfiguration.uplinkSampleRate, quality: 3)
         gate = IdleCaptureGate(frameMilliseconds: chain.configuration.frameMilliseconds)
         stats = CaptureStatistics(frameMilliseconds: chain.configuration.frameMilliseconds)
     }
@@ -120,7 +119,7 @@ final class CaptureChainDriver: @unchecked Sendable {
         let produced: Int
         let speech: Bool
         if bypass {
-            produced = bypassResampler.process(input: mic, output: uplinkFrame).produced
+            produced = chain.bypass(mic: mic, uplink: uplinkFrame)
             speech = gate.speech(inMic: mic)
         } else {
             produced = chain.process(mic: mic, reference: reference, output: output, uplink: uplinkFrame)

@@ -87,7 +87,10 @@ import Testing
         // An overrun (the loaded machine starved rt:capture past its buffer) drops mic audio by definition;
         // "nothing lost at the switch" is a claim about a run in real time, so it is judged on one.
         let xruns = pipeline.captureLoop.status.xruns
-        #expect(abs(uplink.count - captured * 3 / 2) <= 1_200, "uplink \(uplink.count) samples for \(captured) captured")
+        // The uplink holds back what is still inside the chain at the end (its latency: 648 samples at
+        // 16 kHz, 972 at 24 kHz) and in the resampler; the switch adds no stale samples and drops none of the mic.
+        let heldBack = captured * 3 / 2 - uplink.count
+        #expect(heldBack >= 972 && heldBack <= 972 + 200, "uplink \(uplink.count) samples for \(captured) captured")
         var runs = 0
         var loud = false
         for start in stride(from: 0, to: uplink.count - 240, by: 240) {
@@ -95,16 +98,9 @@ import Testing
             if level > -30, !loud { runs += 1 }
             loud = level > -30 ? true : (level < -45 ? false : loud)
         }
-        #expect(runs >= 10 || xruns > 0, "\(runs) bursts in the uplink: one was lost")
-        if runs > 10, xruns == 0 {
-            // Open finding: on a loaded machine (about one run in ten at load 10) one burst shows up split in
-            // two, with 0 overruns and the sample count right (nothing lost, nothing doubled by count).
-            // Where the tap lands inside a burst the idle path hands over to the chain; the dip there is
-            // not explained yet.
-            withKnownIssue("a burst split at the idle-to-chain hand-over under load", isIntermittent: true) {
-                Issue.record("\(runs) bursts in the uplink")
-            }
-        }
+        // Each burst arrives as one run: wherever the tap lands, inside a burst too (the chain's delay line
+        // once put 40 ms of silence there, which split it; CaptureChainDriverTests drives every switch point).
+        #expect(runs == 10 || xruns > 0, "\(runs) bursts in the uplink, 10 spoken")
     }
 
     private struct Run {

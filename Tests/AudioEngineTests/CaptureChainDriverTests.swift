@@ -1,0 +1,66 @@
+import ALSATestbed
+import AudioCore
+@testable import AudioEngine
+import Testing
+
+/// The hand-over between the idle path (the mic resampled straight into the uplink) and the capture
+/// chain, driven period by period as `rt:capture` does, without devices or clocks.
+@Suite struct CaptureChainDriverTests {
+    /// Bursts of noise (100 ms on, 100 ms off) with a silent reference, through the driver in 10 ms
+    /// periods; the conversation starts capturing at period `switchAt`. Returns the uplink and the
+    /// loud runs in it (start, length in 24 kHz samples; 10 ms windows, on above -30 dBFS, off below -45).
+    private func handOver(switchAt: Int, before: [Int16] = []) throws -> (uplink: [Int16], runs: [(Int, Int)]) {
+        let burst = testNoise(count: 1_600, seed: 11, amplitude: 6_000)
+        var mic = before + [Int16](repeating: 0, count: 4_800)
+        for _ in 0..<6 { mic += burst + [Int16](repeating: 0, count: 1_600) }
+        let chain = try CaptureChain()
+        let uplinkRing = SPSCRing<Int16>(capacity: 1 << 17, zero: 0)
+        let driver = try CaptureChainDriver(chain: chain, uplink: uplinkRing, captureRate: 16_000, maxPeriodFrames: 160)
+        let silence = [Int16](repeating: 0, count: 160)
+        var uplink: [Int16] = []
+        var scratch = [Int16](repeating: 0, count: 4_800)
+        for p in 0..<mic.count / 160 {
+            // `before` plays through an active chain, then the conversation ends.
+            let active = p >= switchAt || p < before.count / 160
+            driver.uplinkActive.store(active, ordering: .relaxed)
+            mic[(p * 160)..<((p + 1) * 160)].withUnsafeBufferPointer { m in
+                silence.withUnsafeBufferPointer { driver.process(mic: m, reference: $0, streamRun: 0) }
+            }
+            let n = scratch.withUnsafeMutableBufferPointer { uplinkRing.read(into: $0) }
+            uplink += scratch[0..<n]
+        }
+        var runs: [(Int, Int)] = []
+        var loudFrom: Int?
+        for start in stride(from: 0, to: uplink.count - 240, by: 240) {
+            let level = uplink[start..<(start + 240)].withUnsafeBufferPointer { LevelMeter.rmsDBFS($0) }
+            if level > -30, loudFrom == nil { loudFrom = start }
+            if level < -45, let from = loudFrom { runs.append((from, start - from)); loudFrom = nil }
+        }
+        return (uplink, runs)
+    }
+
+    /// The first burst spans periods 30-39: wherever the conversation starts capturing, inside it or
+    /// at its edges, every burst arrives as one run of its length, where the idle path alone would put it
+    /// (before the fix the chain's delay line put 40 ms of silence into the burst: the split that
+    /// AudioPipelineTests saw on a loaded machine, where the tap landed inside a burst).
+    @Test(arguments: [30, 33, 35, 38, 40, 45])
+    func aBurstSpokenAcrossTheSwitchArrivesWhole(switchAt: Int) throws {
+        let idle = try handOver(switchAt: Int.max)
+        let result = try handOver(switchAt: switchAt)
+        #expect(idle.runs.count == 6 && idle.runs.allSatisfy { $0.1 == 2_640 }, "idle path: \(idle.runs)")
+        #expect(result.runs.map(\.0) == idle.runs.map(\.0), "runs \(result.runs), idle path \(idle.runs)")
+        #expect(result.runs.map(\.1) == idle.runs.map(\.1), "runs \(result.runs), idle path \(idle.runs)")
+        // One stream: the chain's latency (648 samples at 16 kHz) is taken out once, at the switch.
+        #expect(idle.uplink.count - result.uplink.count == 972)
+    }
+
+    /// A conversation heard a loud 0.5 s, ended, and the next one starts in silence: what the delay line
+    /// still held from the first must not reach the uplink (it did, as a 40 ms blip).
+    @Test func soundFromThePreviousConversationDoesNotReachTheNextOne() throws {
+        let before = testNoise(count: 8_000, seed: 3, amplitude: 6_000)
+        let result = try handOver(switchAt: 70, before: before)
+        #expect(result.runs.count == 7, "runs \(result.runs)")
+        let switchSample = 70 * 240
+        #expect(!result.runs.contains { abs($0.0 - switchSample) < 2_400 }, "runs \(result.runs)")
+    }
+}
