@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Idle CPU of `jarvis-voice run` (release build, paced test sound devices, no conversation, nothing
 # playing) beside MPD's (Debian `mpd`, started and not playing), both measured over the same window
-# from /proc/PID/stat (utime + stime). Usage: Benchmarks/idle-cpu/run.sh [SECONDS] (default 60).
+# from /proc/PID/stat (utime + stime, in 10 ms ticks) and from the scheduler's own run time of every thread
+# (/proc/PID/task/TID/schedstat, in ns: the ticks only count whichever thread a tick lands on, which is coarse for
+# a few milliseconds per second). Usage: Benchmarks/idle-cpu/run.sh [SECONDS] (default 60).
 # JARVIS_VOICE=/path/to/jarvis-voice measures that binary instead (e.g. an older build, for a before/after).
 set -euo pipefail
 export LC_ALL=C
@@ -79,15 +81,23 @@ threads() {  # tid:name ticks, for each thread still alive
         printf '%s:%s %s\n' "${t##*/}" "$comm" "$ticks"
     done
 }
+runtime() {  # ns on a CPU, summed over the threads alive now
+    cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ n += $1 } END { printf "%d", n }'
+}
 hz=$(getconf CLK_TCK)
 s0=$(ticks "$service"); m0=$(ticks "$mpdpid"); threads "$service" | sort > "$work/threads0"
+r0=$(runtime "$service"); q0=$(runtime "$mpdpid")
 sleep "$window"
 s1=$(ticks "$service"); m1=$(ticks "$mpdpid"); threads "$service" | sort > "$work/threads1"
+r1=$(runtime "$service"); q1=$(runtime "$mpdpid")
 
 percent() { awk -v d="$1" -v hz="$hz" -v w="$window" 'BEGIN { printf "%.2f", 100 * d / hz / w }'; }
-echo "idle CPU over ${window} s (% of one core, /proc utime+stime, ${hz} ticks/s):"
-printf '| program | idle CPU |\n|---|---|\n'
-printf '| jarvis-voice run (release, paced devices, no conversation) | %s %% |\n' "$(percent $((s1 - s0)))"
-printf '| mpd %s (not playing) | %s %% |\n' "$(mpd --version | head -1 | awk '{ print $NF }')" "$(percent $((m1 - m0)))"
+exact() { awk -v d="$1" -v w="$window" 'BEGIN { printf "%.3f", 100 * d / 1e9 / w }'; }
+echo "idle CPU over ${window} s (% of one core: scheduler run time, and /proc utime+stime at ${hz} ticks/s):"
+printf '| program | idle CPU (run time) | idle CPU (ticks) |\n|---|---|---|\n'
+printf '| jarvis-voice run (release, paced devices, no conversation) | %s %% | %s %% |\n' \
+    "$(exact $((r1 - r0)))" "$(percent $((s1 - s0)))"
+printf '| mpd %s (not playing) | %s %% | %s %% |\n' "$(mpd --version | head -1 | awk '{ print $NF }')" \
+    "$(exact $((q1 - q0)))" "$(percent $((m1 - m0)))"
 echo "jarvis-voice threads (ticks over the window):"
 join "$work/threads0" "$work/threads1" | awk '{ d = $3 - $2; if (d > 0) { sub(/^[0-9]+:/, "", $1); printf "  %-20s %d\n", $1, d } }' | sort -k2 -nr
