@@ -7,7 +7,8 @@ import Testing
 /// chain, driven period by period as `rt:capture` does, without devices or clocks.
 @Suite struct CaptureChainDriverTests {
     /// Bursts of noise (100 ms on, 100 ms off) with a silent reference, through the driver in 10 ms
-    /// periods; the conversation starts capturing at period `switchAt`. Returns the uplink and the
+    /// periods; the conversation starts capturing at period `switchAt`. `before`: what an earlier
+    /// conversation heard first, through the running chain, before it ended. Returns the uplink and the
     /// loud runs in it (start, length in 24 kHz samples; 10 ms windows, on above -30 dBFS, off below -45).
     private func handOver(switchAt: Int, before: [Int16] = []) throws -> (uplink: [Int16], runs: [(Int, Int)]) {
         let burst = testNoise(count: 1_600, seed: 11, amplitude: 6_000)
@@ -20,7 +21,6 @@ import Testing
         var uplink: [Int16] = []
         var scratch = [Int16](repeating: 0, count: 4_800)
         for p in 0..<mic.count / 160 {
-            // `before` plays through an active chain, then the conversation ends.
             let active = p >= switchAt || p < before.count / 160
             driver.uplinkActive.store(active, ordering: .relaxed)
             mic[(p * 160)..<((p + 1) * 160)].withUnsafeBufferPointer { m in
