@@ -72,6 +72,11 @@ public final class CaptureChain: @unchecked Sendable {
     /// from before it (see `bypass`).
     private var staleOutputSamples = 0
     private var bypassed = false
+    /// Mic samples processed since the last bypass (0 before any processing): of these, the latest
+    /// `latencySamples` have not left the chain yet.
+    private var processedSinceBypass = 0
+    /// The mic still inside the chain when a bypass begins, in order (see `bypass`).
+    private let pending: UnsafeMutableBufferPointer<Int16>
 
     /// Near-end / far-end verdict of the last frame (the residual echo suppressor's detector; without
     /// it, the preprocessor's speech probability >= 0.5).
@@ -144,11 +149,12 @@ public final class CaptureChain: @unchecked Sendable {
         alignedRef = .allocate(capacity: frameSize); alignedRef.initialize(repeating: 0)
         processed = .allocate(capacity: frameSize); processed.initialize(repeating: 0)
         resampled = .allocate(capacity: 2 * frameSize + 64); resampled.initialize(repeating: 0)
+        pending = .allocate(capacity: maxDelay + 2 * frameSize); pending.initialize(repeating: 0)
     }
 
     deinit {
         micRing.deallocate(); refRing.deallocate()
-        alignedMic.deallocate(); alignedRef.deallocate(); processed.deallocate(); resampled.deallocate()
+        alignedMic.deallocate(); alignedRef.deallocate(); processed.deallocate(); resampled.deallocate(); pending.deallocate()
     }
 
     /// Processes one frame: `mic` and `reference` hold `frameSize` samples at 16 kHz, `output`
@@ -204,8 +210,10 @@ public final class CaptureChain: @unchecked Sendable {
         if bypassed {
             bypassed = false
             staleOutputSamples = latencySamples
+            processedSinceBypass = 0
         }
         process(mic: mic, reference: reference, output: output)
+        processedSinceBypass += frameSize
         let skip = min(staleOutputSamples, frameSize)
         staleOutputSamples -= skip
         return uplinkResampler.process(input: UnsafeBufferPointer(rebasing: output[skip..<frameSize]), output: uplink).produced
@@ -217,12 +225,28 @@ public final class CaptureChain: @unchecked Sendable {
     /// kept. The delay line then lags the mic: when processing resumes, its first `latencySamples` of
     /// output are from before the bypass (or silence) while the uplink already carries the mic up to the
     /// switch, so they are left out, and the uplink goes on from the sample after (one stream through one
-    /// resampler: no gap, nothing twice). Returns the number of uplink samples written.
+    /// resampler: no gap, nothing twice). The other way round, the first bypass after processing first
+    /// sends the mic still inside the chain (up to `latencySamples`, unprocessed) so the uplink does not
+    /// lose it. `uplink` holds at least `maxBypassUplinkSamples`. Returns the number of uplink samples
+    /// written.
     public func bypass(mic: UnsafeBufferPointer<Int16>, uplink: UnsafeMutableBufferPointer<Int16>) -> Int {
         precondition(mic.count == frameSize, "CaptureChain.bypass takes frames of frameSize samples")
+        precondition(uplink.count >= maxBypassUplinkSamples, "CaptureChain.bypass needs maxBypassUplinkSamples of uplink")
+        var produced = 0
+        if !bypassed {
+            let count = min(processedSinceBypass, latencySamples)
+            for i in 0..<count { pending[i] = micRing[(micWrite - count + i) & ringMask] }
+            produced = uplinkResampler.process(input: UnsafeBufferPointer(rebasing: pending[0..<count]), output: uplink).produced
+        }
         bypassed = true
         staleOutputSamples = 0
-        return uplinkResampler.process(input: mic, output: uplink).produced
+        return produced + uplinkResampler.process(
+            input: mic, output: UnsafeMutableBufferPointer(rebasing: uplink[produced...])).produced
+    }
+
+    /// The uplink capacity `bypass` may need in one call: a frame and the most the chain can hold.
+    public var maxBypassUplinkSamples: Int {
+        (maxDelay + 3 * frameSize) * CaptureChainConfiguration.uplinkSampleRate / CaptureChainConfiguration.sampleRate + 64
     }
 
     // MARK: - Steps

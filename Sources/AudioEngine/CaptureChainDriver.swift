@@ -60,7 +60,7 @@ final class CaptureChainDriver: @unchecked Sendable {
         micFrame = buffer(chain.frameSize)
         referenceFrame = buffer(chain.frameSize)
         output = buffer(chain.frameSize)
-        uplinkFrame = buffer(chain.uplinkFrameSize + 64)
+        uplinkFrame = buffer(max(chain.uplinkFrameSize + 64, chain.maxBypassUplinkSamples))
         convertedMic = buffer(converted)
         convertedReference = buffer(converted)
         silence = buffer(max(converted, maxPeriodFrames))

@@ -6,11 +6,11 @@ import Testing
 /// The hand-over between the idle path (the mic resampled straight into the uplink) and the capture
 /// chain, driven period by period as `rt:capture` does, without devices or clocks.
 @Suite struct CaptureChainDriverTests {
-    /// Bursts of noise (100 ms on, 100 ms off) with a silent reference, through the driver in 10 ms
-    /// periods; the conversation starts capturing at period `switchAt`. `before`: what an earlier
-    /// conversation heard first, through the running chain, before it ended. Returns the uplink and the
-    /// loud runs in it (start, length in 24 kHz samples; 10 ms windows, on above -30 dBFS, off below -45).
-    private func handOver(switchAt: Int, before: [Int16] = []) throws -> (uplink: [Int16], runs: [(Int, Int)]) {
+    /// `before`, then 300 ms of silence and six bursts of noise (100 ms on, 100 ms off), with a silent
+    /// reference, through the driver in 10 ms periods; a conversation captures in the periods of
+    /// `captures`. Returns the uplink and the loud runs in it (start, length in 24 kHz samples; 10 ms
+    /// windows, on above -30 dBFS, off below -45).
+    private func handOver(captures: [Range<Int>], before: [Int16] = []) throws -> (uplink: [Int16], runs: [(Int, Int)]) {
         let burst = testNoise(count: 1_600, seed: 11, amplitude: 6_000)
         var mic = before + [Int16](repeating: 0, count: 4_800)
         for _ in 0..<6 { mic += burst + [Int16](repeating: 0, count: 1_600) }
@@ -21,8 +21,7 @@ import Testing
         var uplink: [Int16] = []
         var scratch = [Int16](repeating: 0, count: 4_800)
         for p in 0..<mic.count / 160 {
-            let active = p >= switchAt || p < before.count / 160
-            driver.uplinkActive.store(active, ordering: .relaxed)
+            driver.uplinkActive.store(captures.contains { $0.contains(p) }, ordering: .relaxed)
             mic[(p * 160)..<((p + 1) * 160)].withUnsafeBufferPointer { m in
                 silence.withUnsafeBufferPointer { driver.process(mic: m, reference: $0, streamRun: 0) }
             }
@@ -45,8 +44,8 @@ import Testing
     /// AudioPipelineTests saw on a loaded machine, where the tap landed inside a burst).
     @Test(arguments: [30, 33, 35, 38, 40, 45])
     func aBurstSpokenAcrossTheSwitchArrivesWhole(switchAt: Int) throws {
-        let idle = try handOver(switchAt: Int.max)
-        let result = try handOver(switchAt: switchAt)
+        let idle = try handOver(captures: [])
+        let result = try handOver(captures: [switchAt..<Int.max])
         #expect(idle.runs.count == 6 && idle.runs.allSatisfy { $0.1 == 2_640 }, "idle path: \(idle.runs)")
         #expect(result.runs.map(\.0) == idle.runs.map(\.0), "runs \(result.runs), idle path \(idle.runs)")
         #expect(result.runs.map(\.1) == idle.runs.map(\.1), "runs \(result.runs), idle path \(idle.runs)")
@@ -58,9 +57,22 @@ import Testing
     /// still held from the first must not reach the uplink (it did, as a 40 ms blip).
     @Test func soundFromThePreviousConversationDoesNotReachTheNextOne() throws {
         let before = testNoise(count: 8_000, seed: 3, amplitude: 6_000)
-        let result = try handOver(switchAt: 70, before: before)
+        let result = try handOver(captures: [0..<50, 70..<Int.max], before: before)
         #expect(result.runs.count == 7, "runs \(result.runs)")
         let switchSample = 70 * 240
         #expect(!result.runs.contains { abs($0.0 - switchSample) < 2_400 }, "runs \(result.runs)")
+    }
+
+    /// The other way round: a conversation ends inside the first burst. What was still inside the chain
+    /// (its latency) reaches the uplink before the idle path goes on: the burst arrives whole (it lost
+    /// 40 ms there, and was split), and every burst sits the chain's latency later than the idle path
+    /// alone would put it.
+    @Test(arguments: [30, 33, 35, 38, 40])
+    func aBurstSpokenAcrossTheEndOfAConversationArrivesWhole(endAt: Int) throws {
+        let idle = try handOver(captures: [])
+        let result = try handOver(captures: [0..<endAt])
+        // 972 samples at 24 kHz, as seen through 240-sample windows.
+        #expect(result.runs.map(\.0) == idle.runs.map { ($0.0 + 972) / 240 * 240 }, "runs \(result.runs), idle path \(idle.runs)")
+        #expect(result.runs.map(\.1) == idle.runs.map(\.1), "runs \(result.runs), idle path \(idle.runs)")
     }
 }
