@@ -239,7 +239,6 @@ public final class CaptureChain: @unchecked Sendable {
             produced = uplinkResampler.process(input: UnsafeBufferPointer(rebasing: pending[0..<count]), output: uplink).produced
         }
         bypassed = true
-        staleOutputSamples = 0
         return produced + uplinkResampler.process(
             input: mic, output: UnsafeMutableBufferPointer(rebasing: uplink[produced...])).produced
     }

@@ -91,13 +91,7 @@ import Testing
         // 16 kHz, 972 at 24 kHz) and in the resampler; the switch adds no stale samples and drops none of the mic.
         let heldBack = captured * 3 / 2 - uplink.count
         #expect(heldBack >= 972 && heldBack <= 972 + 400, "uplink \(uplink.count) samples for \(captured) captured")
-        var runs = 0
-        var loud = false
-        for start in stride(from: 0, to: uplink.count - 240, by: 240) {
-            let level = uplink[start..<(start + 240)].withUnsafeBufferPointer { LevelMeter.rmsDBFS($0) }
-            if level > -30, !loud { runs += 1 }
-            loud = level > -30 ? true : (level < -45 ? false : loud)
-        }
+        let runs = CaptureChainTestSignals.loudRuns(uplink).count
         // Each burst arrives as one run: wherever the tap lands, inside a burst too (the chain's delay line
         // once put 40 ms of silence there, which split it; CaptureChainDriverTests drives every switch point).
         #expect(runs == 10 || xruns > 0, "\(runs) bursts in the uplink, 10 spoken")

@@ -8,9 +8,8 @@ import Testing
 @Suite struct CaptureChainDriverTests {
     /// `before`, then 300 ms of silence and six bursts of noise (100 ms on, 100 ms off), with a silent
     /// reference, through the driver in 10 ms periods; a conversation captures in the periods of
-    /// `captures`. Returns the uplink and the loud runs in it (start, length in 24 kHz samples; 10 ms
-    /// windows, on above -30 dBFS, off below -45).
-    private func handOver(captures: [Range<Int>], before: [Int16] = []) throws -> (uplink: [Int16], runs: [(Int, Int)]) {
+    /// `captures`. Returns the uplink and its loud runs (`CaptureChainTestSignals.loudRuns`).
+    private func handOver(captures: [Range<Int>], before: [Int16] = []) throws -> (uplink: [Int16], runs: [(start: Int, length: Int)]) {
         let burst = testNoise(count: 1_600, seed: 11, amplitude: 6_000)
         var mic = before + [Int16](repeating: 0, count: 4_800)
         for _ in 0..<6 { mic += burst + [Int16](repeating: 0, count: 1_600) }
@@ -28,20 +27,13 @@ import Testing
             let n = scratch.withUnsafeMutableBufferPointer { uplinkRing.read(into: $0) }
             uplink += scratch[0..<n]
         }
-        var runs: [(Int, Int)] = []
-        var loudFrom: Int?
-        for start in stride(from: 0, to: uplink.count - 240, by: 240) {
-            let level = uplink[start..<(start + 240)].withUnsafeBufferPointer { LevelMeter.rmsDBFS($0) }
-            if level > -30, loudFrom == nil { loudFrom = start }
-            if level < -45, let from = loudFrom { runs.append((from, start - from)); loudFrom = nil }
-        }
-        return (uplink, runs)
+        return (uplink, CaptureChainTestSignals.loudRuns(uplink))
     }
 
     /// The first burst spans periods 30-39: wherever the conversation starts capturing, inside it or
     /// at its edges, every burst arrives as one run of its length, where the idle path alone would put it
-    /// (before the fix the chain's delay line put 40 ms of silence into the burst: the split that
-    /// AudioPipelineTests saw on a loaded machine, where the tap landed inside a burst).
+    /// (before the fix the chain's delay line put 40 ms of silence into the burst: the same split that
+    /// AudioPipelineTests saw on a loaded machine, where its tap can land inside a burst).
     @Test(arguments: [30, 33, 35, 38, 40, 45])
     func aBurstSpokenAcrossTheSwitchArrivesWhole(switchAt: Int) throws {
         let idle = try handOver(captures: [])

@@ -1,3 +1,4 @@
+import AudioCore
 import Glibc
 
 /// Deterministic synthetic scenes for the capture chain tests: speech-like far end (bursts of
@@ -68,4 +69,20 @@ enum CaptureChainTestSignals {
     }
 
     static func energy(_ x: ArraySlice<Int16>) -> Double { x.reduce(0) { $0 + Double($1) * Double($1) } }
+
+    /// The loud runs of a 24 kHz uplink (start, length in samples), seen through 10 ms windows: a run
+    /// starts above -30 dBFS and ends below -45 dBFS (one still loud at the end runs to the last window).
+    static func loudRuns(_ uplink: [Int16]) -> [(start: Int, length: Int)] {
+        var runs: [(start: Int, length: Int)] = []
+        var loudFrom: Int?
+        var start = 0
+        while start < uplink.count - 240 {
+            let level = uplink[start..<(start + 240)].withUnsafeBufferPointer { LevelMeter.rmsDBFS($0) }
+            if level > -30, loudFrom == nil { loudFrom = start }
+            if level < -45, let from = loudFrom { runs.append((from, start - from)); loudFrom = nil }
+            start += 240
+        }
+        if let from = loudFrom { runs.append((from, start - from)) }
+        return runs
+    }
 }
