@@ -75,10 +75,11 @@ kill -0 "$service" 2>/dev/null || { echo "jarvis-voice exited:" >&2; cat "$work/
 kill -0 "$mpdpid" 2>/dev/null || { echo "mpd exited:" >&2; cat "$work/mpd.log" >&2; exit 1; }
 
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }   # utime + stime, in clock ticks
-threads() {  # tid:name ticks, for each thread still alive
+threads() {  # tid:name ticks run-time-ns runs, for each thread still alive
     for t in /proc/"$1"/task/*; do
-        { comm=$(tr ' ' '_' < "$t/comm") && ticks=$(awk '{ print $14 + $15 }' "$t/stat"); } 2>/dev/null || continue
-        printf '%s:%s %s\n' "${t##*/}" "$comm" "$ticks"
+        { comm=$(tr ' ' '_' < "$t/comm") && ticks=$(awk '{ print $14 + $15 }' "$t/stat") &&
+            read -r ns _ runs < "$t/schedstat"; } 2>/dev/null || continue
+        printf '%s:%s %s %s %s\n' "${t##*/}" "$comm" "$ticks" "$ns" "$runs"
     done
 }
 runtime() {  # ns on a CPU, summed over the threads alive now
@@ -99,5 +100,6 @@ printf '| jarvis-voice run (release, paced devices, no conversation) | %s %% | %
     "$(exact $((r1 - r0)))" "$(percent $((s1 - s0)))"
 printf '| mpd %s (not playing) | %s %% | %s %% |\n' "$(mpd --version | head -1 | awk '{ print $NF }')" \
     "$(exact $((q1 - q0)))" "$(percent $((m1 - m0)))"
-echo "jarvis-voice threads (ticks over the window):"
-join "$work/threads0" "$work/threads1" | awk '{ d = $3 - $2; if (d > 0) { sub(/^[0-9]+:/, "", $1); printf "  %-20s %d\n", $1, d } }' | sort -k2 -nr
+echo "jarvis-voice threads over the window (run time, ticks, times it ran):"
+join "$work/threads0" "$work/threads1" | awk -v w="$window" '{ ns = $6 - $3; if (ns > 0) { sub(/^[0-9]+:/, "", $1)
+    printf "  %-20s %8.1f ms %4d ticks %7.1f runs/s\n", $1, ns / 1e6, $5 - $2, ($7 - $4) / w } }' | sort -k2 -nr

@@ -43,7 +43,7 @@ public final class AudioPipeline: Service, Sendable {
     private let logger: Logger
     private let serviceTick = Atomic<Int64>(0)
 
-    /// CLOCK_MONOTONIC ns of the last tick of the service loop (`run()`, every 100 ms; 0 before it
+    /// CLOCK_MONOTONIC ns of the last tick of the service loop (`run()`, every 250 ms or 1 s; 0 before it
     /// starts): the supervisor's proof that this loop is alive, device or not.
     public var lastServiceTickNanoseconds: Int64 { serviceTick.load(ordering: .relaxed) }
 
@@ -142,21 +142,26 @@ public final class AudioPipeline: Service, Sendable {
         }
     }
 
-    /// The service: start, report events every 250 ms and the chain's state every minute, stop on
-    /// graceful shutdown.
+    /// The service: start, report events every 250 ms in a conversation and every second outside one
+    /// (fewer wakeups while idle), the chain's state every minute; stop on graceful shutdown.
     public func run() async throws {
         for notice in try start() { logger.notice("\(notice)") }
         defer { stop() }
-        var ticks = 0
+        var lastStatistics = monotonicNanoseconds()
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
-            serviceTick.store(monotonicNanoseconds(), ordering: .relaxed)
+            let now = monotonicNanoseconds()
+            serviceTick.store(now, ordering: .relaxed)
             drainEvents()
-            ticks += 1
-            if ticks % 240 == 0 { logStatistics() }
-            try? await Task.sleep(for: .milliseconds(250))
+            if now - lastStatistics >= Self.statisticsIntervalNanoseconds {
+                lastStatistics = now
+                logStatistics()
+            }
+            try? await Task.sleep(for: conversationActive ? .milliseconds(250) : .seconds(1))
         }
         drainEvents()
     }
+
+    private static let statisticsIntervalNanoseconds: Int64 = 60_000_000_000
 
     public func logStatistics() {
         let s = captureStatistics

@@ -214,6 +214,20 @@ import Testing
         try await h.stop()
     }
 
+    /// Idle, the tick loop sleeps a whole `idleTickInterval` (1 s); a tap must not wait it out (its earcon,
+    /// the pre-roll and the connect all ride on the next tick).
+    @Test func aTapInIdleDoesNotWaitOutTheIdleTick() async throws {
+        let clock = ManualClock()
+        let (h, transport) = try harness(clock)
+        await advance(clock, by: .milliseconds(100))  // a few ticks: the loop knows it is idle, the tick loop naps
+        let before = h.runner.ticksHandled.load(ordering: .relaxed)
+        h.runner.tap()
+        #expect(await waitUntil { transport.links.count == 1 })
+        await advance(clock, by: .milliseconds(20))  // one fast tick interval, far short of the idle one
+        #expect(await waitUntil { h.runner.ticksHandled.load(ordering: .relaxed) > before }, "no tick after the tap")
+        try await h.stop()
+    }
+
     @Test func connectTimeoutShowsTheErrorThenReturnsToIdle() async throws {
         let clock = ManualClock()
         let (h, transport) = try harness(clock)

@@ -27,7 +27,9 @@ public final class ConversationRunner: Service, Sendable {
     /// A tick is waiting in the stream (ticks are coalesced when the loop is busy).
     let tickQueued = Atomic(false)
     /// Nothing needs fast ticks (idle, nothing playing): the tick loop slows to `idleTickInterval`.
-    let idleTicks = Atomic(false)
+    private let idleTicks = Atomic(false)
+    /// The tick loop's sleep while idle, cut short when fast ticks are needed again.
+    private let idleNap = Mutex<Task<Void, any Error>?>(nil)
     /// Ticks the loop has handled: tests wait for the loop to have polled the audio again, not for time.
     let ticksHandled = Atomic(0)
     private let started = Atomic(false)
@@ -152,18 +154,38 @@ public final class ConversationRunner: Service, Sendable {
         }
     }
 
+    /// Called by the loop after every input. Leaving idle wakes the tick loop at once, so a tap's earcon
+    /// or a `say` does not wait out the idle interval.
+    func setIdleTicks(_ idle: Bool) {
+        guard idleTicks.exchange(idle, ordering: .acquiringAndReleasing) != idle, !idle else { return }
+        idleNap.withLock { $0?.cancel() }
+    }
+
     private func tickLoop() async {
         while !Task.isCancelled {
-            do {
-                let idle = idleTicks.load(ordering: .relaxed)
-                try await clock.sleep(for: idle ? configuration.idleTickInterval : configuration.tickInterval)
-            } catch {
-                return
+            if idleTicks.load(ordering: .acquiring) {
+                await napWhileIdle()
+                if Task.isCancelled { return }
+            } else {
+                do { try await clock.sleep(for: configuration.tickInterval) } catch { return }
             }
             if !tickQueued.exchange(true, ordering: .acquiringAndReleasing) {
                 continuation.yield(.tick)
             }
         }
+    }
+
+    /// Sleeps `idleTickInterval`, or less when `setIdleTicks(false)` comes first (checked under the same
+    /// lock it cancels under, so a wake between the check and the sleep is not lost).
+    private func napWhileIdle() async {
+        let nap = Task { [clock, configuration] in try await clock.sleep(for: configuration.idleTickInterval) }
+        let woken = idleNap.withLock { current in
+            current = nap
+            return !idleTicks.load(ordering: .acquiring)
+        }
+        if woken { nap.cancel() }
+        await withTaskCancellationHandler { _ = await nap.result } onCancel: { nap.cancel() }
+        idleNap.withLock { $0 = nil }
     }
 }
 

@@ -8,7 +8,8 @@ public struct ConversationRunnerConfiguration: Sendable {
     /// Default 20 ms.
     public var tickInterval: Duration
     /// The tick while no conversation runs and no speech or earcon is playing: it only keeps the idle
-    /// pre-roll drained (a tap drains it at once). Default 200 ms.
+    /// pre-roll drained (a tap drains it at once; the uplink ring holds 10 s), and is cut short when
+    /// fast ticks are needed again. Default 1 s.
     public var idleTickInterval: Duration
     /// Delays before reopening a Realtime session that failed while connecting. The engine's connect
     /// timeout bounds the whole. Default `Backoff.realtimeReconnect` (250 ms doubling up to 2 s, ±25 %).
@@ -18,7 +19,7 @@ public struct ConversationRunnerConfiguration: Sendable {
 
     public init(
         engine: ConversationConfiguration = ConversationConfiguration(), tickInterval: Duration = .milliseconds(20),
-        idleTickInterval: Duration = .milliseconds(200),
+        idleTickInterval: Duration = .seconds(1),
         reconnect: Backoff = .realtimeReconnect,
         logTranscripts: Bool = false
     ) {

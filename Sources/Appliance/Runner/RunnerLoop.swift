@@ -37,7 +37,7 @@ final class RunnerLoop {
             if case .shutdown = input { break }
             await handle(input)
             publishStatus()
-            runner.idleTicks.store(!engine.state.isInConversation && !audio.isOutputPending, ordering: .relaxed)
+            runner.setIdleTicks(!engine.state.isInConversation && !audio.isOutputPending)
         }
         await shutdown()
         // `say` requests posted while the loop stopped are answered, never left waiting.
