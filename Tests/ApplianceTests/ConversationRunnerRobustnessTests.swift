@@ -214,8 +214,8 @@ import Testing
         try await h.stop()
     }
 
-    /// Idle, the tick loop sleeps a whole `idleTickInterval` (1 s); a tap must not wait it out (its earcon,
-    /// the pre-roll and the connect all ride on the next tick).
+    /// Idle, the tick loop sleeps a whole `idleTickInterval` (1 s); a tap must not wait it out (its earcon
+    /// reaches the mixer and the pre-roll the uplink on the next tick).
     @Test func aTapInIdleDoesNotWaitOutTheIdleTick() async throws {
         let clock = ManualClock()
         let (h, transport) = try harness(clock)
