@@ -72,9 +72,9 @@ public final class CaptureChain: @unchecked Sendable {
     /// from before it (see `bypass`).
     private var staleOutputSamples = 0
     private var bypassed = false
-    /// Mic samples processed since the last bypass (0 before any processing): of these, the latest
-    /// `latencySamples` have not left the chain yet.
-    private var processedSinceBypass = 0
+    /// Mic samples inside the chain that have not reached its output yet: what it processed since the
+    /// last bypass, at most its latency (0 before any processing).
+    private var micInsideChain = 0
     /// The mic still inside the chain when a bypass begins, in order (see `bypass`).
     private let pending: UnsafeMutableBufferPointer<Int16>
 
@@ -210,10 +210,10 @@ public final class CaptureChain: @unchecked Sendable {
         if bypassed {
             bypassed = false
             staleOutputSamples = latencySamples
-            processedSinceBypass = 0
+            micInsideChain = 0
         }
         process(mic: mic, reference: reference, output: output)
-        processedSinceBypass += frameSize
+        micInsideChain = min(micInsideChain + frameSize, latencySamples)
         let skip = min(staleOutputSamples, frameSize)
         staleOutputSamples -= skip
         return uplinkResampler.process(input: UnsafeBufferPointer(rebasing: output[skip..<frameSize]), output: uplink).produced
@@ -234,7 +234,7 @@ public final class CaptureChain: @unchecked Sendable {
         precondition(uplink.count >= maxBypassUplinkSamples, "CaptureChain.bypass needs maxBypassUplinkSamples of uplink")
         var produced = 0
         if !bypassed {
-            let count = min(processedSinceBypass, latencySamples)
+            let count = micInsideChain
             for i in 0..<count { pending[i] = micRing[(micWrite - count + i) & ringMask] }
             produced = uplinkResampler.process(input: UnsafeBufferPointer(rebasing: pending[0..<count]), output: uplink).produced
         }

@@ -31,8 +31,8 @@ import Glibc
 ///   stands above its echo there (the mic rule below). A sound in the room adds the same power to the mic
 ///   as to the output; echo the linear filter loses for a moment (an adapted filter loses a loudspeaker's
 ///   echo in bursts) raises only the output. Passed untouched, such bursts were most of what the chain
-///   left on the real recordings (Benchmarks/aec-real: 15 of 2192 far-end-only 10 ms hops held half of
-///   challenge-0woDOj's residual, 2 of 1477 the phone's).
+///   left on the real recordings (Benchmarks/aec-real/residual_spread.py, before the hold: 15 of 2192
+///   far-end-only 10 ms hops held half of challenge-0woDOj's residual, 2 of 1477 the phone's).
 /// Two debounced detectors compare E with 4 Ê + 2 noise in the speech bands (300 Hz–4 kHz): a lenient
 /// one (suppression's Ê) switches β; a strict one (the detector's Ê, margin 4, 48 ms onset) is the
 /// published near-end verdict (`activity`), which the barge-in rule trusts. A band counts for the strict
@@ -315,7 +315,7 @@ final class ResidualEchoSuppressor {
         var lenientAbove = 0, strictAbove = 0
         var speechEnergy: Float = 0, predicted: Float = 0
         for b in speechBands {
-            let floor = 2 * noise[b] + quietBand
+            let floor = noiseFloor(b)
             let expected = Self.detectorOver * detectorEchoBand[b] + floor
             let e = residualBand[b]
             speechEnergy += e
@@ -324,7 +324,7 @@ final class ResidualEchoSuppressor {
             // What the reference explains linearly is echo (an adapted filter that lost it for a moment),
             // not a talker.
             let coherentShare = min(1, explainedBand[b] / (smoothedResidualBand[b] + 1e-3))
-            if micAboveEcho(b, floor: floor, farEndActive: farEndActive) && e * (1 - coherentShare) > strict.margin * expected {
+            if micAboveEcho(b, farEndActive: farEndActive) && e * (1 - coherentShare) > strict.margin * expected {
                 strictAbove += 1
             }
         }
@@ -339,7 +339,7 @@ final class ResidualEchoSuppressor {
             let g = Self.gain(output: residualBand[b], echo: echoBand[b], over: over)
             if g < gain[b] {
                 gain[b] = g
-            } else if !mayHold || micAboveEcho(b, floor: 2 * noise[b] + quietBand, farEndActive: farEndActive)
+            } else if !mayHold || micAboveEcho(b, farEndActive: farEndActive)
                         || micBand[b] - previousMicBand[b] >= residualBand[b] - previousResidualBand[b] {
                 gain[b] = 0.5 * (gain[b] + g)
             }
@@ -365,10 +365,13 @@ final class ResidualEchoSuppressor {
     }
 
     /// The mic rule: band `b` of the mic is louder than its echo (more than `micMargin` times the mic
-    /// coupling's prediction, plus `floor`); always true while the far end is silent.
-    private func micAboveEcho(_ b: Int, floor: Float, farEndActive: Bool) -> Bool {
-        !farEndActive || micBand[b] > Self.micMargin * micCoupling[b] * envelope[b] + floor
+    /// coupling's prediction, plus the band's floor); always true while the far end is silent.
+    private func micAboveEcho(_ b: Int, farEndActive: Bool) -> Bool {
+        !farEndActive || micBand[b] > Self.micMargin * micCoupling[b] * envelope[b] + noiseFloor(b)
     }
+
+    /// Band `b`'s floor below which nothing counts: twice its noise, plus the quiet-band level.
+    private func noiseFloor(_ b: Int) -> Float { 2 * noise[b] + quietBand }
 
     /// One band's gain for output power `output` and predicted residual echo power `echo`: power
     /// subtraction of `over` times the echo, floored; untouched when the output is more than

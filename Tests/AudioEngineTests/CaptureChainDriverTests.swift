@@ -38,9 +38,9 @@ import Testing
     func aBurstSpokenAcrossTheSwitchArrivesWhole(switchAt: Int) throws {
         let idle = try handOver(captures: [])
         let result = try handOver(captures: [switchAt..<Int.max])
-        #expect(idle.runs.count == 6 && idle.runs.allSatisfy { $0.1 == 2_640 }, "idle path: \(idle.runs)")
-        #expect(result.runs.map(\.0) == idle.runs.map(\.0), "runs \(result.runs), idle path \(idle.runs)")
-        #expect(result.runs.map(\.1) == idle.runs.map(\.1), "runs \(result.runs), idle path \(idle.runs)")
+        #expect(idle.runs.count == 6 && idle.runs.allSatisfy { $0.length == 2_640 }, "idle path: \(idle.runs)")
+        #expect(result.runs.map(\.start) == idle.runs.map(\.start), "runs \(result.runs), idle path \(idle.runs)")
+        #expect(result.runs.map(\.length) == idle.runs.map(\.length), "runs \(result.runs), idle path \(idle.runs)")
         // One stream: the chain's latency (648 samples at 16 kHz) is taken out once, at the switch.
         #expect(idle.uplink.count - result.uplink.count == 972)
     }
@@ -52,7 +52,7 @@ import Testing
         let result = try handOver(captures: [0..<50, 70..<Int.max], before: before)
         #expect(result.runs.count == 7, "runs \(result.runs)")
         let switchSample = 70 * 240
-        #expect(!result.runs.contains { abs($0.0 - switchSample) < 2_400 }, "runs \(result.runs)")
+        #expect(!result.runs.contains { abs($0.start - switchSample) < 2_400 }, "runs \(result.runs)")
     }
 
     /// The other way round: a conversation ends inside the first burst. What was still inside the chain
@@ -64,7 +64,7 @@ import Testing
         let idle = try handOver(captures: [])
         let result = try handOver(captures: [0..<endAt])
         // 972 samples at 24 kHz, as seen through 240-sample windows.
-        #expect(result.runs.map(\.0) == idle.runs.map { ($0.0 + 972) / 240 * 240 }, "runs \(result.runs), idle path \(idle.runs)")
-        #expect(result.runs.map(\.1) == idle.runs.map(\.1), "runs \(result.runs), idle path \(idle.runs)")
+        #expect(result.runs.map(\.start) == idle.runs.map { ($0.start + 972) / 240 * 240 }, "runs \(result.runs), idle path \(idle.runs)")
+        #expect(result.runs.map(\.length) == idle.runs.map(\.length), "runs \(result.runs), idle path \(idle.runs)")
     }
 }

@@ -203,6 +203,15 @@ private func energy(_ x: [Int16], _ range: Range<Int>) -> Double { CaptureChainT
     #expect(inVoice.contains(true), "the voice was not detected")
 }
 
+extension ResidualEchoSuppressor {
+    /// One frame from arrays: `residual` (the canceller's output) becomes the suppressor's, one frame late.
+    fileprivate func process(_ residual: inout [Int16], reference: [Int16], mic: [Int16]) {
+        residual.withUnsafeMutableBufferPointer { out in
+            reference.withUnsafeBufferPointer { r in mic.withUnsafeBufferPointer { process(out, reference: r, mic: $0) } }
+        }
+    }
+}
+
 /// What an adapted linear filter leaves of a loudspeaker's echo (the ReSpeaker music after ~50 s of far
 /// end, Benchmarks/aec-real --warm, where it stopped the assistant): 35 dB below the reference most of the
 /// time, and every second for 250 ms it loses echo at the level of the echo itself (the reference 14 dB
@@ -245,9 +254,7 @@ private func burstScene(coherentBursts: Bool, micHearsBursts: Bool, burstRMS: Fl
             mic[i] = clip(echo + room + (micHearsBursts ? lost : 0) + voice)
         }
         played.removeFirst(frame)
-        residual.withUnsafeMutableBufferPointer { out in
-            reference.withUnsafeBufferPointer { r in mic.withUnsafeBufferPointer { suppressor.process(out, reference: r, mic: $0) } }
-        }
+        suppressor.process(&residual, reference: reference, mic: mic)
         let speech = suppressor.activity.nearEndSpeech
         if f >= voiceFrom { voiceFlagged = voiceFlagged || speech } else if speech { flagged.append(f / framesPerSecond) }
     }
@@ -292,9 +299,7 @@ private func lostEchoScene(lostFrames: Int, soundAtTheMic: Bool, holdsLostEcho: 
         }
         played.removeFirst(frame)
         let input = CaptureChainTestSignals.energy(residual[...])
-        residual.withUnsafeMutableBufferPointer { out in
-            reference.withUnsafeBufferPointer { r in mic.withUnsafeBufferPointer { suppressor.process(out, reference: r, mic: $0) } }
-        }
+        suppressor.process(&residual, reference: reference, mic: mic)
         // The output is one frame late.
         if previousWasEvent { outEvent += CaptureChainTestSignals.energy(residual[...]) }
         previousWasEvent = event
@@ -366,9 +371,7 @@ private func onsetScene(onsetMilliseconds: Int, voiceFromBurst: Int? = nil) -> (
         }
         played.removeFirst(frame)
         inputs.append(residual)
-        residual.withUnsafeMutableBufferPointer { out in
-            reference.withUnsafeBufferPointer { r in mic.withUnsafeBufferPointer { suppressor.process(out, reference: r, mic: $0) } }
-        }
+        suppressor.process(&residual, reference: reference, mic: mic)
         outputs.append(residual)
         let inOnset = playing && inBurst < onsetFrames + 2
         measured.append(inOnset && (voiceFromBurst.map { burst >= $0 } ?? (burst >= bursts - 4)))
