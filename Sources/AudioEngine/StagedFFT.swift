@@ -8,8 +8,11 @@ final class StagedFFT {
     let stages: Int
     let re: UnsafeMutablePointer<Float>
     let im: UnsafeMutablePointer<Float>
-    private let cosTable: UnsafeMutablePointer<Float>
-    private let sinTable: UnsafeMutablePointer<Float>
+    /// Twiddles stage by stage, each stage's contiguous: stage s (half = 2^(s-1)) at offset half - 1,
+    /// e^{-iπt/half} for t in 0..<half (the same values as e^{-2πik/size} at k = t·size/(2·half)).
+    /// Contiguous twiddles let the butterfly loop run over unit strides, which the compiler vectorizes.
+    private let twiddleRe: UnsafeMutablePointer<Float>
+    private let twiddleIm: UnsafeMutablePointer<Float>
     private let bitReversed: UnsafeMutablePointer<Int32>
 
     init(size: Int) {
@@ -18,12 +21,17 @@ final class StagedFFT {
         stages = size.trailingZeroBitCount
         re = .allocate(capacity: size); re.initialize(repeating: 0, count: size)
         im = .allocate(capacity: size); im.initialize(repeating: 0, count: size)
-        cosTable = .allocate(capacity: size / 2)
-        sinTable = .allocate(capacity: size / 2)
-        for k in 0..<size / 2 {
-            let a = -2 * Double.pi * Double(k) / Double(size)
-            cosTable[k] = Float(cos(a))
-            sinTable[k] = Float(sin(a))
+        twiddleRe = .allocate(capacity: size)
+        twiddleIm = .allocate(capacity: size)
+        var half = 1
+        while half < size {
+            let step = size / (2 * half)
+            for t in 0..<half {
+                let a = -2 * Double.pi * Double(t * step) / Double(size)
+                twiddleRe[half - 1 + t] = Float(cos(a))
+                twiddleIm[half - 1 + t] = Float(sin(a))
+            }
+            half <<= 1
         }
         bitReversed = .allocate(capacity: size)
         for i in 0..<size {
@@ -34,7 +42,7 @@ final class StagedFFT {
     }
 
     deinit {
-        re.deallocate(); im.deallocate(); cosTable.deallocate(); sinTable.deallocate(); bitReversed.deallocate()
+        re.deallocate(); im.deallocate(); twiddleRe.deallocate(); twiddleIm.deallocate(); bitReversed.deallocate()
     }
 
     /// Step 0 of a transform.
@@ -52,26 +60,33 @@ final class StagedFFT {
     func runStage(_ stage: Int, inverse: Bool) {
         // Locals and wrapping index arithmetic: the stored pointers are not reloaded after each
         // store, and no overflow checks sit in the inner loop (indices stay below `size`).
-        let re = self.re, im = self.im, cosTable = self.cosTable, sinTable = self.sinTable
+        let re = self.re, im = self.im
         let size = self.size
         let half = 1 << (stage - 1)
-        let step = size >> stage
+        if half == 1 {
+            // Twiddle 1: sums and differences only.
+            var a = 0
+            while a < size {
+                let ar = re[a], ai = im[a], br = re[a &+ 1], bi = im[a &+ 1]
+                re[a &+ 1] = ar - br; im[a &+ 1] = ai - bi
+                re[a] = ar + br; im[a] = ai + bi
+                a &+= 2
+            }
+            return
+        }
         let sign: Float = inverse ? -1 : 1
+        let wRe = twiddleRe + (half - 1), wIm = twiddleIm + (half - 1)
         var start = 0
         while start < size {
-            var a = start
-            var t = 0
-            let end = start &+ half
-            while a < end {
-                let wr = cosTable[t], wi = sign * sinTable[t]
-                let b = a &+ half
-                let br = re[b], bi = im[b], ar = re[a], ai = im[a]
+            let lowRe = re + start, lowIm = im + start
+            let highRe = lowRe + half, highIm = lowIm + half
+            for t in 0..<half {
+                let wr = wRe[t], wi = sign * wIm[t]
+                let br = highRe[t], bi = highIm[t], ar = lowRe[t], ai = lowIm[t]
                 let xr = br * wr - bi * wi
                 let xi = br * wi + bi * wr
-                re[b] = ar - xr; im[b] = ai - xi
-                re[a] = ar + xr; im[a] = ai + xi
-                a &+= 1
-                t &+= step
+                highRe[t] = ar - xr; highIm[t] = ai - xi
+                lowRe[t] = ar + xr; lowIm[t] = ai + xi
             }
             start &+= 2 &* half
         }
