@@ -1,5 +1,6 @@
 import ALSA
 import AudioCore
+import Basics
 import Logging
 import ServiceLifecycle
 import SpeexDSP
@@ -161,7 +162,7 @@ public final class AudioPipeline: Service, Sendable {
         drainEvents()
     }
 
-    private static let statisticsIntervalNanoseconds: Int64 = 60_000_000_000
+    private static let statisticsIntervalNanoseconds = Duration.seconds(60).nanoseconds
 
     public func logStatistics() {
         let s = captureStatistics

@@ -43,8 +43,8 @@ private func nonLinearScene(seconds: Double, nearEnd: Bool) -> (mic: [Int16], re
     }
     var mic = [Int16](repeating: 0, count: n), ref = [Int16](repeating: 0, count: n)
     for i in 0..<n {
-        mic[i] = Int16(max(-32768, min(32767, echo[i] + near[i])))
-        ref[i] = Int16(max(-32768, min(32767, far[i])))
+        mic[i] = CaptureChainTestSignals.clip(echo[i] + near[i])
+        ref[i] = CaptureChainTestSignals.clip(far[i])
     }
     return (mic, ref, near)
 }
@@ -229,19 +229,17 @@ private func burstScene(coherentBursts: Bool, micHearsBursts: Bool, burstRMS: Fl
     func noise(_ rms: Float) -> Int16 { white.sample(rms: rms) }
     let seconds = 10, framesPerSecond = 16000 / frame, lag = 40
     let voiceFrom = (seconds - 1) * framesPerSecond + framesPerSecond / 4
-    var played = [Int16](repeating: 0, count: lag)
+    var path = CaptureChainTestSignals.DelayLine(lag: lag)
     var residual = [Int16](repeating: 0, count: frame), reference = [Int16](repeating: 0, count: frame)
     var mic = [Int16](repeating: 0, count: frame)
     var flagged: [Int] = [], voiceFlagged = false
     var glottis: Float = 0
-    func clip(_ x: Float) -> Int16 { Int16(max(-32768, min(32767, x))) }
     for f in 0..<seconds * framesPerSecond {
         let inSecond = f % framesPerSecond
         let burst = f >= 2 * framesPerSecond && inSecond < framesPerSecond / 4
         for i in 0..<frame {
             reference[i] = noise(6000)
-            played.append(reference[i])
-            let echo = 0.2 * Float(played[played.count - 1 - lag])
+            let echo = 0.2 * Float(path.push(reference[i]))
             let room = Float(noise(107))
             var lost: Float = 0
             if burst { lost = coherentBursts ? echo : Float(noise(burstRMS)) }
@@ -250,10 +248,9 @@ private func burstScene(coherentBursts: Bool, micHearsBursts: Bool, burstRMS: Fl
                 glottis = 0.7 * glottis + ((f * frame + i) % 89 == 0 ? 30000 : 0)
                 voice = glottis
             }
-            residual[i] = clip(room + lost + voice)
-            mic[i] = clip(echo + room + (micHearsBursts ? lost : 0) + voice)
+            residual[i] = CaptureChainTestSignals.clip(room + lost + voice)
+            mic[i] = CaptureChainTestSignals.clip(echo + room + (micHearsBursts ? lost : 0) + voice)
         }
-        played.removeFirst(frame)
         suppressor.process(&residual, reference: reference, mic: mic)
         let speech = suppressor.activity.nearEndSpeech
         if f >= voiceFrom { voiceFlagged = voiceFlagged || speech } else if speech { flagged.append(f / framesPerSecond) }
@@ -280,24 +277,21 @@ private func lostEchoScene(lostFrames: Int, soundAtTheMic: Bool, holdsLostEcho: 
     let frame = 256, lag = 40, period = 31
     let suppressor = ResidualEchoSuppressor(frameSize: frame, sampleRate: 16000, tailSamples: 3072, holdsLostEcho: holdsLostEcho)
     var white = CaptureChainTestSignals.White(seed: 3)
-    var played = [Int16](repeating: 0, count: lag)
+    var path = CaptureChainTestSignals.DelayLine(lag: lag)
     var residual = [Int16](repeating: 0, count: frame), reference = [Int16](repeating: 0, count: frame)
     var mic = [Int16](repeating: 0, count: frame)
     var inEvent = 0.0, outEvent = 0.0, previousWasEvent = false
-    func clip(_ x: Float) -> Int16 { Int16(max(-32768, min(32767, x))) }
     for f in 0..<20 * period {
         let event = f >= 4 * period && f % period < lostFrames
         for i in 0..<frame {
             reference[i] = white.sample(rms: 6000)
-            played.append(reference[i])
-            let echo = 0.5 * Float(played[played.count - 1 - lag])
+            let echo = 0.5 * Float(path.push(reference[i]))
             let room = Float(white.sample(rms: 6))
             let sound = event && soundAtTheMic ? Float(white.sample(rms: 7500)) : 0
             let left: Float = event && !soundAtTheMic ? 0.5 : 0.05
-            residual[i] = clip(left * echo + sound + room)
-            mic[i] = clip(echo + sound + room)
+            residual[i] = CaptureChainTestSignals.clip(left * echo + sound + room)
+            mic[i] = CaptureChainTestSignals.clip(echo + sound + room)
         }
-        played.removeFirst(frame)
         let input = CaptureChainTestSignals.energy(residual[...])
         suppressor.process(&residual, reference: reference, mic: mic)
         // The output is one frame late.
@@ -345,20 +339,18 @@ private func onsetScene(onsetMilliseconds: Int, voiceFromBurst: Int? = nil) -> (
                                             onsetMilliseconds: onsetMilliseconds)
     var white = CaptureChainTestSignals.White(seed: 5)
     let burstFrames = 62, pauseFrames = 31, onsetFrames = 15, bursts = 12
-    var played = [Int16](repeating: 0, count: lag)
+    var path = CaptureChainTestSignals.DelayLine(lag: lag)
     var residual = [Int16](repeating: 0, count: frame), reference = [Int16](repeating: 0, count: frame)
     var mic = [Int16](repeating: 0, count: frame)
     var inputs: [[Int16]] = [], outputs: [[Int16]] = [], measured: [Bool] = []
     var glottis: Float = 0
-    func clip(_ x: Float) -> Int16 { Int16(max(-32768, min(32767, x))) }
     for f in 0..<bursts * (burstFrames + pauseFrames) {
         let burst = f / (burstFrames + pauseFrames), inBurst = f % (burstFrames + pauseFrames)
         let playing = inBurst < burstFrames
         let voiced = voiceFromBurst.map { f >= $0 * (burstFrames + pauseFrames) - 6 } ?? false
         for i in 0..<frame {
             reference[i] = playing ? white.sample(rms: 6000) : 0
-            played.append(reference[i])
-            let echo = 0.5 * Float(played[played.count - 1 - lag])
+            let echo = 0.5 * Float(path.push(reference[i]))
             let left: Float = inBurst < onsetFrames ? 0.32 : 0.02
             var voice: Float = 0
             if voiced {
@@ -366,10 +358,9 @@ private func onsetScene(onsetMilliseconds: Int, voiceFromBurst: Int? = nil) -> (
                 voice = glottis
             }
             let room = Float(white.sample(rms: 6))
-            residual[i] = clip(left * echo + room + voice)
-            mic[i] = clip(echo + room + voice)
+            residual[i] = CaptureChainTestSignals.clip(left * echo + room + voice)
+            mic[i] = CaptureChainTestSignals.clip(echo + room + voice)
         }
-        played.removeFirst(frame)
         inputs.append(residual)
         suppressor.process(&residual, reference: reference, mic: mic)
         outputs.append(residual)
@@ -412,12 +403,11 @@ private func syllableScene(talkerBandsRecoverAtOnce: Bool) -> Double {
     let suppressor = ResidualEchoSuppressor(frameSize: frame, sampleRate: 16000, tailSamples: 3072,
                                             talkerBandsRecoverAtOnce: talkerBandsRecoverAtOnce)
     var white = CaptureChainTestSignals.White(seed: 9)
-    var played = [Int16](repeating: 0, count: lag)
+    var path = CaptureChainTestSignals.DelayLine(lag: lag)
     var residual = [Int16](repeating: 0, count: frame), reference = [Int16](repeating: 0, count: frame)
     var mic = [Int16](repeating: 0, count: frame)
     var voiceIn = 0.0, voiceOut = 0.0, previousCounts = false
     var glottis: Float = 0
-    func clip(_ x: Float) -> Int16 { Int16(max(-32768, min(32767, x))) }
     let voiceFrom = 120
     for f in 0..<240 {
         let talking = f >= voiceFrom
@@ -425,18 +415,16 @@ private func syllableScene(talkerBandsRecoverAtOnce: Bool) -> Double {
         var voiceEnergy = 0.0
         for i in 0..<frame {
             reference[i] = white.sample(rms: 6000)
-            played.append(reference[i])
-            let echo = 0.5 * Float(played[played.count - 1 - lag])
+            let echo = 0.5 * Float(path.push(reference[i]))
             var voice: Float = 0
             if talking {
                 glottis = 0.7 * glottis + ((f * frame + i) % 89 == 0 ? (loud ? 40000 : 2000) : 0)
                 voice = glottis
             }
             voiceEnergy += Double(voice * voice)
-            residual[i] = clip(0.05 * echo + voice + Float(white.sample(rms: 6)))
-            mic[i] = clip(echo + voice)
+            residual[i] = CaptureChainTestSignals.clip(0.05 * echo + voice + Float(white.sample(rms: 6)))
+            mic[i] = CaptureChainTestSignals.clip(echo + voice)
         }
-        played.removeFirst(frame)
         suppressor.process(&residual, reference: reference, mic: mic)
         // The output is one frame late: it is the previous frame's.
         if previousCounts { voiceOut += CaptureChainTestSignals.energy(residual[...]) }

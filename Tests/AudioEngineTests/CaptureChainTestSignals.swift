@@ -16,6 +16,21 @@ enum CaptureChainTestSignals {
         mutating func sample(rms: Float) -> Int16 { Int16(next() * rms * 1.73) }
     }
 
+    /// A sample saturated to 16 bits, as a converter would.
+    static func clip(_ x: Float) -> Int16 { Int16(max(-32768, min(32767, x))) }
+
+    /// A pure delay: `push` returns the sample pushed `lag` samples earlier (silence before that).
+    struct DelayLine {
+        private var ring: [Int16]
+        private var index = 0
+        init(lag: Int) { ring = [Int16](repeating: 0, count: lag + 1) }
+        mutating func push(_ sample: Int16) -> Int16 {
+            ring[index] = sample
+            index = index + 1 == ring.count ? 0 : index + 1
+            return ring[index]
+        }
+    }
+
     static func farEnd(_ n: Int, seed: UInt64) -> [Float] {
         var noise = White(seed: seed)
         var y1: Float = 0
@@ -62,8 +77,8 @@ enum CaptureChainTestSignals {
             for k in stride(from: 20, to: h.count, by: 1) where j0 - k >= 0 && j0 - k < n { e += h[k] * played[j0 - k] }
             var near: Float = 0
             if nearEnd, i > n / 2, i < n / 2 + 16000 { near = 1500 * sinf(Float(i) * 0.09) * max(0, sinf(Float(i) * 0.002)) }
-            mic[i] = Int16(max(-32768, min(32767, e + near)))
-            ref[i] = Int16(max(-32768, min(32767, far[i])))
+            mic[i] = clip(e + near)
+            ref[i] = clip(far[i])
         }
         return (mic, ref)
     }
