@@ -31,6 +31,14 @@ import Glibc
 ///   steps back cost him more than the moments that pulled them (Benchmarks/aec-real, an instrumented
 ///   build weighting each band's gain by the added near end: 36-69 % of the near end the suppressor took
 ///   from the double-talk mixes was in frames where his band already passed untouched);
+/// - slow recovery while only the far end has played for a while: once the lenient detector has heard
+///   nobody for `quietTalkerMilliseconds` while the far end plays, a band's gain rises at most
+///   `slowRise` times per frame (from the floor to untouched in ~110 ms instead of ~50 ms). In a long
+///   stretch of the assistant's speech or music the echo's loud moments no longer reopen every band
+///   half-way per frame; a talker makes the lenient detector fire at least now and then within his
+///   utterance, so only the first words after such a stretch recover slowly (Benchmarks/aec-real, an
+///   instrumented build with a perfect near-end flag: the same slow rise cost the double-talk mixes
+///   nothing);
 /// - lost-echo hold: while the far end plays and the lenient detector hears nobody, a band's gain does
 ///   not rise when the canceller's output rose more than the mic did since the last frame, unless the mic
 ///   stands above its echo there (the mic rule below). A sound in the room adds the same power to the mic
@@ -78,6 +86,12 @@ final class ResidualEchoSuppressor {
     /// 26.2 dB; 128 ms raised raw Silero starts on music 2 from 4 to 7), 384 ms less (20.6 dB) and cost
     /// farend's near end 0.2-0.4 dB.
     static let onsetMilliseconds = 256
+    /// How long the lenient detector must have heard nobody while the far end plays before gains recover
+    /// slowly, and how much a gain may then rise per frame. Benchmarks/aec-real: after 1 s the first
+    /// utterance over music 2 lost 0.7 dB more, after 2 s 0.2, after 3 s 0.1; rising 3 times per frame
+    /// instead of 2 kept 2-3 dB less of the echo reduction.
+    static let quietTalkerMilliseconds = 3000
+    static let slowRise: Float = 2
     /// The mic must be this many times louder than the echo the mic coupling predicts for a talker (6 dB).
     static let micMargin: Float = 4
     /// Per-frame smoothing of the residual-reference cross spectra (time constant ~45 ms).
@@ -137,6 +151,10 @@ final class ResidualEchoSuppressor {
     private var strict: NearEndDetector
     private let holdsLostEcho: Bool
     private let talkerBandsRecoverAtOnce: Bool
+    /// Frames of far-end sound the lenient detector must have heard nobody in before gains recover
+    /// slowly (`Int.max`: never), and how many such frames have passed.
+    private let quietTalkerFrames: Int
+    private var framesWithoutTalker = 0
     /// Per band, the previous frame's mic and canceller-output power (the lost-echo hold compares their rises).
     private let previousMicBand: UnsafeMutablePointer<Float>
     private let previousResidualBand: UnsafeMutablePointer<Float>
@@ -146,10 +164,13 @@ final class ResidualEchoSuppressor {
 
     /// `onsetMilliseconds`: 0 turns the onset coupling off; `holdsLostEcho`: false turns the lost-echo
     /// hold off; `talkerBandsRecoverAtOnce`: false recovers a talker's bands half-way per frame like the
-    /// others (tests compare against each).
+    /// others; `recoversSlowlyWithoutTalker`: false keeps the half-way recovery however long only the far
+    /// end has played (tests compare against each).
     init(frameSize: Int, sampleRate: Int, tailSamples: Int, onsetMilliseconds: Int = onsetMilliseconds,
-         holdsLostEcho: Bool = true, talkerBandsRecoverAtOnce: Bool = true) {
+         holdsLostEcho: Bool = true, talkerBandsRecoverAtOnce: Bool = true, recoversSlowlyWithoutTalker: Bool = true) {
         self.frameSize = frameSize
+        quietTalkerFrames = recoversSlowlyWithoutTalker
+            ? (Self.quietTalkerMilliseconds * sampleRate / 1000 + frameSize - 1) / frameSize : .max
         self.holdsLostEcho = holdsLostEcho
         self.talkerBandsRecoverAtOnce = talkerBandsRecoverAtOnce
         windowLength = 2 * frameSize
@@ -341,8 +362,14 @@ final class ResidualEchoSuppressor {
         activity = NearEndActivity(farEndActive: farEndActive, nearEndSpeech: speech,
                                    nearToEchoDB: 10 * log10f((speechEnergy + 1) / (predicted + 1)))
 
+        if near {
+            framesWithoutTalker = 0
+        } else if farEndActive {
+            framesWithoutTalker = min(framesWithoutTalker + 1, quietTalkerFrames)
+        }
         let over = near ? Self.overWhileNearEnd : Self.over
         let mayHold = holdsLostEcho && farEndActive && !near
+        let slowly = farEndActive && framesWithoutTalker >= quietTalkerFrames
         for b in 0..<bands {
             let g = Self.gain(output: residualBand[b], echo: echoBand[b], over: over)
             let micAboveItsEcho = micAboveEcho(b, farEndActive: farEndActive)
@@ -350,7 +377,8 @@ final class ResidualEchoSuppressor {
                 gain[b] = g
             } else if !mayHold || micAboveItsEcho
                         || micBand[b] - previousMicBand[b] >= residualBand[b] - previousResidualBand[b] {
-                gain[b] = 0.5 * (gain[b] + g)
+                let halfway = 0.5 * (gain[b] + g)
+                gain[b] = slowly ? min(halfway, Self.slowRise * gain[b]) : halfway
             }
             previousMicBand[b] = micBand[b]
             previousResidualBand[b] = residualBand[b]

@@ -440,3 +440,45 @@ private func syllableScene(talkerBandsRecoverAtOnce: Bool) -> Double {
     // Measured: -1.4 dB at once, -2.7 dB half-way.
     #expect(atOnce > halfway + 1, "voice kept \(atOnce) dB at once, \(halfway) dB half-way")
 }
+
+/// Far end only for six seconds: the linear filter leaves 26 dB of a white far end's echo, and in random
+/// frames a sound the reference does not explain (a loudspeaker's distortion, 20-26 dB below the echo)
+/// reaches the mic and the canceller's output alike, so neither the lost-echo hold nor a detector stops
+/// the gains from reopening after each one. Returns the output's and the residual's energy over the last
+/// two seconds.
+private func fluctuatingLeakScene(recoversSlowly: Bool) -> (out: Double, residual: Double) {
+    let frame = 256, lag = 40
+    let suppressor = ResidualEchoSuppressor(frameSize: frame, sampleRate: 16000, tailSamples: 3072,
+                                            recoversSlowlyWithoutTalker: recoversSlowly)
+    var white = CaptureChainTestSignals.White(seed: 21)
+    var path = CaptureChainTestSignals.DelayLine(lag: lag)
+    var residual = [Int16](repeating: 0, count: frame), reference = [Int16](repeating: 0, count: frame)
+    var mic = [Int16](repeating: 0, count: frame)
+    var out = 0.0, residualEnergy = 0.0, previousCounts = false
+    for f in 0..<375 {
+        let leak: Float = [0, 0, 300, 600][Int((white.next() + 1) * 1.999)]
+        var energy = 0.0
+        for i in 0..<frame {
+            reference[i] = white.sample(rms: 6000)
+            let echo = 0.5 * Float(path.push(reference[i]))
+            let distortion = Float(white.sample(rms: leak))
+            residual[i] = CaptureChainTestSignals.clip(0.05 * echo + distortion + Float(white.sample(rms: 6)))
+            mic[i] = CaptureChainTestSignals.clip(echo + distortion)
+            energy += Double(residual[i]) * Double(residual[i])
+        }
+        suppressor.process(&residual, reference: reference, mic: mic)
+        if previousCounts { out += CaptureChainTestSignals.energy(residual[...]) }
+        previousCounts = f >= 250
+        if previousCounts { residualEnergy += energy }
+    }
+    return (out + 1, residualEnergy + 1)
+}
+
+@Test func aLongFarEndsFluctuatingLeaksAreSuppressedMoreOnceNoTalkerWasHeardForSeconds() {
+    let slowly = fluctuatingLeakScene(recoversSlowly: true)
+    let halfway = fluctuatingLeakScene(recoversSlowly: false)
+    let reduction = 10 * log10(slowly.residual / slowly.out)
+    let reductionHalfway = 10 * log10(halfway.residual / halfway.out)
+    // Measured: 35.7 dB slowly, 14.6 dB half-way.
+    #expect(reduction > reductionHalfway + 3, "residual reduced by \(reduction) dB, half-way recovery \(reductionHalfway) dB")
+}
