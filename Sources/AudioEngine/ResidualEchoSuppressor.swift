@@ -87,9 +87,9 @@ final class ResidualEchoSuppressor {
     /// farend's near end 0.2-0.4 dB.
     static let onsetMilliseconds = 256
     /// How long the lenient detector must have heard nobody while the far end plays before gains recover
-    /// slowly, and how much a gain may then rise per frame. Benchmarks/aec-real: after 1 s music 2's near
-    /// end in double talk lost 0.7 dB more, after 2 s 0.2, after 3 s 0.1; rising 3 times per frame
-    /// instead of 2 removed 0.9-2.6 dB less echo.
+    /// slowly, and how much a gain may then rise per frame. Benchmarks/aec-real, temporary builds: after
+    /// 1 s music 2's near end in double talk lost 0.7 dB more, after 2 s 0.2, after 3 s 0.1; rising 3
+    /// times per frame instead of 2 removed 0.9-2.6 dB less echo.
     static let quietTalkerMilliseconds = 3000
     static let slowRise: Float = 2
     /// The mic must be this many times louder than the echo the mic coupling predicts for a talker (6 dB).

@@ -267,6 +267,39 @@ private func burstScene(coherentBursts: Bool, micHearsBursts: Bool, burstRMS: Fl
     #expect(result.voiceFlagged, "the voice between the bursts was not detected")
 }
 
+/// A white far end (RMS 6000) whose echo reaches the mic at half its level, 40 samples late, fed to a
+/// suppressor frame by frame with a canceller output the scene builds from the echo.
+private struct WhiteFarEndScene {
+    static let frame = 256
+    let suppressor: ResidualEchoSuppressor
+    var white: CaptureChainTestSignals.White
+    private var path = CaptureChainTestSignals.DelayLine(lag: 40)
+    private var residual = [Int16](repeating: 0, count: frame), reference = [Int16](repeating: 0, count: frame)
+    private var mic = [Int16](repeating: 0, count: frame)
+
+    init(seed: UInt64, suppressor: ResidualEchoSuppressor) {
+        white = CaptureChainTestSignals.White(seed: seed)
+        self.suppressor = suppressor
+    }
+
+    /// One frame: `sample(i, echo, &white)` gives sample `i`'s canceller output and mic. Returns the
+    /// canceller output's energy and the suppressor's output energy, which is the previous frame's (the
+    /// suppressor is one frame late).
+    mutating func frame(_ sample: (Int, Float, inout CaptureChainTestSignals.White) -> (residual: Float, mic: Float))
+        -> (input: Double, output: Double) {
+        for i in 0..<Self.frame {
+            reference[i] = white.sample(rms: 6000)
+            let echo = 0.5 * Float(path.push(reference[i]))
+            let (r, m) = sample(i, echo, &white)
+            residual[i] = CaptureChainTestSignals.clip(r)
+            mic[i] = CaptureChainTestSignals.clip(m)
+        }
+        let input = CaptureChainTestSignals.energy(residual[...])
+        suppressor.process(&residual, reference: reference, mic: mic)
+        return (input, CaptureChainTestSignals.energy(residual[...]))
+    }
+}
+
 /// An adapted linear filter that loses the echo for a moment (what the chain left most of on the real
 /// recordings, Benchmarks/aec-real: 15 of 2192 far-end-only 10 ms hops held half of challenge-0woDOj's
 /// residual): the canceller's output is 26 dB below the echo, and every half second, for `lostFrames`
@@ -274,30 +307,21 @@ private func burstScene(coherentBursts: Bool, micHearsBursts: Bool, burstRMS: Fl
 /// (the mic hears it, as it would a talker's first syllable). Returns the reduction of those frames (dB,
 /// the canceller's output against the suppressor's).
 private func lostEchoScene(lostFrames: Int, soundAtTheMic: Bool, holdsLostEcho: Bool) -> Double {
-    let frame = 256, lag = 40, period = 31
-    let suppressor = ResidualEchoSuppressor(frameSize: frame, sampleRate: 16000, tailSamples: 3072, holdsLostEcho: holdsLostEcho)
-    var white = CaptureChainTestSignals.White(seed: 3)
-    var path = CaptureChainTestSignals.DelayLine(lag: lag)
-    var residual = [Int16](repeating: 0, count: frame), reference = [Int16](repeating: 0, count: frame)
-    var mic = [Int16](repeating: 0, count: frame)
+    let period = 31
+    var scene = WhiteFarEndScene(seed: 3, suppressor: ResidualEchoSuppressor(
+        frameSize: WhiteFarEndScene.frame, sampleRate: 16000, tailSamples: 3072, holdsLostEcho: holdsLostEcho))
     var inEvent = 0.0, outEvent = 0.0, previousWasEvent = false
     for f in 0..<20 * period {
         let event = f >= 4 * period && f % period < lostFrames
-        for i in 0..<frame {
-            reference[i] = white.sample(rms: 6000)
-            let echo = 0.5 * Float(path.push(reference[i]))
+        let energies = scene.frame { _, echo, white in
             let room = Float(white.sample(rms: 6))
             let sound = event && soundAtTheMic ? Float(white.sample(rms: 7500)) : 0
             let left: Float = event && !soundAtTheMic ? 0.5 : 0.05
-            residual[i] = CaptureChainTestSignals.clip(left * echo + sound + room)
-            mic[i] = CaptureChainTestSignals.clip(echo + sound + room)
+            return (left * echo + sound + room, echo + sound + room)
         }
-        let input = CaptureChainTestSignals.energy(residual[...])
-        suppressor.process(&residual, reference: reference, mic: mic)
-        // The output is one frame late.
-        if previousWasEvent { outEvent += CaptureChainTestSignals.energy(residual[...]) }
+        if previousWasEvent { outEvent += energies.output }
         previousWasEvent = event
-        if event { inEvent += input }
+        if event { inEvent += energies.input }
     }
     return 10 * log10((inEvent + 1) / (outEvent + 1))
 }
@@ -399,13 +423,9 @@ private func onsetScene(onsetMilliseconds: Int, voiceFromBurst: Int? = nil) -> (
 /// gains down. Returns how much of the voice the loud frames keep (dB, output against input, one frame
 /// late).
 private func syllableScene(talkerBandsRecoverAtOnce: Bool) -> Double {
-    let frame = 256, lag = 40
-    let suppressor = ResidualEchoSuppressor(frameSize: frame, sampleRate: 16000, tailSamples: 3072,
-                                            talkerBandsRecoverAtOnce: talkerBandsRecoverAtOnce)
-    var white = CaptureChainTestSignals.White(seed: 9)
-    var path = CaptureChainTestSignals.DelayLine(lag: lag)
-    var residual = [Int16](repeating: 0, count: frame), reference = [Int16](repeating: 0, count: frame)
-    var mic = [Int16](repeating: 0, count: frame)
+    let frame = WhiteFarEndScene.frame
+    var scene = WhiteFarEndScene(seed: 9, suppressor: ResidualEchoSuppressor(
+        frameSize: frame, sampleRate: 16000, tailSamples: 3072, talkerBandsRecoverAtOnce: talkerBandsRecoverAtOnce))
     var voiceIn = 0.0, voiceOut = 0.0, previousCounts = false
     var glottis: Float = 0
     let voiceFrom = 120
@@ -413,21 +433,16 @@ private func syllableScene(talkerBandsRecoverAtOnce: Bool) -> Double {
         let talking = f >= voiceFrom
         let loud = talking && (f - voiceFrom) % 6 < 3
         var voiceEnergy = 0.0
-        for i in 0..<frame {
-            reference[i] = white.sample(rms: 6000)
-            let echo = 0.5 * Float(path.push(reference[i]))
+        let energies = scene.frame { i, echo, white in
             var voice: Float = 0
             if talking {
                 glottis = 0.7 * glottis + ((f * frame + i) % 89 == 0 ? (loud ? 40000 : 2000) : 0)
                 voice = glottis
             }
             voiceEnergy += Double(voice * voice)
-            residual[i] = CaptureChainTestSignals.clip(0.05 * echo + voice + Float(white.sample(rms: 6)))
-            mic[i] = CaptureChainTestSignals.clip(echo + voice)
+            return (0.05 * echo + voice + Float(white.sample(rms: 6)), echo + voice)
         }
-        suppressor.process(&residual, reference: reference, mic: mic)
-        // The output is one frame late: it is the previous frame's.
-        if previousCounts { voiceOut += CaptureChainTestSignals.energy(residual[...]) }
+        if previousCounts { voiceOut += energies.output }
         previousCounts = loud && f >= voiceFrom + 12
         if previousCounts { voiceIn += voiceEnergy }
     }
@@ -447,29 +462,18 @@ private func syllableScene(talkerBandsRecoverAtOnce: Bool) -> Double {
 /// the gains from reopening after each one. Returns the output's and the residual's energy over the last
 /// two seconds.
 private func fluctuatingLeakScene(recoversSlowly: Bool) -> (out: Double, residual: Double) {
-    let frame = 256, lag = 40
-    let suppressor = ResidualEchoSuppressor(frameSize: frame, sampleRate: 16000, tailSamples: 3072,
-                                            recoversSlowlyWithoutTalker: recoversSlowly)
-    var white = CaptureChainTestSignals.White(seed: 21)
-    var path = CaptureChainTestSignals.DelayLine(lag: lag)
-    var residual = [Int16](repeating: 0, count: frame), reference = [Int16](repeating: 0, count: frame)
-    var mic = [Int16](repeating: 0, count: frame)
+    var scene = WhiteFarEndScene(seed: 21, suppressor: ResidualEchoSuppressor(
+        frameSize: WhiteFarEndScene.frame, sampleRate: 16000, tailSamples: 3072, recoversSlowlyWithoutTalker: recoversSlowly))
     var out = 0.0, residualEnergy = 0.0, previousCounts = false
     for f in 0..<375 {
-        let leak: Float = [0, 0, 300, 600][Int((white.next() + 1) * 1.999)]
-        var energy = 0.0
-        for i in 0..<frame {
-            reference[i] = white.sample(rms: 6000)
-            let echo = 0.5 * Float(path.push(reference[i]))
+        let leak: Float = [0, 0, 300, 600][Int((scene.white.next() + 1) * 1.999)]
+        let energies = scene.frame { _, echo, white in
             let distortion = Float(white.sample(rms: leak))
-            residual[i] = CaptureChainTestSignals.clip(0.05 * echo + distortion + Float(white.sample(rms: 6)))
-            mic[i] = CaptureChainTestSignals.clip(echo + distortion)
-            energy += Double(residual[i]) * Double(residual[i])
+            return (0.05 * echo + distortion + Float(white.sample(rms: 6)), echo + distortion)
         }
-        suppressor.process(&residual, reference: reference, mic: mic)
-        if previousCounts { out += CaptureChainTestSignals.energy(residual[...]) }
+        if previousCounts { out += energies.output }
         previousCounts = f >= 250
-        if previousCounts { residualEnergy += energy }
+        if previousCounts { residualEnergy += energies.input }
     }
     return (out + 1, residualEnergy + 1)
 }
