@@ -54,6 +54,17 @@ take $K test_audio/AEC_Challenge/double_real/1/kalman_nlp_out_update.wav challen
 take $K test_audio/AecSamples/real_iphone/real_iphone_near.wav iphone mic
 take $K test_audio/AecSamples/real_iphone/real_iphone_far.wav iphone ref
 take $K test_audio/AecSamples/real_iphone/kalman_nlp_out_update.wav iphone oracle
+# More real double talk: the 0woDOj recording again with the device moved, ewan-xu/AecSamples' real_linear,
+# and an AEC Challenge clip whose oracle is DTLN-aec's own output.
+take $K test_audio/AEC_Challenge/double_real/2/0woDOjC0p0KzH5nN0fn1Jw_doubletalk_with_movement_mic.wav challenge-dt40s-moving mic
+take $K test_audio/AEC_Challenge/double_real/2/0woDOjC0p0KzH5nN0fn1Jw_doubletalk_with_movement_lpb.wav challenge-dt40s-moving ref
+take $K test_audio/AEC_Challenge/double_real/2/kalman_nlp_out_update.wav challenge-dt40s-moving oracle
+take $K test_audio/AecSamples/real_linear/real_linear_near.wav real-linear mic
+take $K test_audio/AecSamples/real_linear/real_linear_far.wav real-linear ref
+take $K test_audio/AecSamples/real_linear/kalman_nlp_out_update.wav real-linear oracle
+take $D audio_samples/DMTgmZwtgUilp4omPK7-OQ_doubletalk_mic.wav challenge-DMTgmZ-dt mic
+take $D audio_samples/DMTgmZwtgUilp4omPK7-OQ_doubletalk_lpb.wav challenge-DMTgmZ-dt ref
+take $D audio_samples/DMTgmZwtgUilp4omPK7-OQ_doubletalk_processed.wav challenge-DMTgmZ-dt oracle
 if [ -n "$missing" ]; then
     echo "aec-real: missing snapshots:$missing" >&2
     echo "  bring each here with the fetch tool (fetch github:OWNER/NAME for each OWNER+NAME above; see" >&2
