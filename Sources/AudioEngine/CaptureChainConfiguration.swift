@@ -20,7 +20,9 @@ public struct CaptureChainConfiguration: Sendable, Equatable {
     public var noiseSuppressDB: Int = -15
     /// `echo_suppress_db`: maximum residual echo attenuation with no near-end speech (dB, negative). Default -40.
     public var echoSuppressDB: Int = -40
-    /// `echo_suppress_active_db`: maximum residual echo attenuation during near-end speech (dB, negative). Default -15.
+    /// `echo_suppress_active_db`: maximum residual echo attenuation during near-end speech (dB, negative),
+    /// as speexdsp's speech probability sees it; 0 while the residual echo suppressor's detector hears a
+    /// talker. Default -15.
     public var echoSuppressActiveDB: Int = -15
     /// `residual_echo_suppressor`: the per-band suppressor after the canceller (`ResidualEchoSuppressor`;
     /// adds one frame of latency). Default true.
