@@ -12,7 +12,8 @@ public struct DSPConfig: Sendable, Equatable {
     public var noiseSuppressDB: Int = -15
     /// Residual echo attenuation while only the far end talks (negative dB).
     public var echoSuppressDB: Int = -40
-    /// Residual echo attenuation during double talk (negative dB).
+    /// Residual echo attenuation during double talk, as speexdsp's speech probability sees it (negative
+    /// dB); none while the residual echo suppressor's detector hears a talker.
     public var echoSuppressActiveDB: Int = -15
     /// Per-band residual echo suppressor after the canceller (follows the reference, so it also removes
     /// echo a small loudspeaker distorts beyond what the linear filter models).
