@@ -2,11 +2,10 @@
 /// `subwindowCount` × `subwindowFrames` frames (minimum statistics, R. Martin, "Noise power spectral
 /// density estimation based on optimal smoothing and minimum statistics", IEEE TSAP 9(5), 2001).
 ///
-/// It falls at once with the signal and rises to a louder steady noise (a fan, an extractor hood
-/// switched on) within one window, however long a talker or echo has kept the signal above it: speech
-/// and echo leave gaps in every band within a window, steady noise does not. Frames of digital silence
-/// (a muted or restarting input) carry nothing about the room and are not given to it. Until a first
-/// window has passed, the floor is the minimum so far.
+/// It falls at once with the smoothed signal and follows a louder steady noise (a fan, an extractor hood
+/// switched on) about one window later, whatever a talker or echo did meanwhile: speech and echo leave
+/// gaps in every band within a window, steady noise does not. Until a first window has passed, the floor
+/// is the minimum so far. Callers leave out frames that say nothing about the room (digital silence).
 ///
 /// Allocation-free after init; realtime-safe. One thread.
 final class BandNoiseFloor {
