@@ -10,7 +10,7 @@ private func feed(_ floor: BandNoiseFloor, _ power: Float, frames: Int) -> [Floa
     }
 }
 
-@Test func bandNoiseFloorRisesToASteadyNoiseWithinOneWindowAndFallsAtOnce() {
+@Test func bandNoiseFloorFollowsASteadyNoiseAboutAWindowLateAndFallsAtOnce() {
     let floor = BandNoiseFloor(bandCount: 2, subwindowFrames: 4)
     // From the first frame on it is the minimum so far.
     #expect(feed(floor, 1, frames: 20).allSatisfy { $0 == 1 })
