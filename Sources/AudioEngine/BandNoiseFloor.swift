@@ -26,15 +26,10 @@ final class BandNoiseFloor {
     init(bandCount: Int, subwindowFrames: Int) {
         self.bandCount = bandCount
         self.subwindowFrames = max(1, subwindowFrames)
-        func floats(_ count: Int, _ value: Float) -> UnsafeMutablePointer<Float> {
-            let p = UnsafeMutablePointer<Float>.allocate(capacity: count)
-            p.initialize(repeating: value, count: count)
-            return p
-        }
-        smoothed = floats(bandCount, 0)
-        current = floats(bandCount, .greatestFiniteMagnitude)
-        minima = floats(bandCount * Self.subwindowCount, .greatestFiniteMagnitude)
-        floor = floats(bandCount, 0)
+        smoothed = .floats(bandCount, 0)
+        current = .floats(bandCount, .greatestFiniteMagnitude)
+        minima = .floats(bandCount * Self.subwindowCount, .greatestFiniteMagnitude)
+        floor = .floats(bandCount, 0)
     }
 
     deinit {

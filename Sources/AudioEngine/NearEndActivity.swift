@@ -3,9 +3,11 @@ public struct NearEndActivity: Sendable, Equatable {
     /// The reference carried sound within the echo tail: echo is expected in the mic.
     public var farEndActive: Bool
     /// Debounced: someone near the device is talking (while the far end plays: the canceller's output
-    /// stands well above the predicted residual echo in enough bands; while it is silent: above the noise floor).
+    /// stands well above the predicted residual echo in enough bands; while it is silent: above the room's
+    /// floor, the quietest it has been over the last 1.5 s).
     public var nearEndSpeech: Bool
-    /// The canceller's output over the predicted residual echo plus noise in the speech bands, dB (diagnostic).
+    /// The canceller's output over the predicted residual echo plus the room's floor in the speech bands, dB
+    /// (diagnostic).
     public var nearToEchoDB: Float
 
     public init(farEndActive: Bool = false, nearEndSpeech: Bool = false, nearToEchoDB: Float = 0) {

@@ -51,12 +51,13 @@ import Glibc
 /// (the detector's Ê, margin 4, 48 ms onset) is the published near-end verdict (`activity`), which the
 /// barge-in rule trusts. The strict one's floor is the room floor, the minimum of E's smoothed power over
 /// the last 1.5 s (`BandNoiseFloor`): a steady sound is nobody talking. With the slow noise estimate, a
-/// fan or an extractor hood running when the chain starts was not learnt for half a minute, and in every
-/// pause of the far end it stood above the floor as a talker would (Benchmarks/aec-real with low-passed or
-/// pink noise at -36 to -50 dBFS added to the phone and the far-end recording, room_noise.py: 35 stops
-/// cold, 48 warm; with the room floor 1 cold, a server turn the added talker confirmed). The lenient one keeps the slow estimate: the room floor also takes in the
-/// residual a continuous far end (music) never stops leaving, and the suppression's near end in double
-/// talk depends on the lenient one hearing a talker over it. A band counts for the strict
+/// fan or an extractor hood running when the chain starts took it some 20 s to learn (on DMTgmZ it rose
+/// from -95 to -66 dBFS in 10.7 s), and in every pause of the far end the noise stood above the floor
+/// as a talker would (Benchmarks/aec-real with band-passed or pink noise at -36 to -50 dBFS added to the
+/// phone and the far-end recording, room_noise.py: 35 stops cold, 48 warm; with the room floor 1 cold,
+/// a server turn the added talker confirmed). The lenient one keeps the slow estimate: the room floor
+/// also takes in the residual a continuous far end (music) never stops leaving, and the suppression's
+/// near end in double talk depends on the lenient one hearing a talker over it. A band counts for the strict
 /// one only when two more things hold while the far end plays, because an adapted linear filter loses
 /// and regains a loudspeaker's echo in bursts (Benchmarks/aec-real --warm, the ReSpeaker music), and
 /// such a burst stands above Ê as a talker would:
@@ -190,21 +191,16 @@ final class ResidualEchoSuppressor {
         var size = 2
         while size < windowLength { size <<= 1 }
         fft = StagedFFT(size: size)
-        func floats(_ count: Int, _ value: Float = 0) -> UnsafeMutablePointer<Float> {
-            let p = UnsafeMutablePointer<Float>.allocate(capacity: count)
-            p.initialize(repeating: value, count: count)
-            return p
-        }
         let bins = size / 2 + 1, bands = Self.bandCount
-        window = floats(windowLength)
+        window = .floats(windowLength)
         for i in 0..<windowLength {
             window[i] = sqrtf(0.5 - 0.5 * cosf(2 * Float.pi * (Float(i) + 0.5) / Float(windowLength)))
         }
-        residualHistory = floats(windowLength)
-        referenceHistory = floats(windowLength)
-        overlap = floats(frameSize)
-        spectrumRe = floats(bins)
-        spectrumIm = floats(bins)
+        residualHistory = .floats(windowLength)
+        referenceHistory = .floats(windowLength)
+        overlap = .floats(frameSize)
+        spectrumRe = .floats(bins)
+        spectrumIm = .floats(bins)
         bandOfBin = .allocate(capacity: bins)
         let nyquist = Float(sampleRate) / 2
         for k in 0..<bins {
@@ -217,30 +213,30 @@ final class ResidualEchoSuppressor {
         while first < bands - 1 && Self.bandEdge(first, nyquist: nyquist) < 250 { first += 1 }
         while last < bands && Self.bandEdge(last, nyquist: nyquist) < 4000 { last += 1 }
         speechBands = max(0, first - 1)..<max(first, last)
-        referenceFrames = floats(Self.historyFrames * bands)
-        envelope = floats(bands)
-        coupling = floats(bands, Self.initialCoupling)
-        detectorCoupling = floats(bands, Self.initialCoupling)
-        micCoupling = floats(bands, Self.initialCoupling)
-        onsetCoupling = floats(bands, Self.initialCoupling)
+        referenceFrames = .floats(Self.historyFrames * bands)
+        envelope = .floats(bands)
+        coupling = .floats(bands, Self.initialCoupling)
+        detectorCoupling = .floats(bands, Self.initialCoupling)
+        micCoupling = .floats(bands, Self.initialCoupling)
+        onsetCoupling = .floats(bands, Self.initialCoupling)
         silentFrames = .allocate(capacity: bands); silentFrames.initialize(repeating: 0, count: bands)
         onsetFramesLeft = .allocate(capacity: bands); onsetFramesLeft.initialize(repeating: 0, count: bands)
-        micBand = floats(bands)
-        previousMicBand = floats(bands)
-        previousResidualBand = floats(bands)
-        micHistory = floats(windowLength)
+        micBand = .floats(bands)
+        previousMicBand = .floats(bands)
+        previousResidualBand = .floats(bands)
+        micHistory = .floats(windowLength)
         micSpectrum = RealPowerSpectrum(size: size)
-        crossXX = floats(bins)
-        crossRe = floats(bins)
-        crossIm = floats(bins)
-        explainedBand = floats(bands)
-        smoothedResidualBand = floats(bands)
-        noise = floats(bands, 1000)
-        gain = floats(bands, 1)
-        residualBand = floats(bands)
-        referenceBand = floats(bands)
-        echoBand = floats(bands)
-        detectorEchoBand = floats(bands)
+        crossXX = .floats(bins)
+        crossRe = .floats(bins)
+        crossIm = .floats(bins)
+        explainedBand = .floats(bands)
+        smoothedResidualBand = .floats(bands)
+        noise = .floats(bands, 1000)
+        gain = .floats(bands, 1)
+        residualBand = .floats(bands)
+        referenceBand = .floats(bands)
+        echoBand = .floats(bands)
+        detectorEchoBand = .floats(bands)
         // Parseval: a -58 dBFS RMS signal (41 LSB) under the window, spread over the bands.
         quietBand = 41 * 41 * Float(windowLength) / 2 * Float(size) / 2 / Float(bands)
         let frameMilliseconds = Float(frameSize) * 1000 / Float(sampleRate)

@@ -234,7 +234,8 @@ private func addVoice(to mic: inout [Int16], at start: Int) {
     // A kitchen's extractor fan (low-passed noise at about -42 dBFS) runs from the start: the far end
     // plays for 4 s and pauses for 3 s, and a voice about 12 dB above the fan comes 2 s into the pause. A
     // noise estimate that rises 2.7 dB/s had not learnt the fan after 7 s and took it for a talker
-    // whenever the far end paused (Benchmarks/aec-real/room_noise.py's variants: 1-4 stops per recording).
+    // whenever the far end paused (Benchmarks/aec-real/room_noise.py's variants: 0-4 stops per recording
+    // cold, 0-5 warm).
     let scene = nonLinearScene(seconds: 4, nearEnd: false)
     let pause = 3 * 16000
     var mic = scene.mic + [Int16](repeating: 0, count: pause)
