@@ -7,6 +7,11 @@ to the phone recording (its oracle still labels the near end). Seeded, so every 
 files. Written as NOISE-on-far-end / NOISE-on-phone, which `--only 0woDOj,farend,iphone,...` does not
 select; `run.sh --only on-far-end,on-phone` selects them.
 
+Switched on: the same fan, a hood (the fan plus its blade-pass tone, 110 Hz and four harmonics, 6 dB
+under the rush) and a running tap (white noise high-passed at 500 Hz), each at -36 and -42 dBFS, silent
+until 3 s into the recording and then ramped up over 200 ms, as when someone switches it on while the
+assistant talks. Written as NOISE-switched-on-far-end / NOISE-switched-on-phone (`--only switched-on`).
+
 Usage: room_noise.py CACHE
 """
 import os
@@ -18,6 +23,9 @@ import soundfile as sf
 
 SOURCES = {"challenge-farend": "far-end", "iphone": "phone"}
 LEVELS = (36, 42, 50)
+SWITCHED_ON_LEVELS = (36, 42)
+SWITCH_ON_SECONDS = 3
+RAMP_SECONDS = 0.2
 
 
 def shapes(n, rate, rng):
@@ -26,6 +34,28 @@ def shapes(n, rate, rng):
     yield "fan", ss.lfilter(b, a, white)
     yield "pink", ss.lfilter([0.049922035, -0.095993537, 0.050612699, -0.004408786],
                              [1, -2.494956002, 2.017265875, -0.522189400], white)
+
+
+def switched_on_shapes(n, rate, rng):
+    white = rng.standard_normal(n)
+    b, a = ss.butter(2, [100 / (rate / 2), 3000 / (rate / 2)], "band")
+    fan = ss.lfilter(b, a, white)
+    yield "fan", fan
+    t = np.arange(n) / rate
+    tone = sum(np.sin(2 * np.pi * 110 * k * t + k) / k for k in range(1, 6))
+    rush = fan / np.sqrt(np.mean(fan ** 2))
+    yield "hood", rush + tone / np.sqrt(np.mean(tone ** 2)) * 10 ** (-6 / 20)
+    b, a = ss.butter(2, 500 / (rate / 2), "high")
+    yield "tap", ss.lfilter(b, a, rng.standard_normal(n))
+
+
+def switch_on(n, rate):
+    """0 before the switch-on, a 200 ms raised-cosine ramp, then 1."""
+    env = np.zeros(n)
+    start, ramp = int(SWITCH_ON_SECONDS * rate), int(RAMP_SECONDS * rate)
+    env[start:start + ramp] = 0.5 - 0.5 * np.cos(np.pi * np.arange(ramp) / ramp)
+    env[start + ramp:] = 1
+    return env
 
 
 def main(cache):
@@ -39,19 +69,23 @@ def main(cache):
         ref, _ = sf.read(os.path.join(cache, source + "_ref.wav"), dtype="float64")
         oracle_path = os.path.join(cache, source + "_oracle.wav")
         oracle = sf.read(oracle_path, dtype="float64")[0] if os.path.exists(oracle_path) else None
+        unit = lambda x: x / np.sqrt(np.mean(x ** 2))
         rng = np.random.default_rng(2)
-        for shape, noise in shapes(len(mic), rate, rng):
-            noise = noise / np.sqrt(np.mean(noise ** 2))
-            for level in LEVELS:
-                name = f"{shape}{level}-on-{label}"
-                if os.path.exists(os.path.join(cache, name + "_mic.wav")):
-                    continue
-                noisy = np.clip(mic + noise * 10 ** (-level / 20), -1, 1)
-                sf.write(os.path.join(cache, name + "_mic.wav"), noisy, rate, subtype="PCM_16")
-                sf.write(os.path.join(cache, name + "_ref.wav"), ref, rate, subtype="PCM_16")
-                if oracle is not None:
-                    sf.write(os.path.join(cache, name + "_oracle.wav"), oracle, rate, subtype="PCM_16")
-                made += 1
+        variants = [(f"{shape}{level}-on-{label}", unit(noise), level)
+                    for shape, noise in shapes(len(mic), rate, rng) for level in LEVELS]
+        rng = np.random.default_rng(3)
+        env = switch_on(len(mic), rate)
+        variants += [(f"{shape}{level}-switched-on-{label}", unit(noise) * env, level)
+                     for shape, noise in switched_on_shapes(len(mic), rate, rng) for level in SWITCHED_ON_LEVELS]
+        for name, noise, level in variants:
+            if os.path.exists(os.path.join(cache, name + "_mic.wav")):
+                continue
+            noisy = np.clip(mic + noise * 10 ** (-level / 20), -1, 1)
+            sf.write(os.path.join(cache, name + "_mic.wav"), noisy, rate, subtype="PCM_16")
+            sf.write(os.path.join(cache, name + "_ref.wav"), ref, rate, subtype="PCM_16")
+            if oracle is not None:
+                sf.write(os.path.join(cache, name + "_oracle.wav"), oracle, rate, subtype="PCM_16")
+            made += 1
     if made:
         print(f"room_noise: {made} noisy-room variants written to {cache}", file=sys.stderr)
 

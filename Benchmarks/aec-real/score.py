@@ -98,7 +98,10 @@ def self_interruptions(turns, trace_ms, audible):
       confirmation (20 ms) -> the assistant is stopped;
     - confirmed server turns: a server VAD turn starting while it is audible is held, and accepted
       (the assistant stopped) when the detector is on at its start, was on within 300 ms before, or
-      turns on before its speech_stopped; not counted again when the confirming run was itself a local stop.
+      turns on before its speech_stopped; counted when the assistant is stopped (the turn's decision, or
+      the confirming run's start if later) while it is still audible alone: a turn that began on the
+      residual and is confirmed by a talker's first word stops the assistant as he begins, a true
+      barge-in; not counted again when the confirming run was itself a local stop.
     The server's network latency is taken as 0. Returns (local stops, confirmed turns not already stopped)."""
     runs = detector_runs(trace_ms)
     far = lambda ms: ms // 10 < len(audible) and audible[ms // 10]
@@ -110,7 +113,7 @@ def self_interruptions(turns, trace_ms, audible):
             continue
         end = stopped if stopped is not None else len(trace_ms)
         overlapping = [(a, b) for a, b in runs if b > decided - LOOKBACK_MS and a <= end]
-        if overlapping and not any(r in stopping for r in overlapping):
+        if overlapping and not any(r in stopping for r in overlapping) and far(max(decided, overlapping[0][0])):
             confirmed += 1
     return local, confirmed
 

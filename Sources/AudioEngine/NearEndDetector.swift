@@ -18,15 +18,23 @@ struct NearEndDetector {
         self.hangoverFrames = max(0, hangoverFrames)
     }
 
-    /// One frame: how many of `bandCount` bands were above the margin. Returns the verdict.
-    mutating func update(bandsAbove: Int, bandCount: Int) -> Bool {
-        run = Float(bandsAbove) >= bandFraction * Float(bandCount) ? run + 1 : 0
-        if run >= onsetFrames {
+    /// Whether `bandsAbove` of `bandCount` bands make a frame count.
+    func counts(bandsAbove: Int, bandCount: Int) -> Bool {
+        Float(bandsAbove) >= bandFraction * Float(bandCount)
+    }
+
+    /// One frame: how many of `bandCount` bands were above the margin. Returns the verdict. `mayStart`
+    /// false holds back a verdict that is not on yet (the run keeps counting): a caller's further test
+    /// of the evidence.
+    mutating func update(bandsAbove: Int, bandCount: Int, mayStart: Bool = true) -> Bool {
+        run = counts(bandsAbove: bandsAbove, bandCount: bandCount) ? run + 1 : 0
+        let holds = run >= onsetFrames && (mayStart || speech)
+        if holds {
             hangover = hangoverFrames
         } else if hangover > 0 {
             hangover -= 1
         }
-        speech = run >= onsetFrames || hangover > 0
+        speech = holds || hangover > 0
         return speech
     }
 }

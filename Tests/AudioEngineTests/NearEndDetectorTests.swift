@@ -9,3 +9,12 @@ import Testing
     let verdicts = bandsAbove.map { detector.update(bandsAbove: $0, bandCount: 10) }
     #expect(verdicts == [false, false, false, false, false, true, true, false, false])
 }
+
+@Test func nearEndDetectorHoldsBackAStartUntilItMayStart() {
+    var detector = NearEndDetector(margin: 5, bandFraction: 0.3, onsetFrames: 2, hangoverFrames: 1)
+    // The run counts on while the start is held back; once on, the verdict holds whatever `mayStart` says.
+    let frames: [(above: Int, mayStart: Bool)] = [(5, false), (5, false), (5, false), (5, true), (5, false), (0, false),
+                                                   (5, false), (5, false)]
+    let verdicts = frames.map { detector.update(bandsAbove: $0.above, bandCount: 10, mayStart: $0.mayStart) }
+    #expect(verdicts == [false, false, false, true, true, false, false, false])
+}

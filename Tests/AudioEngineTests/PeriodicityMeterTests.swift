@@ -1,0 +1,32 @@
+import Glibc
+import Testing
+@testable import AudioEngine
+
+private func periodicity(_ sample: (Int) -> Float) -> Float {
+    let meter = PeriodicityMeter(length: 512, sampleRate: 16000)
+    for i in 0..<meter.length {
+        let hann = 0.5 - 0.5 * cosf(2 * .pi * (Float(i) + 0.5) / Float(meter.length))
+        meter.input[i] = sample(i) * hann
+    }
+    return meter.measure()
+}
+
+@Test func aVoicedSoundIsPeriodicAndNoiseIsNot() {
+    // Decaying glottal pulses at 125 Hz, as the chain tests make their voices.
+    var glottis: Float = 0
+    let voiced = periodicity { i in
+        glottis = 0.7 * glottis + (i % 128 == 0 ? 9000 : 0)
+        return glottis
+    }
+    #expect(voiced > 0.6)
+    #expect(periodicity { i in 3000 * sinf(2 * .pi * 210 * Float(i) / 16000) } > 0.8)
+
+    var white = CaptureChainTestSignals.White(seed: 4)
+    var fan: Float = 0
+    let rush = periodicity { _ in
+        fan = 0.8 * fan + white.next()
+        return 300 * fan
+    }
+    #expect(rush < ResidualEchoSuppressor.voicedPeriodicity, "a fan's rush measured \(rush)")
+    #expect(periodicity { _ in 0 } == 0)
+}
