@@ -8,7 +8,8 @@ files. Written as NOISE-on-far-end / NOISE-on-phone, which `--only 0woDOj,farend
 select; `run.sh --only on-far-end,on-phone` selects them.
 
 Switched on: the same fan, a hood (the fan plus its blade-pass tone, 110 Hz and four harmonics, 6 dB
-under the rush) and a running tap (white noise high-passed at 500 Hz), each at -36 and -42 dBFS, silent
+under the rush), a humming hood (the tone as loud as the rush: the product still takes it for a
+talker, README) and a running tap (white noise high-passed at 500 Hz), each at -36 and -42 dBFS, silent
 until 3 s into the recording and then ramped up over 200 ms, as when someone switches it on while the
 assistant talks. Written as NOISE-switched-on-far-end / NOISE-switched-on-phone (`--only switched-on`).
 
@@ -44,7 +45,9 @@ def switched_on_shapes(n, rate, rng):
     t = np.arange(n) / rate
     tone = sum(np.sin(2 * np.pi * 110 * k * t + k) / k for k in range(1, 6))
     rush = fan / np.sqrt(np.mean(fan ** 2))
-    yield "hood", rush + tone / np.sqrt(np.mean(tone ** 2)) * 10 ** (-6 / 20)
+    tone = tone / np.sqrt(np.mean(tone ** 2))
+    yield "hood", rush + tone * 10 ** (-6 / 20)
+    yield "hum", rush + tone
     b, a = ss.butter(2, 500 / (rate / 2), "high")
     yield "tap", ss.lfilter(b, a, rng.standard_normal(n))
 

@@ -262,7 +262,7 @@ private func addVoice(to mic: inout [Int16], at start: Int, pulse: Float = 9000)
     // -31 dBFS, 200 ms ramp); 3 s after that a voice about 7 dB above the fan talks over the far end.
     // The room floor learns the fan about 1.5 s late, and until then the fan stands above it as a talker
     // would (here from 256 ms after the switch-on without the voicing test; Benchmarks/aec-real,
-    // room_noise.py's switched-on variants: 19 stops on 18 runs cold).
+    // room_noise.py's switched-on variants: 26 stops on 24 runs cold).
     let scene = nonLinearScene(seconds: 7, nearEnd: false)
     var mic = scene.mic
     var white = CaptureChainTestSignals.White(seed: 9)
