@@ -1,7 +1,7 @@
 /// Debounces per-band evidence of near-end speech: a frame counts when at least `bandFraction` of the
 /// speech bands stand `margin` times above the predicted residual echo plus noise; `onsetFrames` such
-/// frames in a row start speech, which then holds until `hangoverFrames` frames have passed since the last such frame
-/// (that frame included).
+/// frames in a row start speech (once the caller lets it start), which then holds until `hangoverFrames`
+/// frames have passed since the last such frame (that frame included).
 struct NearEndDetector {
     let margin: Float
     let bandFraction: Float

@@ -5,9 +5,8 @@ import Glibc
 /// repeats itself one period later and comes near 1, through the harmonics its formants carry; noise (a
 /// fan's rush, running water) does not: on Benchmarks/aec-real's noisy-room files the suppressed output of
 /// a fan or a tap switched on never reached `ResidualEchoSuppressor.voicedPeriodicity` before the room
-/// floor had learnt it. The high-pass keeps a motor's hum out:
-/// the measure follows the speech bands the detectors use, where a voice's harmonics are and a 110 Hz
-/// hum's fundamental is not.
+/// floor had learnt it. The high-pass keeps a motor's low hum out: the measure follows the speech bands
+/// the detectors use, where a voice's harmonics are and a 110 Hz hum's fundamental is not.
 /// Write the block into `input` (a window that starts and ends near zero), call `measure()`, which
 /// filters `input` in place. All storage is allocated in init; one thread.
 final class PeriodicityMeter {
