@@ -29,23 +29,29 @@ SWITCH_ON_SECONDS = 3
 RAMP_SECONDS = 0.2
 
 
+def unit(x):
+    """`x` scaled to an RMS of 1."""
+    return x / np.sqrt(np.mean(x ** 2))
+
+
+def fan(white, rate):
+    """An extractor fan's rush: `white` through a 2nd-order Butterworth band-pass, 100 Hz - 3 kHz."""
+    b, a = ss.butter(2, [100 / (rate / 2), 3000 / (rate / 2)], "band")
+    return ss.lfilter(b, a, white)
+
+
 def shapes(n, rate, rng):
     white = rng.standard_normal(n)
-    b, a = ss.butter(2, [100 / (rate / 2), 3000 / (rate / 2)], "band")
-    yield "fan", ss.lfilter(b, a, white)
+    yield "fan", fan(white, rate)
     yield "pink", ss.lfilter([0.049922035, -0.095993537, 0.050612699, -0.004408786],
                              [1, -2.494956002, 2.017265875, -0.522189400], white)
 
 
 def switched_on_shapes(n, rate, rng):
-    white = rng.standard_normal(n)
-    b, a = ss.butter(2, [100 / (rate / 2), 3000 / (rate / 2)], "band")
-    fan = ss.lfilter(b, a, white)
-    yield "fan", fan
+    rush = fan(rng.standard_normal(n), rate)
+    yield "fan", rush
     t = np.arange(n) / rate
-    tone = sum(np.sin(2 * np.pi * 110 * k * t + k) / k for k in range(1, 6))
-    rush = fan / np.sqrt(np.mean(fan ** 2))
-    tone = tone / np.sqrt(np.mean(tone ** 2))
+    rush, tone = unit(rush), unit(sum(np.sin(2 * np.pi * 110 * k * t + k) / k for k in range(1, 6)))
     yield "hood", rush + tone * 10 ** (-6 / 20)
     yield "hum", rush + tone
     b, a = ss.butter(2, 500 / (rate / 2), "high")
@@ -72,7 +78,6 @@ def main(cache):
         ref, _ = sf.read(os.path.join(cache, source + "_ref.wav"), dtype="float64")
         oracle_path = os.path.join(cache, source + "_oracle.wav")
         oracle = sf.read(oracle_path, dtype="float64")[0] if os.path.exists(oracle_path) else None
-        unit = lambda x: x / np.sqrt(np.mean(x ** 2))
         rng = np.random.default_rng(2)
         variants = [(f"{shape}{level}-on-{label}", unit(noise), level)
                     for shape, noise in shapes(len(mic), rate, rng) for level in LEVELS]
