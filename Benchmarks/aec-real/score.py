@@ -8,7 +8,9 @@ mic ('1' = near-end speech detected, '0' = not), scored as a double-talk detecto
 Recordings (NAME_mic.wav, NAME_ref.wav, optional NAME_oracle.wav):
 - without an oracle the recording is far end only: every stretch where the reference plays is echo;
 - with an oracle (a third-party neural canceller's output), Silero on the oracle marks where the near
-  end talks (>= 0.5, widened by 0.5 s each side); the rest of the reference-active time is far end only.
+  end talks (>= 0.5, widened by 0.5 s each side), and the oracle louder than -40 dBFS where the near end
+  makes any other sound (widened by 50 ms each side); the rest of the reference-active time is far end
+  only.
 Far-end-only frames: the reference is active (10 ms RMS within 40 dB of its loudest frame and above
 -60 dBFS) now or in the last 200 ms (the room's tail), and the near end is not marked.
 
@@ -137,6 +139,19 @@ def reference_active(ref):
     return dilate(e > floor, 0, 20)
 
 
+NEAR_SOUND_DBFS = -40
+
+
+def near_sound_mask(oracle, hops):
+    """Hops where the oracle is louder than NEAR_SOUND_DBFS, widened by 50 ms: sound the canceller kept as
+    the near end's, speech or not (a knock on the device). Over the far-end-only time Silero leaves, the
+    oracles of the cache are at -60 to -94 dBFS (median) and -46 to -59 (99th percentile)."""
+    e = np.zeros(hops)
+    h = hop_energy(highpass(oracle))[:hops]
+    e[: len(h)] = h
+    return dilate(e > (32768 * 10 ** (NEAR_SOUND_DBFS / 20)) ** 2, 5, 5)[:hops]
+
+
 def near_mask_from(prob, hops):
     m = np.zeros(hops, bool)
     for i, p in enumerate(prob):
@@ -195,7 +210,8 @@ def scenes(cache, work, only=""):
         active = reference_active(ref)[:hops]
         oracle = os.path.join(cache, name + "_oracle.wav")
         if os.path.exists(oracle):
-            near = near_mask_from(silero(read(oracle)), hops)
+            o = read(oracle)
+            near = near_mask_from(silero(o), hops) | near_sound_mask(o, hops)
         else:
             near = np.zeros(hops, bool)
         far_only = active & ~near
