@@ -11,6 +11,9 @@ struct NearEndDetector {
     private var hangover = 0
     private(set) var speech = false
 
+    /// Whether the last frame counted.
+    var counted: Bool { run > 0 }
+
     init(margin: Float, bandFraction: Float, onsetFrames: Int, hangoverFrames: Int) {
         self.margin = margin
         self.bandFraction = bandFraction
@@ -36,5 +39,12 @@ struct NearEndDetector {
         }
         speech = holds || hangover > 0
         return speech
+    }
+
+    /// Ends the verdict and its run at once, hangover included.
+    mutating func end() {
+        run = 0
+        hangover = 0
+        speech = false
     }
 }
