@@ -133,9 +133,14 @@ def dilate(mask, before, after):
     return out
 
 
+def dbfs_power(db):
+    """The mean-square sample value of a signal at `db` dBFS RMS (16-bit full scale)."""
+    return (32768 * 10 ** (db / 20)) ** 2
+
+
 def reference_active(ref):
     e = hop_energy(ref)
-    floor = max(e.max() * 1e-4, (32768 * 10 ** (-60 / 20)) ** 2)
+    floor = max(e.max() * 1e-4, dbfs_power(-60))
     return dilate(e > floor, 0, 20)
 
 
@@ -149,7 +154,7 @@ def near_sound_mask(oracle, hops):
     e = np.zeros(hops)
     h = hop_energy(highpass(oracle))[:hops]
     e[: len(h)] = h
-    return dilate(e > (32768 * 10 ** (NEAR_SOUND_DBFS / 20)) ** 2, 5, 5)[:hops]
+    return dilate(e > dbfs_power(NEAR_SOUND_DBFS), 5, 5)[:hops]
 
 
 def near_mask_from(prob, hops):

@@ -30,3 +30,24 @@ private func periodicity(_ sample: (Int) -> Float) -> Float {
     #expect(rush < ResidualEchoSuppressor.voicedPeriodicity, "a fan's rush measured \(rush)")
     #expect(periodicity { _ in 0 } == 0)
 }
+
+@Test func aMotorsLowHumUnderItsRushIsNotVoicedAboveTheHighPass() {
+    // A humming hood as room_noise.py makes it: a fan's rush and a 110 Hz blade-pass tone with four
+    // harmonics, as loud as the rush. The tone's fundamental and first harmonic lie under 300 Hz.
+    func hood(highPassHz: Float) -> Float {
+        var white = CaptureChainTestSignals.White(seed: 4)
+        var fan: Float = 0
+        let meter = PeriodicityMeter(length: 512, sampleRate: 16000, highPassHz: highPassHz)
+        for i in 0..<meter.length {
+            fan = 0.8 * fan + white.next()
+            var tone: Float = 0
+            for k in 1...5 { tone += sinf(2 * .pi * 110 * Float(k) * Float(i) / 16000 + Float(k)) / Float(k) }
+            let hann = 0.5 - 0.5 * cosf(2 * .pi * (Float(i) + 0.5) / Float(meter.length))
+            meter.input[i] = (300 * fan + 600 * tone) * hann
+        }
+        return meter.measure()
+    }
+    let filtered = hood(highPassHz: 300), unfiltered = hood(highPassHz: 1)
+    #expect(filtered < ResidualEchoSuppressor.voicedPeriodicity, "above 300 Hz the hood measured \(filtered)")
+    #expect(unfiltered > ResidualEchoSuppressor.voicedPeriodicity, "the whole band measured \(unfiltered)")
+}
