@@ -3,9 +3,9 @@ import SpeexDSP
 
 /// The service's capture DSP chain at 16 kHz mono, one frame at a time:
 ///
-///     mic ─► mic delay line ─────────────────────┐
-///                                                ├─► echo canceller ─► residual echo suppressor ─► preprocessor (NS, AGC, RES, speech prob.) ─► out (16 kHz)
-///     ref ─► drift resampler ─► reference FIFO ──┘    (+ near-end detector) └► uplink resampler ─► 24 kHz
+///     mic ─► mic delay line ───────────────────────────────────┐
+///                                                              ├─► echo canceller ─► residual echo suppressor ─► preprocessor (NS, AGC, RES, speech prob.) ─► out (16 kHz)
+///     ref ─► drift resampler ─► reference FIFO ─► level match ─┘    (+ near-end detector) └► uplink resampler ─► 24 kHz
 ///
 /// While the aligned reference has been digitally silent for longer than the echo tail, the echo
 /// canceller, delay estimator and drift tracker are skipped (`echoCancellerIdle`); the filter is kept, so
@@ -17,6 +17,10 @@ import SpeexDSP
 /// an echo earlier than the reference, delays the mic) with a one-frame crossfade and resets the
 /// echo canceller. A `DriftCompensator` tracks the canceller's impulse-response peak and adjusts
 /// the reference resampler's ratio; the FIFO fill absorbs the difference and is re-centred when needed.
+///
+/// Where the echo is louder than the reference (a hardware loopback channel, a hot mic), a
+/// `ReferenceLevelMatcher` raises the aligned reference by a power of two before anything uses it; after
+/// a change of gain the canceller starts again and the suppressor rescales what it holds of the reference.
 ///
 /// Realtime-safe: `process` allocates nothing, takes no locks and does bounded work. Not
 /// thread-safe: one thread at a time (`@unchecked Sendable` only so an owner can hand it to the
@@ -32,6 +36,7 @@ public final class CaptureChain: @unchecked Sendable {
     let drift: DriftCompensator
     let estimator: DelayEstimator
     let suppressor: ResidualEchoSuppressor?
+    private var referenceLevel: ReferenceLevelMatcher
 
     /// The echo's direct path is kept this many samples into the filter (causality margin).
     let margin: Int
@@ -97,6 +102,8 @@ public final class CaptureChain: @unchecked Sendable {
     public private(set) var echoReturnLossEnhancementDB: Float = 0
     /// How often the reference was re-aligned (delay jumps) since start.
     public private(set) var realignmentCount = 0
+    /// The factor the reference is raised by (`ReferenceLevelMatcher`; 1 until the echo is found louder).
+    public var referenceGain: Int { referenceLevel.gain }
     /// Delay from mic input to 16 kHz output, in samples (mic delay line + the output delay).
     public var latencySamples: Int { micDelay + outputDelayFrames * frameSize }
     /// Frames between a frame entering the canceller and leaving the chain (preprocessor: 1, suppressor: 1).
@@ -135,6 +142,9 @@ public final class CaptureChain: @unchecked Sendable {
         suppressor = configuration.residualEchoSuppression
             ? ResidualEchoSuppressor(frameSize: frameSize, sampleRate: rate, tailSamples: configuration.filterLength) : nil
         idleAfterFrames = configuration.filterLength / frameSize + 1
+        let framesPerSecond = rate / frameSize
+        referenceLevel = ReferenceLevelMatcher(maxShift: configuration.referenceLevelMatching ? 4 : 0,
+                                               settleFrames: framesPerSecond, peakHoldFrames: 60 * framesPerSecond)
         margin = rate * 4 / 1000
         slack = 32
         lateTolerance = max(margin + rate * 16 / 1000, configuration.filterLength / 8)
@@ -182,6 +192,7 @@ public final class CaptureChain: @unchecked Sendable {
         var loudest: Int16 = 0
         for i in 0..<frameSize { loudest = max(loudest, alignedRef[i] == .min ? .max : abs(alignedRef[i])) }
         silentReferenceFrames = loudest <= 2 ? silentReferenceFrames + 1 : 0
+        matchReferenceLevel(loudest: loudest)
         echoCancellerIdle = silentReferenceFrames > idleAfterFrames
         let bridging = framesToBridge > 0
         if bridging {
@@ -293,6 +304,26 @@ public final class CaptureChain: @unchecked Sendable {
             }
         }
         refRead += frameSize
+    }
+
+    /// Raises the aligned reference frame by `referenceLevel`'s gain, after letting it see the frame.
+    private func matchReferenceLevel(loudest: Int16) {
+        guard referenceLevel.maxShift > 0 else { return }
+        var refEnergy: Float = 0, micEnergy: Float = 0
+        for i in 0..<frameSize {
+            let r = Float(alignedRef[i]), m = Float(alignedMic[i])
+            refEnergy += r * r
+            micEnergy += m * m
+        }
+        let before = referenceLevel.gain
+        if referenceLevel.observe(referenceEnergy: refEnergy, referencePeak: loudest, micEnergy: micEnergy, frameSize: frameSize) {
+            // The filter was learnt at the old scale.
+            restartCanceller()
+            suppressor?.rescaleReference(by: Float(referenceLevel.gain) / Float(before))
+        }
+        let shift = referenceLevel.shift
+        guard shift > 0 else { return }
+        for i in 0..<frameSize { alignedRef[i] = Int16(clamping: Int32(alignedRef[i]) << shift) }
     }
 
     private func updateLevels() {

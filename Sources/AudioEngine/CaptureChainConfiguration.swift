@@ -27,6 +27,9 @@ public struct CaptureChainConfiguration: Sendable, Equatable {
     /// `residual_echo_suppressor`: the per-band suppressor after the canceller (`ResidualEchoSuppressor`;
     /// adds one frame of latency). Default true.
     public var residualEchoSuppression: Bool = true
+    /// `match_reference_level`: raise the canceller's reference by a power of two (up to 16x) when the echo
+    /// is louder than it (`ReferenceLevelMatcher`). Default true.
+    public var referenceLevelMatching: Bool = true
     /// `agc`: automatic gain control. Default false.
     public var agc: Bool = false
     /// `agc_level`: AGC target level (RMS of the 16-bit signal). Default 8000.

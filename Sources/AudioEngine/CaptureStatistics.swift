@@ -8,6 +8,7 @@ public final class CaptureStatistics: Sendable {
     let erleTenthsDB = Atomic<Int>(0)
     let speechPercent = Atomic<Int>(0)
     let realignments = Atomic<Int>(0)
+    let referenceGainFactor = Atomic<Int>(1)
     let uplinkOverflows = Atomic<Int>(0)
     let frames = Atomic<Int>(0)
     let nearEndFlag = Atomic<Bool>(false)
@@ -27,6 +28,7 @@ public final class CaptureStatistics: Sendable {
         erleTenthsDB.store(Int((chain.echoReturnLossEnhancementDB * 10).rounded()), ordering: .relaxed)
         speechPercent.store(Int((chain.speechProbability * 100).rounded()), ordering: .relaxed)
         realignments.store(chain.realignmentCount, ordering: .relaxed)
+        referenceGainFactor.store(chain.referenceGain, ordering: .relaxed)
     }
 
     /// One more frame of captured audio (processed or bypassed) with the near-end detector's verdict.
@@ -47,6 +49,8 @@ public final class CaptureStatistics: Sendable {
     /// The preprocessor's speech probability, 0...1.
     public var speechProbability: Double { Double(speechPercent.load(ordering: .relaxed)) / 100 }
     public var realignmentCount: Int { realignments.load(ordering: .relaxed) }
+    /// The factor the chain raises the reference by (`CaptureChain.referenceGain`).
+    public var referenceGain: Int { referenceGainFactor.load(ordering: .relaxed) }
     /// Uplink samples dropped because nobody drained the ring.
     public var uplinkOverflowSamples: Int { uplinkOverflows.load(ordering: .relaxed) }
 

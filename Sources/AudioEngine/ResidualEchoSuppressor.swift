@@ -480,6 +480,27 @@ final class ResidualEchoSuppressor {
                                    nearToEchoDB: 10 * log10f((speechEnergy + 1) / (predicted + 1)))
     }
 
+    /// From the next frame on the reference comes `factor` times louder (amplitude; the chain's
+    /// `ReferenceLevelMatcher`): what is held of it, and every coupling to it, follows, so the predicted
+    /// echo does not jump.
+    func rescaleReference(by factor: Float) {
+        let power = factor * factor, bands = Self.bandCount
+        for i in 0..<windowLength { referenceHistory[i] *= factor }
+        for i in 0..<Self.historyFrames * bands { referenceFrames[i] *= power }
+        for b in 0..<bands {
+            envelope[b] *= power
+            coupling[b] /= power
+            detectorCoupling[b] /= power
+            micCoupling[b] /= power
+            onsetCoupling[b] /= power
+        }
+        for k in 0...fft.size / 2 {
+            crossXX[k] *= power
+            crossRe[k] *= factor
+            crossIm[k] *= factor
+        }
+    }
+
     /// The mic rule: band `b` of the mic is louder than its echo (more than `micMargin` times the mic
     /// coupling's prediction, plus the band's room floor); always true while the far end is silent.
     private func micAboveEcho(_ b: Int, farEndActive: Bool) -> Bool {

@@ -15,6 +15,9 @@ public struct DSPConfig: Sendable, Equatable {
     /// Residual echo attenuation during double talk, as speexdsp's speech probability sees it (negative
     /// dB); none while the residual echo suppressor's detector hears a talker.
     public var echoSuppressActiveDB: Int = -15
+    /// Raise the canceller's reference (by 2x, 4x, 8x or 16x) when the echo at the mic is louder than it,
+    /// as with the ReSpeaker's hardware loopback channel: speexdsp hardly adapts otherwise.
+    public var matchReferenceLevel: Bool = true
     /// Per-band residual echo suppressor after the canceller (follows the reference, so it also removes
     /// echo a small loudspeaker distorts beyond what the linear filter models).
     public var residualEchoSuppressor: Bool = true

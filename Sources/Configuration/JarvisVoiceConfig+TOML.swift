@@ -10,7 +10,8 @@ extension JarvisVoiceConfig {
     ///            realtime_priority = 70
     /// [dsp]      frame_ms = 16, echo_tail_ms = 192, max_reference_lag_ms = 500,
     ///            drift_compensation = true, noise_suppress_db = -15, echo_suppress_db = -40,
-    ///            echo_suppress_active_db = -15, residual_echo_suppressor = true, agc = false, agc_level = 8000
+    ///            echo_suppress_active_db = -15, residual_echo_suppressor = true,
+    ///            match_reference_level = true, agc = false, agc_level = 8000
     /// [realtime] url = "wss://api.openai.com/v1/realtime", model = "gpt-realtime",
     ///            api_key_file = "", voice = "marin", vad = "semantic",
     ///            vad_eagerness = "auto", log_transcripts = false, idle_timeout_s = 10,
@@ -137,6 +138,7 @@ extension DSPConfig {
         echoSuppressDB = r.integer("echo_suppress_db", default: d.echoSuppressDB, in: -100...0)
         echoSuppressActiveDB = r.integer("echo_suppress_active_db", default: d.echoSuppressActiveDB, in: -100...0)
         residualEchoSuppressor = r.boolean("residual_echo_suppressor", default: d.residualEchoSuppressor)
+        matchReferenceLevel = r.boolean("match_reference_level", default: d.matchReferenceLevel)
         agc = r.boolean("agc", default: d.agc)
         agcLevel = r.integer("agc_level", default: d.agcLevel, in: 1...32767)
         if echoTailMs < frameMs {

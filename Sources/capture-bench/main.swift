@@ -5,7 +5,8 @@
 // Usage: capture-bench MIC.wav REF.wav OUT.raw [full|plain]
 //   full  (default): delay estimator (max_reference_lag_ms 500), drift compensation and the residual
 //                    echo suppressor on
-//   plain: max_reference_lag_ms = 0, drift_compensation = false, residual_echo_suppressor = false
+//   plain: max_reference_lag_ms = 0, drift_compensation = false, residual_echo_suppressor = false,
+//          match_reference_level = false
 //          (the C baseline's work only)
 import AudioCore
 import AudioEngine
@@ -45,6 +46,7 @@ case "plain":
     configuration.maxReferenceLagMilliseconds = 0
     configuration.driftCompensation = false
     configuration.residualEchoSuppression = false
+    configuration.referenceLevelMatching = false
 default: fail("mode must be full or plain")
 }
 let mic = readWAV(arguments[1])

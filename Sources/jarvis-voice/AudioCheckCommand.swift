@@ -80,7 +80,7 @@ struct AudioCheck {
         var scheduling = ""
         var opened: [String] = []
         var captureXruns = 0, playbackXruns = 0, captureReopens = 0, playbackReopens = 0
-        var echoReductionDB = 0.0, lagMilliseconds = 0.0, driftPPM = 0.0, realignments = 0
+        var echoReductionDB = 0.0, lagMilliseconds = 0.0, driftPPM = 0.0, realignments = 0, referenceGain = 1
         var speechLast = 0.0, speechMax = 0.0
         var uplinkOverflowSamples = 0
 
@@ -92,7 +92,7 @@ struct AudioCheck {
                     + "\(fixed(Double(level), 1)) dBFS RMS",
                 "xruns: capture \(captureXruns), playback \(playbackXruns); reopens: capture \(captureReopens), playback \(playbackReopens)",
                 "echo reduction: \(fixed(echoReductionDB, 1)) dB; reference lag: \(fixed(lagMilliseconds, 1)) ms; "
-                    + "drift: \(fixed(driftPPM, 1)) ppm; realignments: \(realignments)",
+                    + "drift: \(fixed(driftPPM, 1)) ppm; realignments: \(realignments); reference gain: \(referenceGain)x",
                 "speech probability: last \(fixed(speechLast, 2)), max \(fixed(speechMax, 2))",
                 "uplink overflow: \(uplinkOverflowSamples) samples",
                 "scheduling: \(scheduling)",
@@ -175,6 +175,7 @@ struct AudioCheck {
         report.lagMilliseconds = stats.lagMilliseconds
         report.driftPPM = stats.driftPPM
         report.realignments = stats.realignmentCount
+        report.referenceGain = stats.referenceGain
         report.speechLast = stats.speechProbability
         report.uplinkOverflowSamples = stats.uplinkOverflowSamples
         return report

@@ -127,7 +127,7 @@ struct DSPCommand: ParsableCommand {
         }
         let lag = chain.estimatedLagMilliseconds, ppm = chain.estimatedDriftPPM, erle = chain.echoReturnLossEnhancementDB
         FileHandleStderr.print("dsp: \(mic.count) samples, reference lag \(Int(lag.rounded())) ms, "
-            + "drift \(Int(ppm.rounded())) ppm, realignments \(chain.realignmentCount), linear ERLE \(Int(erle.rounded())) dB")
+            + "drift \(Int(ppm.rounded())) ppm, realignments \(chain.realignmentCount), reference gain \(chain.referenceGain)x, linear ERLE \(Int(erle.rounded())) dB")
         return result
     }
 

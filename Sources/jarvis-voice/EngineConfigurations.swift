@@ -18,6 +18,7 @@ extension CaptureChainConfiguration {
         echoSuppressDB = dsp.echoSuppressDB
         echoSuppressActiveDB = dsp.echoSuppressActiveDB
         residualEchoSuppression = dsp.residualEchoSuppressor
+        referenceLevelMatching = dsp.matchReferenceLevel
         agc = dsp.agc
         agcLevel = dsp.agcLevel
     }

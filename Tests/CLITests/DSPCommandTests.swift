@@ -42,4 +42,24 @@ import TestProcess
         }
         #expect(firstSecondDB[1] > firstSecondDB[0] + 10, "echo removed in the first second, cold and warm: \(firstSecondDB) dB")
     }
+
+    /// `[dsp] match_reference_level`: a reference 20 dB under its echo (a hardware loopback channel) is
+    /// raised 8x by default, and left as it is when the key is false.
+    @Test func aQuietReferenceIsRaisedUnlessTheConfigSaysNo() async throws {
+        let binary = try #require(ChildProcess.builtExecutable("jarvis-voice"), "jarvis-voice is not built next to the tests")
+        let directory = TemporaryDirectory()
+        let n = 4 * 16000, lag = 160
+        let reference = testNoise(count: n, seed: 5, amplitude: 520)
+        let mic = (0..<n).map { i in i >= lag ? reference[i - lag] * 10 : 0 }
+        let format = AudioFormat(sampleRate: 16000, channels: 1)
+        let micPath = directory.write("mic.wav", bytes: WAVFile(format: format, samples: mic).bytes)
+        let referencePath = directory.write("ref.wav", bytes: WAVFile(format: format, samples: reference).bytes)
+        let off = directory.write("off.toml", "[dsp]\nmatch_reference_level = false\n")
+        for (config, gain) in [(nil, "8x"), (off, "1x")] {
+            let result = try await ChildProcess.run([binary, "dsp", "--mic", micPath, "--reference", referencePath,
+                                                     "--out", directory.file("out.wav")] + (config.map { ["--config", $0] } ?? []))
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.contains("reference gain \(gain),"), "\(result.stderr)")
+        }
+    }
 }

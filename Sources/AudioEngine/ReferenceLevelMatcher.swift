@@ -1,0 +1,90 @@
+import Glibc
+
+/// Decides a power-of-two gain for the echo canceller's reference, so that the reference is about as loud
+/// as the echo it causes.
+///
+/// speexdsp adapts, until it counts itself adapted, with a step of 0.25 × reference energy ÷ error
+/// energy: it assumes the echo is no louder than the reference. A hardware loopback channel breaks that:
+/// the ReSpeaker array's loopback is 19-20 dB below the echo its microphones hear (Benchmarks/aec-real,
+/// respeaker-music1/2), and there the canceller removed 1-3 dB after 30 s of music. With the reference
+/// raised 8×, the same canceller removes 10-20 dB within 2 s.
+///
+/// The echo-to-reference ratio is the lower quartile of the mic's power over the reference's in frames
+/// where the reference plays (a talker over the far end raises a frame's ratio; the lower quartile follows
+/// the echo). The gain is the smallest power of two that brings the reference within 3 dB of that ratio,
+/// at most `maxShift` doublings, and never so much that the reference's recent peak would pass half of
+/// full scale. It is taken once it has been wanted for `settleFrames` frames of far-end sound, and only
+/// ever raised (a reference louder than its echo is what the canceller expects), except that a gain that
+/// would clip the frame at hand is lowered at once. The caller restarts the canceller after a change:
+/// its filter was learnt at the old scale.
+///
+/// Allocation-free; realtime-safe. One thread.
+struct ReferenceLevelMatcher {
+    /// The ratio tracked is this quantile of the frames' ratios.
+    static let quantile: Float = 0.25
+    /// Per far-end frame the quantile moves up by `quantileStep` × `quantile` or down by `quantileStep` ×
+    /// (1 − `quantile`) dB (at 16 ms frames: up to 7.8 dB/s up, 23 dB/s down).
+    static let quantileStep: Float = 0.5
+    /// The raised reference may stay this far below the echo (dB).
+    static let toleranceDB: Float = 3
+    /// The raised reference's recent peak stays at or below this.
+    static let headroomPeak: Float = 16_384
+    /// Far-end frames before the first decision, and frames a new gain must be wanted before it is taken.
+    let settleFrames: Int
+    let maxShift: Int
+
+    /// The reference is multiplied by `1 << shift`.
+    private(set) var shift = 0
+    private var ratioDB: Float = 0
+    private var farEndFrames = 0
+    private var peakHeld: Float = 0
+    private var wantedFrames = 0
+    private let peakDecay: Float
+
+    /// `maxShift`: the most doublings (0 keeps the reference as it is); `peakHoldFrames`: the reference's
+    /// peak is held with a half-life of this many frames.
+    init(maxShift: Int, settleFrames: Int, peakHoldFrames: Int) {
+        self.maxShift = max(0, min(maxShift, 8))
+        self.settleFrames = max(1, settleFrames)
+        peakDecay = powf(0.5, 1 / Float(max(1, peakHoldFrames)))
+    }
+
+    var gain: Int { 1 << shift }
+
+    /// One frame of the aligned reference and mic before the gain (energies: sums of squares over the
+    /// frame's `frameSize` samples). Returns true when `shift` changed.
+    mutating func observe(referenceEnergy: Float, referencePeak: Int16, micEnergy: Float, frameSize: Int) -> Bool {
+        guard maxShift > 0 else { return false }
+        let peak = Float(referencePeak)
+        peakHeld = max(peak, peakHeld * peakDecay)
+        if shift > 0 && Float(gain) * peak > 32_767 {
+            while shift > 0 && Float(gain) * peak > 32_767 { shift -= 1 }
+            wantedFrames = 0
+            return true
+        }
+        // About -60 dBFS RMS: the reference carries sound.
+        guard referenceEnergy > Float(frameSize) * 1_000, micEnergy > 0 else { return false }
+        let frameRatio = 10 * log10f(micEnergy / referenceEnergy)
+        if farEndFrames == 0 {
+            ratioDB = frameRatio
+        } else {
+            // Larger steps while the first frames settle it (stochastic approximation: a step of 1/n).
+            let step = Self.quantileStep * max(1, Float(settleFrames) / Float(farEndFrames))
+            ratioDB += frameRatio > ratioDB ? step * Self.quantile : -step * (1 - Self.quantile)
+        }
+        farEndFrames = min(farEndFrames + 1, settleFrames)
+        guard farEndFrames >= settleFrames else { return false }
+        let doublings = Int(ceilf((ratioDB - Self.toleranceDB) / (20 * log10f(2))))
+        var target = max(0, min(maxShift, doublings))
+        while target > 0 && Float(1 << target) * peakHeld > Self.headroomPeak { target -= 1 }
+        guard target > shift else {
+            wantedFrames = 0
+            return false
+        }
+        wantedFrames += 1
+        guard wantedFrames >= settleFrames else { return false }
+        shift = target
+        wantedFrames = 0
+        return true
+    }
+}
