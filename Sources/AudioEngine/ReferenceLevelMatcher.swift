@@ -6,8 +6,8 @@ import Glibc
 /// speexdsp adapts, until it counts itself adapted, with a step of 0.25 × reference energy ÷ error
 /// energy: it assumes the echo is no louder than the reference. A hardware loopback channel breaks that:
 /// the ReSpeaker array's loopback is 19-20 dB below the echo its microphones hear (Benchmarks/aec-real,
-/// respeaker-music1/2), and there the canceller removed 1-3 dB after 30 s of music. With the reference
-/// raised 8×, the same canceller removes 10-20 dB within 2 s.
+/// respeaker-music1/2), and there the canceller removed 1-5 dB per second over 31 s of music. With the
+/// reference raised 8× it removes 9-50 dB per second (median 17) from the third second on.
 ///
 /// The echo-to-reference ratio is the lower quartile of the mic's power over the reference's in frames
 /// where the reference plays (a talker over the far end raises a frame's ratio; the lower quartile follows

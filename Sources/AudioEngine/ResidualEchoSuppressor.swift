@@ -81,10 +81,13 @@ import Glibc
 /// (Benchmarks/aec-real, room_noise.py's switched-on variants: 26 stops on 24 runs cold, 26 warm; 0 with
 /// the voicing test). Noise has no pitch and a talker's vowels do; the real talkers' first verdicts did
 /// not move. A hum whose harmonics reach into the speech bands is periodic there too (README).
-/// Benchmarks/aec-real, every recording in the cache, cold and warm: no verdict begins while only the
-/// far end plays. Margin 5 without the mic rule did the same but missed talkers over music that margin 4
-/// catches (one more cold, two more warm); margin 4 without the mic rule stopped the warm music 2 once;
-/// mic margins 3, 5 and 8 give the same verdicts, 2 gives that stop back.
+/// Benchmarks/aec-real, every recording in the cache, cold and warm, before the chain raised a quiet
+/// reference (session 15): no verdict begins while only the far end plays. Margin 5 without the mic rule
+/// did the same but missed talkers over music that margin 4 catches (one more cold, two more warm);
+/// margin 4 without the mic rule stopped the warm music 2 once; mic margins 3, 5 and 8 give the same
+/// verdicts, 2 gives that stop back. With the ReSpeaker's reference raised 8× its canceller works, and
+/// sound that reference does not carry stands above what is left: music 2 at 18.32 s (a voice-like sound
+/// in the room) and, warm, the music 1 mix at 3.33 s (README).
 ///
 /// The output is one frame late (overlap-add). Allocation-free after init; realtime-safe. One thread.
 final class ResidualEchoSuppressor {
