@@ -62,17 +62,14 @@ struct ReferenceLevelMatcher {
             wantedFrames = 0
             return true
         }
-        // About -60 dBFS RMS: the reference carries sound.
-        guard referenceEnergy > Float(frameSize) * 1_000, micEnergy > 0 else { return false }
-        let frameRatio = 10 * log10f(micEnergy / referenceEnergy)
-        if farEndFrames == 0 {
-            ratioDB = frameRatio
-        } else {
-            // Larger steps while the first frames settle it (stochastic approximation: a step of 1/n).
-            let step = Self.quantileStep * max(1, Float(settleFrames) / Float(farEndFrames))
-            ratioDB += frameRatio > ratioDB ? step * Self.quantile : -step * (1 - Self.quantile)
-        }
+        // About -60 dBFS RMS: the reference carries sound. A digitally silent mic hears no echo.
+        guard referenceEnergy > Float(frameSize) * 1_000 else { return false }
+        let frameRatio = 10 * log10f(max(micEnergy, 1) / referenceEnergy)
+        // From 0 dB (a reference as loud as its echo), with larger steps while the first frames settle it
+        // (stochastic approximation: a step of 1/n); one odd first frame (a mic still silent) cannot pin it.
         farEndFrames = min(farEndFrames + 1, settleFrames)
+        let step = Self.quantileStep * Float(settleFrames) / Float(farEndFrames)
+        ratioDB += frameRatio > ratioDB ? step * Self.quantile : -step * (1 - Self.quantile)
         guard farEndFrames >= settleFrames else { return false }
         let doublings = Int(ceilf((ratioDB - Self.toleranceDB) / (20 * log10f(2))))
         var target = max(0, min(maxShift, doublings))

@@ -40,6 +40,13 @@ private func matcher() -> ReferenceLevelMatcher { ReferenceLevelMatcher(maxShift
     #expect(offChanges == 0 && off.gain == 1)
 }
 
+@Test func aMicThatHearsNothingMostOfTheTimeRaisesNothing() {
+    var m = matcher()
+    // A digitally silent mic (muted, or a test device) with a talker now and then: no echo is heard.
+    let changes = feed(&m, frames: 2000, referenceRMS: 300, echoDB: -200, talkerFifths: 1, talkerDB: 230)
+    #expect(changes == 0 && m.gain == 1)
+}
+
 @Test func theRaisedReferenceKeepsHeadroomBelowHalfScale() {
     var m = matcher()
     // Peak 3000: 8x would reach 24000, over half scale; 4x (12000) is taken instead.
