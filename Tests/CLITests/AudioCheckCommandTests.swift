@@ -13,12 +13,12 @@ import Testing
     // realtime_priority = 0: SCHED_FIFO threads from these subprocesses would starve the other
     // suites' paced devices on a 2-core machine (the rtcheck counts do not depend on the policy).
 
-    /// A room: "spk" is heard by "mic" 20 ms later at half level.
-    func writeDevices() throws -> String {
+    /// A room: "spk" is heard by "mic" 20 ms later at `echoGain` (half level).
+    func writeDevices(echoGain: Double = 0.5) throws -> String {
         let asound = dir.file("asound.conf")
         try TestPCMConfig.write([
             .paced(name: "spk", PacedPCMOptions(link: "room")),
-            .paced(name: "mic", PacedPCMOptions(link: "room", echoGain: 0.5, echoDelayMilliseconds: 20)),
+            .paced(name: "mic", PacedPCMOptions(link: "room", echoGain: echoGain, echoDelayMilliseconds: 20)),
         ], to: asound)
         return "ALSA_CONFIG_PATH=/usr/share/alsa/alsa.conf:\(asound)"
     }
@@ -73,6 +73,28 @@ import Testing
         #expect(echoDBFS - residual >= 15, "echo \(echoDBFS) dBFS, uplink tail \(residual) dBFS\n\(result.text)")
         let reduction = try #require(number(after: "echo reduction: ", in: result.text), "\(result.text)")
         #expect(reduction > 5, "\(result.text)")
+    }
+
+    /// A microphone that hears the speaker 20 dB louder than what was played (as the ReSpeaker's mics hear
+    /// it over its loopback channel): the chain raises the reference 8x and the canceller takes the echo.
+    @Test func aReferenceQuieterThanItsEchoIsRaisedInThePipeline() async throws {
+        let env = try writeDevices(echoGain: 10)
+        let config = try writeConfig()
+        let far = testNoise(count: 16_000 * 5, seed: 11, amplitude: 800)
+        let play = dir.file("quiet-far.wav")
+        try TestFiles.write(WAVFile(format: .processing, samples: far).bytes, to: play)
+        let out = dir.file("quiet-uplink.wav")
+        var result = try await run(["--config", config, "--play", play, "--out", out, "--seconds", "5"], environment: [env])
+        for _ in 0..<2 where Self.xruns(in: result.text) > 0 {
+            result = try await run(["--config", config, "--play", play, "--out", out, "--seconds", "5"], environment: [env])
+        }
+        #expect(result.status == 0, "\(result.text)")
+        #expect(result.text.contains("reference gain: 8x"), "\(result.text)")
+        // The canceller's own echo reduction (the suppressor after it would hide an idle canceller):
+        // 1-2 dB with the reference as it comes.
+        let reduction = try #require(number(after: "echo reduction: ", in: result.text), "\(result.text)")
+        print("hot mic: the canceller's echo reduction \(reduction) dB")
+        #expect(reduction > 10, "\(result.text)")
     }
 
     /// The report's `xruns: capture N, playback M` summed.
