@@ -11,19 +11,21 @@ import Glibc
 ///
 /// The echo-to-reference ratio is the lower quartile of the mic's power over the reference's in frames
 /// where the reference plays (a talker over the far end raises a frame's ratio; the lower quartile follows
-/// the echo). The gain is the smallest power of two that brings the reference within 3 dB of that ratio,
+/// the echo): taken exactly over the first `settleFrames` such frames, then tracked in fixed steps. (A
+/// tracker alone, with large steps while it settled, was pulled 30 dB low by the few frames in which the
+/// echo had not yet reached the mic, and the first gain taken was a step short.) The gain is the smallest power of two that brings the reference within 3 dB of that ratio,
 /// at most `maxShift` doublings, and never so much that the reference's recent peak would pass half of
 /// full scale. It is taken once it has been wanted for `settleFrames` frames of far-end sound, and only
 /// ever raised (a reference louder than its echo is what the canceller expects), except that a gain that
 /// would clip the frame at hand is lowered at once. The caller restarts the canceller after a change:
 /// its filter was learnt at the old scale.
 ///
-/// Allocation-free; realtime-safe. One thread.
+/// Allocation-free after init; realtime-safe. One thread.
 struct ReferenceLevelMatcher {
     /// The ratio tracked is this quantile of the frames' ratios.
     static let quantile: Float = 0.25
-    /// Per far-end frame the quantile moves up by `quantileStep` × `quantile` or down by `quantileStep` ×
-    /// (1 − `quantile`) dB (at 16 ms frames: up to 7.8 dB/s up, 23 dB/s down).
+    /// After the settle frames, per far-end frame the quantile moves up by `quantileStep` × `quantile` or
+    /// down by `quantileStep` × (1 − `quantile`) dB (at 16 ms frames: up to 7.8 dB/s up, 23 dB/s down).
     static let quantileStep: Float = 0.5
     /// The raised reference may stay this far below the echo (dB).
     static let toleranceDB: Float = 3
@@ -39,6 +41,8 @@ struct ReferenceLevelMatcher {
     private var farEndFrames = 0
     private var peakHeld: Float = 0
     private var wantedFrames = 0
+    /// The ratios (dB) of the first `settleFrames` far-end frames.
+    private var settleRatios: [Float]
     private let peakDecay: Float
 
     /// `maxShift`: the most doublings (0 keeps the reference as it is); `peakHoldFrames`: the reference's
@@ -47,6 +51,7 @@ struct ReferenceLevelMatcher {
         self.maxShift = max(0, min(maxShift, 8))
         self.settleFrames = max(1, settleFrames)
         peakDecay = powf(0.5, 1 / Float(max(1, peakHoldFrames)))
+        settleRatios = [Float](repeating: 0, count: self.settleFrames)
     }
 
     var gain: Int { 1 << shift }
@@ -65,12 +70,14 @@ struct ReferenceLevelMatcher {
         // About -60 dBFS RMS: the reference carries sound. A digitally silent mic hears no echo.
         guard referenceEnergy > Float(frameSize) * 1_000 else { return false }
         let frameRatio = 10 * log10f(max(micEnergy, 1) / referenceEnergy)
-        // From 0 dB (a reference as loud as its echo), with larger steps while the first frames settle it
-        // (stochastic approximation: a step of 1/n); one odd first frame (a mic still silent) cannot pin it.
-        farEndFrames = min(farEndFrames + 1, settleFrames)
-        let step = Self.quantileStep * Float(settleFrames) / Float(farEndFrames)
-        ratioDB += frameRatio > ratioDB ? step * Self.quantile : -step * (1 - Self.quantile)
-        guard farEndFrames >= settleFrames else { return false }
+        if farEndFrames < settleFrames {
+            settleRatios[farEndFrames] = frameRatio
+            farEndFrames += 1
+            guard farEndFrames == settleFrames else { return false }
+            ratioDB = Self.sortAndPick(Self.quantile, of: &settleRatios)
+        } else {
+            ratioDB += frameRatio > ratioDB ? Self.quantileStep * Self.quantile : -Self.quantileStep * (1 - Self.quantile)
+        }
         let doublings = Int(ceilf((ratioDB - Self.toleranceDB) / (20 * log10f(2))))
         var target = max(0, min(maxShift, doublings))
         while target > 0 && Float(1 << target) * peakHeld > Self.headroomPeak { target -= 1 }
@@ -83,5 +90,22 @@ struct ReferenceLevelMatcher {
         shift = target
         wantedFrames = 0
         return true
+    }
+
+    /// The `q` quantile of `values`, which it sorts in place (insertion sort: bounded, allocation-free).
+    static func sortAndPick(_ q: Float, of values: inout [Float]) -> Float {
+        values.withUnsafeMutableBufferPointer { v in
+            guard !v.isEmpty else { return 0 }
+            for i in 1..<v.count {
+                let x = v[i]
+                var j = i
+                while j > 0 && v[j - 1] > x {
+                    v[j] = v[j - 1]
+                    j -= 1
+                }
+                v[j] = x
+            }
+            return v[Int(q * Float(v.count - 1))]
+        }
     }
 }

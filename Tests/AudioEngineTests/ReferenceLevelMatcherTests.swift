@@ -73,3 +73,12 @@ private func matcher() -> ReferenceLevelMatcher { ReferenceLevelMatcher(maxShift
     let lowered = m.observe(referenceEnergy: 1e9, referencePeak: 10_000, micEnergy: 1e9, frameSize: 256)
     #expect(lowered && m.gain == 2)
 }
+
+@Test func aMicStillSilentWhenTheFarEndStartsDoesNotMakeTheFirstGainAStepShort() {
+    var m = matcher()
+    // The echo path's start-up (a USB array's buffering, the chain's delay line): the first 8 frames of
+    // far end reach a mic that has heard nothing yet. Under load the CLI test saw 4x taken first, then 8x.
+    let startUp = feed(&m, frames: 8, referenceRMS: 300, echoDB: -200)
+    let later = feed(&m, frames: 400, referenceRMS: 300, echoDB: 20)
+    #expect(startUp + later == 1 && m.gain == 8, "\(startUp + later) changes, gain \(m.gain)")
+}
