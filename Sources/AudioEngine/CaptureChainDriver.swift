@@ -110,7 +110,7 @@ final class CaptureChainDriver: @unchecked Sendable {
 
     private func runFrame() {
         let mic = UnsafeBufferPointer(micFrame), reference = UnsafeBufferPointer(referenceFrame)
-        gate.observe(reference: reference)
+        gate.observe(reference: reference, gain: chain.referenceGain)
         let bypass = !uplinkActive.load(ordering: .relaxed) && !gate.farEndActive
         if interruptionPending {
             interruptionPending = false

@@ -4,7 +4,10 @@ import Glibc
 /// speech means while it does.
 ///
 /// - Far end: the reference's power, peak-held and falling 60 dB in 300 ms (room decay and the lag the
-///   chain would still compensate), above about -50 dBFS means echo is expected: the chain must run.
+///   chain would still compensate), above about -50 dBFS as the chain scales it (`CaptureChain.referenceGain`)
+///   means echo is expected: the chain must run. A loopback channel 20 dB under its echo (the ReSpeaker's)
+///   carries quiet music below -50 dBFS while the mic hears it at -36; judged unscaled, the idle pre-roll
+///   took that echo uncancelled.
 /// - While the chain is skipped the far end is silent, so any sound is near-end: speech is `onsetFrames`
 ///   frames (≥ 32 ms) of mic above -40 dBFS, and ends after 200 ms below.
 ///
@@ -30,10 +33,11 @@ struct IdleCaptureGate {
         holdDecay = powf(10, -6 * Float(ms) / 300)
     }
 
-    /// Every frame: the reference the frame's echo comes from.
-    mutating func observe(reference: UnsafeBufferPointer<Int16>) {
+    /// Every frame: the reference the frame's echo comes from, and the factor the chain raises it by.
+    mutating func observe(reference: UnsafeBufferPointer<Int16>, gain: Int) {
         referenceEnvelope = max(Self.power(reference), referenceEnvelope * holdDecay)
-        farEndActive = referenceEnvelope > farEndThreshold
+        let scale = Float(gain)
+        farEndActive = referenceEnvelope * scale * scale > farEndThreshold
     }
 
     /// While the chain is skipped: the raw mic frame. Returns the debounced near-end verdict.
