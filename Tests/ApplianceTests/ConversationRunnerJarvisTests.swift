@@ -51,7 +51,9 @@ import TestSupport
     }
 
     @Test func twoTurnsShareOneJarvisSession() async throws {
-        let s = try await setup()
+        // Timeouts far from the answers: this is about the session, and the whole suite on 2 cores once held
+        // the stand-in's first chunk past the 0.4 s inactivity timeout.
+        let s = try await setup(inactivityTimeout: .seconds(5), totalTimeout: .seconds(30), connectTimeout: .seconds(5))
         let link = try await base.connect(ConversationRunnerTests.Setup(h: s.h, transport: s.transport, jarvis: ScriptedJarvis()))
         let first = try await turn(s, link, number: 1, query: "remember the number 42")
         let second = try await turn(s, link, number: 2, query: "what number did I say")
