@@ -7,7 +7,9 @@ import Glibc
 ///   chain would still compensate), above about -50 dBFS as the chain scales it (`CaptureChain.referenceGain`)
 ///   means echo is expected: the chain must run. A loopback channel 20 dB under its echo (the ReSpeaker's)
 ///   carries quiet music below -50 dBFS while the mic hears it at -36; judged unscaled, the idle pre-roll
-///   took that echo uncancelled.
+///   took that echo uncancelled. A reference under -60 dBFS as it comes carries no sound however much it
+///   is raised (`ReferenceLevelMatcher.soundPower`): an analog loopback's hiss, raised 16×, would keep the
+///   chain running while nothing plays.
 /// - While the chain is skipped the far end is silent, so any sound is near-end: speech is `onsetFrames`
 ///   frames (≥ 32 ms) of mic above -40 dBFS, and ends after 200 ms below.
 ///
@@ -37,7 +39,7 @@ struct IdleCaptureGate {
     mutating func observe(reference: UnsafeBufferPointer<Int16>, gain: Int) {
         referenceEnvelope = max(Self.power(reference), referenceEnvelope * holdDecay)
         let scale = Float(gain)
-        farEndActive = referenceEnvelope * scale * scale > farEndThreshold
+        farEndActive = referenceEnvelope > ReferenceLevelMatcher.soundPower && referenceEnvelope * scale * scale > farEndThreshold
     }
 
     /// While the chain is skipped: the raw mic frame. Returns the debounced near-end verdict.

@@ -29,6 +29,9 @@ struct ReferenceLevelMatcher {
     static let quantileStep: Float = 0.5
     /// The raised reference may stay this far below the echo (dB).
     static let toleranceDB: Float = 3
+    /// Mean power per sample (about -60 dBFS RMS) above which the reference carries sound: only such frames
+    /// are measured, and below it a raised reference is no reason to run the chain (`IdleCaptureGate`).
+    static let soundPower: Float = 1_000
     /// The raised reference's recent peak stays at or below this.
     static let headroomPeak: Float = 16_384
     /// Far-end frames before the first decision, and frames a new gain must be wanted before it is taken.
@@ -67,8 +70,8 @@ struct ReferenceLevelMatcher {
             wantedFrames = 0
             return true
         }
-        // About -60 dBFS RMS: the reference carries sound. A digitally silent mic hears no echo.
-        guard referenceEnergy > Float(frameSize) * 1_000 else { return false }
+        // A digitally silent mic hears no echo.
+        guard referenceEnergy > Float(frameSize) * Self.soundPower else { return false }
         let frameRatio = 10 * log10f(max(micEnergy, 1) / referenceEnergy)
         if farEndFrames < settleFrames {
             settleRatios[farEndFrames] = frameRatio

@@ -71,7 +71,8 @@ import Testing
     /// Quiet music between conversations through a loopback channel 20 dB under its echo (the ReSpeaker's):
     /// the reference is about -56 dBFS, under the gate's -50, but the chain raised it 8x in the conversation
     /// before, so the gate judges it as the chain scales it and keeps the chain running; the echo is
-    /// cancelled in the idle pre-roll too. With the reference taken as it comes the chain is skipped.
+    /// cancelled in the idle pre-roll too. With the reference taken as it comes the chain is skipped. A
+    /// hiss under -60 dBFS (an analog loopback while nothing plays) is skipped either way, raised or not.
     @Test(arguments: [true, false])
     func quietMusicThroughAQuietLoopbackKeepsTheChainRunningBetweenConversations(matching: Bool) throws {
         var configuration = CaptureChainConfiguration()
@@ -79,14 +80,15 @@ import Testing
         let chain = try CaptureChain(configuration: configuration)
         let uplinkRing = SPSCRing<Int16>(capacity: 1 << 17, zero: 0)
         let driver = try CaptureChainDriver(chain: chain, uplink: uplinkRing, captureRate: 16_000, maxPeriodFrames: 160)
-        let reference = testNoise(count: 16_000 * 4, seed: 5, amplitude: 90)
-        let mic = reference.map { Int16(clamping: Int($0) * 10) }
+        // 3 s in a conversation and 1 s idle with the music (-56 dBFS), then 1 s idle with a hiss (-66 dBFS).
+        let music = testNoise(count: 16_000 * 4, seed: 5, amplitude: 90)
+        let reference = music + testNoise(count: 16_000, seed: 6, amplitude: 30)
+        let mic = music.map { Int16(clamping: Int($0) * 10) } + [Int16](repeating: 0, count: 16_000)
         var scratch = [Int16](repeating: 0, count: 4_800)
-        var bypassedWhileIdle = 0
+        var bypassedAt: [Int: Int] = [:]
         for p in 0..<reference.count / 160 {
-            let idle = p >= 300
-            if p == 300 { bypassedWhileIdle = driver.stats.bypassedFrames }
-            driver.uplinkActive.store(!idle, ordering: .relaxed)
+            if [300, 400, 450].contains(p) { bypassedAt[p] = driver.stats.bypassedFrames }
+            driver.uplinkActive.store(p < 300, ordering: .relaxed)
             mic[(p * 160)..<((p + 1) * 160)].withUnsafeBufferPointer { m in
                 reference[(p * 160)..<((p + 1) * 160)].withUnsafeBufferPointer {
                     driver.process(mic: m, reference: $0, streamRun: 0)
@@ -94,12 +96,15 @@ import Testing
             }
             _ = scratch.withUnsafeMutableBufferPointer { uplinkRing.read(into: $0) }
         }
-        bypassedWhileIdle = driver.stats.bypassedFrames - bypassedWhileIdle
+        let skippedWithMusic = bypassedAt[400]! - bypassedAt[300]!
+        let skippedInHissLastHalf = driver.stats.bypassedFrames - bypassedAt[450]!
         #expect(chain.referenceGain == (matching ? 8 : 1))
         if matching {
-            #expect(bypassedWhileIdle == 0, "\(bypassedWhileIdle) idle frames skipped the chain")
+            #expect(skippedWithMusic == 0, "\(skippedWithMusic) idle frames of music skipped the chain")
         } else {
-            #expect(bypassedWhileIdle > 0)
+            #expect(skippedWithMusic > 0)
         }
+        // 0.5 s of 16 ms frames.
+        #expect(skippedInHissLastHalf == 31, "\(skippedInHissLastHalf) of the hiss's last 31 frames skipped the chain")
     }
 }
