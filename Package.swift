@@ -148,7 +148,7 @@ let package = Package(
         testTarget("HTTPTests", ["HTTP", "Basics", "TestSupport"]),
         testTarget("JarvisTests", ["Jarvis", "Basics", "HTTP", "TestSupport", logging]),
         testTarget("ControlTests", ["Control", "Basics", "TestSupport", "TestProcess", nioCore, nioPosix, nioHTTP1, serviceLifecycle]),
-        testTarget("AudioEngineTests", ["AudioEngine", "AudioCore", "Basics", "ALSA", "ALSATestbed", "TestProcess"]),
+        testTarget("AudioEngineTests", ["AudioEngine", "AudioCore", "Basics", "ALSA", "ALSATestbed", "TestProcess", "TestSupport"]),
         testTarget("RealtimeTests", ["Realtime", "TestProcess", "TestSupport", "AudioCore", "Basics", logging, nioCore]),
         testTarget("CodecsTests", ["Codecs", "AudioCore", "TestSupport"]),
         testTarget("MediaTests", ["Media", "Codecs", "HTTP", "AudioCore", "Basics", "TestProcess", "TestSupport", logging, serviceLifecycle]),

@@ -43,6 +43,8 @@ public final class AudioPipeline: Service, Sendable {
     private let processor: CaptureChainDriver
     private let logger: Logger
     private let serviceTick = Atomic<Int64>(0)
+    /// The reference gain the log last told of (`CaptureStatistics.referenceGain`).
+    private let loggedReferenceGain = Atomic<Int>(1)
 
     /// CLOCK_MONOTONIC ns of the last tick of the service loop (`run()`, every 250 ms or 1 s; 0 before it
     /// starts): the supervisor's proof that this loop is alive, device or not.
@@ -125,13 +127,20 @@ public final class AudioPipeline: Service, Sendable {
             && now - playbackLoop.status.lastPeriodNanoseconds < nanoseconds
     }
 
-    /// Writes pending loop events to the log. Call from one non-realtime task.
+    /// Writes pending loop events, and a change of the chain's reference gain, to the log. Call from one
+    /// non-realtime task.
     public func drainEvents() {
         while let event = captureLoop.nextEvent() {
             log(event.message(device: configuration.captureDevice, stream: .capture), kind: event.kind)
         }
         while let event = playbackLoop.nextEvent() {
             log(event.message(device: configuration.playbackDevice, stream: .playback), kind: event.kind)
+        }
+        let gain = captureStatistics.referenceGain
+        if loggedReferenceGain.exchange(gain, ordering: .relaxed) != gain {
+            logger.notice(gain == 1
+                ? "audio: the echo canceller's reference is no longer raised (raised, it would clip)"
+                : "audio: the mic hears the speaker louder than the echo reference carries it; the reference is raised \(gain)x ([dsp] match_reference_level)")
         }
     }
 
@@ -166,7 +175,7 @@ public final class AudioPipeline: Service, Sendable {
 
     public func logStatistics() {
         let s = captureStatistics
-        logger.info("audio: echo reduction \(s.echoReductionDB) dB, reference lag \(s.lagMilliseconds) ms, drift \(s.driftPPM) ppm, xruns capture \(captureLoop.status.xruns) playback \(playbackLoop.status.xruns)")
+        logger.info("audio: echo reduction \(s.echoReductionDB) dB, reference lag \(s.lagMilliseconds) ms, drift \(s.driftPPM) ppm, reference gain \(s.referenceGain)x, xruns capture \(captureLoop.status.xruns) playback \(playbackLoop.status.xruns)")
     }
 }
 

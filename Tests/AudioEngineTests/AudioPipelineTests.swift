@@ -6,6 +6,7 @@ import Glibc
 import Logging
 import TestProcess
 import Testing
+import TestSupport
 
 /// The whole audio path with the paced test devices: 48 kHz stereo playback through the mixer,
 /// an acoustic link that feeds it back into the 16 kHz mic 20 ms later, the reference taken from
@@ -97,6 +98,21 @@ import Testing
         #expect(runs == 10 || xruns > 0, "\(runs) bursts in the uplink, 10 spoken")
     }
 
+    /// A mic that hears the speaker 20 dB louder than the reference carries it (a hardware loopback
+    /// channel's case): the chain raises the reference, and the journal says so once, in words.
+    @Test func aRaisedReferenceIsToldToTheJournalOnce() async throws {
+        let config = dir.file("hot.conf")
+        let room = "hot-" + dir.path.split(separator: "/").last!
+        try TestPCMConfig.write([
+            .paced(name: "spk", PacedPCMOptions(link: room)),
+            .paced(name: "mic", PacedPCMOptions(link: room, echoGain: 10, echoDelayMilliseconds: 20)),
+        ], to: config)
+        let log = LogCapture()
+        let run = try await measure(config: config, farAmplitude: 800, logger: log.logger())
+        let told = log.all.filter { $0.contains("the reference is raised") }
+        #expect(told.count == 1 && told[0].contains("raised 8x ([dsp] match_reference_level)"), "\(told) (\(run.detail))")
+    }
+
     private struct Run {
         var reduction: Float
         var uplinkSamples: Int
@@ -104,7 +120,7 @@ import Testing
         var detail: String
     }
 
-    private func measure(config: String) async throws -> Run {
+    private func measure(config: String, farAmplitude: Int16 = 8_000, logger: Logger = Logger(label: "test")) async throws -> Run {
         // 12 periods (120 ms) of device buffer: the claim is about the canceller, and a deeper buffer rides
         // out the scheduling stalls of a loaded 2-core machine (the reference alignment absorbs the delay).
         let pipeline = try AudioPipeline(
@@ -112,11 +128,11 @@ import Testing
                 captureDevice: PCMDevice(name: "mic", configFile: config),
                 playbackDevice: PCMDevice(name: "spk", configFile: config),
                 bufferPeriods: 12, fifoPriority: nil),
-            logger: Logger(label: "test"))
+            logger: logger)
         // 4 s of far-end noise at 16 kHz (the test device's acoustic link decimates without an
         // anti-alias filter, so the far end must not carry content above 8 kHz), fed like the
         // assistant's voice: resampled once into the mixer's voice channel.
-        let far = testNoise(count: 16_000 * 4, seed: 7, amplitude: 8_000)
+        let far = testNoise(count: 16_000 * 4, seed: 7, amplitude: farAmplitude)
         let writer = try PlaybackChannelWriter(mixer: pipeline.mixer, channel: .voice, sourceFormat: .processing)
         var queued = 0
         var uplink: [Int16] = []
@@ -144,6 +160,6 @@ import Testing
         return Run(
             reduction: echoDBFS - residualDBFS, uplinkSamples: uplink.count,
             xruns: pipeline.captureLoop.status.xruns + pipeline.playbackLoop.status.xruns,
-            detail: "echo \(echoDBFS) dBFS at the mic, \(residualDBFS) dBFS in the uplink; chain \(stats.echoReductionDB) dB, lag \(stats.lagMilliseconds) ms")
+            detail: "echo \(echoDBFS) dBFS at the mic, \(residualDBFS) dBFS in the uplink; chain \(stats.echoReductionDB) dB, lag \(stats.lagMilliseconds) ms, reference gain \(stats.referenceGain)x")
     }
 }
