@@ -14,6 +14,8 @@ final class StandInListener: Sendable {
     let port: Int
     private let channel: any Channel
     private let connections: ConnectionTasks
+    /// After `stop`: the port, still held (bound, not listening) so that connections are refused.
+    private let stoppedPort = Mutex<ReservedPort?>(nil)
 
     /// `configure` builds the connection's pipeline and wraps it (on its event loop); `serve` runs it.
     static func bind<Connection: Sendable>(
@@ -52,10 +54,11 @@ final class StandInListener: Sendable {
         port = channel.localAddress?.port ?? 0
     }
 
-    /// Closes the listening socket, then cancels the connections (each still ends in its `serve`) and
-    /// waits for them.
+    /// Closes the listening socket and keeps its port (`ReservedPort`), then cancels the connections (each
+    /// still ends in its `serve`) and waits for them.
     func stop() async {
         try? await channel.close()
+        stoppedPort.withLock { if $0 == nil { $0 = ReservedPort(port) } }
         await connections.cancelAndWait()
     }
 }

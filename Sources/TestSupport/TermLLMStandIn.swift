@@ -41,8 +41,6 @@ public final class TermLLMStandIn: Sendable {
     let state: Mutex<State>
     private let listener: StandInListener
     public var port: Int { listener.port }
-    /// After `stop`: the port, still held (bound, not listening) so that connections are refused.
-    private let stoppedPort = Mutex<ReservedPort?>(nil)
 
     /// The base URL clients use, base path included, e.g. `http://127.0.0.1:40123/ui`.
     public var baseURL: String { "http://127.0.0.1:\(port)\(state.withLock { $0.options.basePath })" }
@@ -73,7 +71,6 @@ public final class TermLLMStandIn: Sendable {
     /// Closes the listening socket and the connections (an open request sees its connection drop).
     public func stop() async {
         await listener.stop()
-        stoppedPort.withLock { if $0 == nil { $0 = ReservedPort(port) } }
     }
 
     /// The default answer names the turn number, so tests can see server-side history continue.
