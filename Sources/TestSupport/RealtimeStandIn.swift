@@ -13,6 +13,8 @@ public final class RealtimeStandIn: Sendable {
     public let port: Int
     private let serverChannel: NIOAsyncChannel<EventLoopFuture<UpgradeResult>, Never>
     private let acceptor: Mutex<Task<Void, Never>?> = Mutex(nil)
+    /// After `shutdown`: the port, still held (bound, not listening) so that connections are refused.
+    private let stoppedPort = Mutex<ReservedPort?>(nil)
     let shared: Mutex<Shared> = Mutex(Shared())
 
     struct Shared {
@@ -182,10 +184,13 @@ public final class RealtimeStandIn: Sendable {
         await connection.perform(action)
     }
 
+    /// Drops every connection and closes the listener; its port stays held, so connecting is refused
+    /// (`ReservedPort`) until a stand-in starts on it again.
     public func shutdown() async {
         let connections = shared.withLock { $0.connections }
         for connection in connections { connection.abort() }
         try? await serverChannel.channel.close()
+        stoppedPort.withLock { if $0 == nil { $0 = ReservedPort(port) } }
         await acceptor.withLock { $0 }?.value
     }
 }
