@@ -14,14 +14,21 @@ import TestSupport
 @Suite(.serialized) struct AudioPipelineTests {
     let dir = TemporaryDirectory()
 
-    @Test func echoOfWhatIsPlayedIsCancelledInTheUplink() async throws {
-        let config = dir.file("asound.conf")
+    /// Paced "spk" and "mic" devices in a room of their own: the mic hears the speaker `echoGain` times as
+    /// loud, 20 ms later. Returns the config file.
+    private func room(_ name: String, echoGain: Double) throws -> String {
+        let config = dir.file("\(name).conf")
         // Links are process-wide by name: a unique one keeps parallel tests out of each other's room.
-        let room = "room-" + dir.path.split(separator: "/").last!
+        let link = "\(name)-" + dir.path.split(separator: "/").last!
         try TestPCMConfig.write([
-            .paced(name: "spk", PacedPCMOptions(link: room)),
-            .paced(name: "mic", PacedPCMOptions(link: room, echoGain: 0.5, echoDelayMilliseconds: 20)),
+            .paced(name: "spk", PacedPCMOptions(link: link)),
+            .paced(name: "mic", PacedPCMOptions(link: link, echoGain: echoGain, echoDelayMilliseconds: 20)),
         ], to: config)
+        return config
+    }
+
+    @Test func echoOfWhatIsPlayedIsCancelledInTheUplink() async throws {
+        let config = try room("room", echoGain: 0.5)
         // The claim is about steady streaming. Without SCHED_FIFO (tests) a loaded machine can make a
         // run glitch, which restarts the canceller's convergence; such a run measures nothing and is
         // repeated. A glitch-free run must reach the bar.
@@ -101,12 +108,7 @@ import TestSupport
     /// A mic that hears the speaker 20 dB louder than the reference carries it (a hardware loopback
     /// channel's case): the chain raises the reference, and the journal says so once, in words.
     @Test func aRaisedReferenceIsToldToTheJournalOnce() async throws {
-        let config = dir.file("hot.conf")
-        let room = "hot-" + dir.path.split(separator: "/").last!
-        try TestPCMConfig.write([
-            .paced(name: "spk", PacedPCMOptions(link: room)),
-            .paced(name: "mic", PacedPCMOptions(link: room, echoGain: 10, echoDelayMilliseconds: 20)),
-        ], to: config)
+        let config = try room("hot", echoGain: 10)
         let log = LogCapture()
         let run = try await measure(config: config, farAmplitude: 800, logger: log.logger())
         let told = log.all.filter { $0.contains("the reference is raised") }

@@ -51,15 +51,24 @@ import Testing
         return result
     }
 
-    @Test func playsRecordsTheCancelledUplinkAndReports() async throws {
-        let env = try writeDevices()
+    /// `audio-check` playing `far` (16 kHz) on the paced devices, whose mic hears the speaker `echoGain`
+    /// times as loud, for as long as it lasts; the uplink goes to NAME-uplink.wav (`out`).
+    func playAndRecord(_ far: [Int16], name: String, echoGain: Double = 0.5) async throws
+        -> (result: (status: Int32, text: String, seconds: Double), out: String) {
+        let env = try writeDevices(echoGain: echoGain)
         let config = try writeConfig()
+        let play = dir.file("\(name)-far.wav")
+        try TestFiles.write(WAVFile(format: .processing, samples: far).bytes, to: play)
+        let out = dir.file("\(name)-uplink.wav")
+        let seconds = String(far.count / 16_000)
+        let result = try await runRepeatingXruns(["--config", config, "--play", play, "--out", out, "--seconds", seconds], environment: [env])
+        return (result, out)
+    }
+
+    @Test func playsRecordsTheCancelledUplinkAndReports() async throws {
         // 3 s of 16 kHz far-end noise (the test link decimates without anti-aliasing), at 8000 peak.
         let far = testNoise(count: 16_000 * 3, seed: 11, amplitude: 8_000)
-        let play = dir.file("far.wav")
-        try TestFiles.write(WAVFile(format: .processing, samples: far).bytes, to: play)
-        let out = dir.file("uplink.wav")
-        let result = try await runRepeatingXruns(["--config", config, "--play", play, "--out", out, "--seconds", "3"], environment: [env])
+        let (result, out) = try await playAndRecord(far, name: "loud")
         #expect(result.status == 0, "\(result.text)")
         #expect(result.text.contains("capture device mic opened: 16000 Hz, 1 ch, period 160 frames"), "\(result.text)")
         #expect(result.text.contains("playback device spk opened: 48000 Hz, 2 ch, period 480 frames"), "\(result.text)")
@@ -83,13 +92,8 @@ import Testing
     /// A microphone that hears the speaker 20 dB louder than what was played (as the ReSpeaker's mics hear
     /// it over its loopback channel): the chain raises the reference 8x and the canceller takes the echo.
     @Test func aReferenceQuieterThanItsEchoIsRaisedInThePipeline() async throws {
-        let env = try writeDevices(echoGain: 10)
-        let config = try writeConfig()
         let far = testNoise(count: 16_000 * 5, seed: 11, amplitude: 800)
-        let play = dir.file("quiet-far.wav")
-        try TestFiles.write(WAVFile(format: .processing, samples: far).bytes, to: play)
-        let out = dir.file("quiet-uplink.wav")
-        let result = try await runRepeatingXruns(["--config", config, "--play", play, "--out", out, "--seconds", "5"], environment: [env])
+        let (result, _) = try await playAndRecord(far, name: "quiet", echoGain: 10)
         #expect(result.status == 0, "\(result.text)")
         #expect(result.text.contains("reference gain: 8x"), "\(result.text)")
         // The canceller's own echo reduction (the suppressor after it would hide an idle canceller):
