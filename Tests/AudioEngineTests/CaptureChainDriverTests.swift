@@ -70,8 +70,8 @@ import Testing
 
     /// Quiet music between conversations through a loopback channel 20 dB under its echo (the ReSpeaker's):
     /// the reference is about -56 dBFS, under the gate's -50, but the chain raised it 8x in the conversation
-    /// before, so the gate judges it as the chain scales it and keeps the chain running; the echo is
-    /// cancelled in the idle pre-roll too. With the reference taken as it comes the chain is skipped. A
+    /// before, so the gate judges it as the chain scales it and keeps the chain (its canceller) running on
+    /// the idle pre-roll. With the reference taken as it comes the chain is skipped. A
     /// hiss under -60 dBFS (an analog loopback while nothing plays) is skipped either way, raised or not.
     @Test(arguments: [true, false])
     func quietMusicThroughAQuietLoopbackKeepsTheChainRunningBetweenConversations(matching: Bool) throws {
