@@ -26,7 +26,14 @@ import Glibc
 ///   under the echo it predicts for the onset (`pauseTalkerMargin`); otherwise his verdict ends when the
 ///   far end comes back. A soft sound in a pause (the phone at 9.1 s, −58 dBFS at the output) held the
 ///   verdict over the onset for its 200 ms hangover, and the onset's echo passed;
-/// - predicted residual echo Ê = G X̂; power subtraction with overestimation β = 3 (1.5 while the near
+/// - leak floor: Ê is at least a share of the linear filter's own echo estimate D (per band, the power of
+///   mic − canceller output, which follows the echo frame by frame where the held reference envelope
+///   does not: a room or a loudspeaker whose coupling changes, a filter re-converging after a realignment):
+///   the share is `leakMargin` times the filter's tracked leak (E / D while the lenient detector hears
+///   nobody, in log10, falling fast and rising slowly), at most `maxLeak`. Where the filter removes 40 dB
+///   the floor sits ~34 dB under the echo and a talker 12 dB under it keeps his bands; where it removes
+///   10 dB or less (the phone, music), the floor is a tenth of D;
+/// - predicted residual echo Ê = G X̂ (or the leak floor); power subtraction with overestimation β = 3 (1.5 while the near
 ///   end talks): gain √(1 − β Ê / E), floored; a band whose output is more than twice β Ê is the near
 ///   end's and passes untouched (`gain(output:echo:over:)`); gains fall at once and recover half-way
 ///   per frame, except that while the lenient detector hears a talker, a band he dominates (it passes
@@ -135,6 +142,21 @@ final class ResidualEchoSuppressor {
     static let voicedPeriodicity: Float = 0.35
     /// The mic must be this many times louder than the echo the mic coupling predicts for a talker (6 dB).
     static let micMargin: Float = 4
+    /// The leak floor: per update, how far the tracked leak (in log10) moves toward a frame's when that is
+    /// lower and when it is higher (falls fast, rises a tenth as fast: it follows the filter's better
+    /// moments, so a talker the lenient detector misses raises it slowly); the floor's margin over it (6
+    /// dB) and its ceiling (−10 dB: a filter that removes less is covered by the couplings); and where it
+    /// starts (at the ceiling once the margin applies). Benchmarks/aec-real and Benchmarks/aec, temporary
+    /// builds: a margin of 10 dB cost the simulated kitchen's talker 0.2-0.4 dB in double talk (6 dB:
+    /// 0-0.2) for 0.1-0.4 dB more on music; rising a twentieth as fast left the kitchen with lag and drift
+    /// at 48 dB after convergence instead of 74; at the same rate both ways (margin 10 dB) the leak learnt
+    /// that talker (-1.4 to -3.1 dB); a margin of 16-20 dB with no ceiling brought the warm music no closer to AEC3
+    /// than 5-8 dB and cost their near end 0.7-1.8 dB.
+    static let leakFall: Float = 0.05
+    static let leakRise: Float = 0.005
+    static let leakMargin: Float = 4
+    static let maxLeak: Float = 0.1
+    static let initialLeak: Float = 0.01
     /// Per-frame smoothing of the residual-reference cross spectra (time constant ~45 ms).
     static let coherenceSmoothing: Float = 0.7
     /// Band energy below which nothing counts as speech (a band's share of about -58 dBFS RMS). At -65 dBFS
@@ -168,7 +190,12 @@ final class ResidualEchoSuppressor {
     private let onsetFrames: Int
     private let micBand: UnsafeMutablePointer<Float>
     private let micHistory: UnsafeMutablePointer<Float>
-    private let micSpectrum: RealPowerSpectrum
+    private let micSpectrum: RealSpectrum
+    /// Per band: the linear filter's echo estimate (the power of mic − canceller output) while the far end
+    /// plays, and log10 of the filter's leak (the output's power over that estimate, tracked).
+    private let estimateBand: UnsafeMutablePointer<Float>
+    private let leakLog: UnsafeMutablePointer<Float>
+    private let followsLinearEstimate: Bool
     /// Per bin, smoothed over frames: reference power and the residual-reference cross spectrum.
     private let crossXX: UnsafeMutablePointer<Float>
     private let crossRe: UnsafeMutablePointer<Float>
@@ -222,8 +249,9 @@ final class ResidualEchoSuppressor {
     /// end has played (tests compare against each).
     init(frameSize: Int, sampleRate: Int, tailSamples: Int, onsetMilliseconds: Int = onsetMilliseconds,
          holdsLostEcho: Bool = true, endsQuietPauseTalkers: Bool = true, talkerBandsRecoverAtOnce: Bool = true,
-         recoversSlowlyWithoutTalker: Bool = true) {
+         recoversSlowlyWithoutTalker: Bool = true, followsLinearEstimate: Bool = true) {
         self.frameSize = frameSize
+        self.followsLinearEstimate = followsLinearEstimate
         quietTalkerFrames = recoversSlowlyWithoutTalker
             ? (Self.quietTalkerMilliseconds * sampleRate / 1000 + frameSize - 1) / frameSize : .max
         self.holdsLostEcho = holdsLostEcho
@@ -267,7 +295,9 @@ final class ResidualEchoSuppressor {
         previousMicBand = .floats(bands)
         previousResidualBand = .floats(bands)
         micHistory = .floats(windowLength)
-        micSpectrum = RealPowerSpectrum(size: size)
+        micSpectrum = RealSpectrum(size: size)
+        estimateBand = .floats(bands)
+        leakLog = .floats(bands, log10f(Self.initialLeak))
         crossXX = .floats(bins)
         crossRe = .floats(bins)
         crossIm = .floats(bins)
@@ -298,7 +328,7 @@ final class ResidualEchoSuppressor {
 
     deinit {
         for p in [window, residualHistory, referenceHistory, overlap, spectrumRe, spectrumIm, referenceFrames,
-                  envelope, coupling, detectorCoupling, micCoupling, onsetCoupling, micBand, previousMicBand, previousResidualBand, micHistory, crossXX, crossRe, crossIm, explainedBand, smoothedResidualBand, noise, gain, residualBand, referenceBand, echoBand, onsetEchoBand, detectorEchoBand] { p.deallocate() }
+                  envelope, coupling, detectorCoupling, micCoupling, onsetCoupling, micBand, previousMicBand, previousResidualBand, micHistory, estimateBand, leakLog, crossXX, crossRe, crossIm, explainedBand, smoothedResidualBand, noise, gain, residualBand, referenceBand, echoBand, onsetEchoBand, detectorEchoBand] { p.deallocate() }
         bandOfBin.deallocate(); silentFrames.deallocate(); onsetFramesLeft.deallocate()
     }
 
@@ -347,7 +377,7 @@ final class ResidualEchoSuppressor {
         }
         for i in w..<n { re[i] = 0; im[i] = 0 }
         transform(inverse: false)
-        for b in 0..<bands { residualBand[b] = 0; referenceBand[b] = 0; explainedBand[b] = 0 }
+        for b in 0..<bands { residualBand[b] = 0; referenceBand[b] = 0; explainedBand[b] = 0; estimateBand[b] = 0 }
         let keep = Self.coherenceSmoothing
         for k in 0...n / 2 {
             let j = (n - k) & (n - 1)
@@ -358,6 +388,10 @@ final class ResidualEchoSuppressor {
             spectrumIm[k] = ei
             let band = Int(bandOfBin[k])
             residualBand[band] += er * er + ei * ei
+            if farEndActive {
+                let dr = micSpectrum.re[k] - er, di = micSpectrum.im[k] - ei
+                estimateBand[band] += dr * dr + di * di
+            }
             referenceBand[band] += xr * xr + xi * xi
             crossXX[k] = keep * crossXX[k] + (1 - keep) * (xr * xr + xi * xi)
             crossRe[k] = keep * crossRe[k] + (1 - keep) * (er * xr + ei * xi)
@@ -398,8 +432,9 @@ final class ResidualEchoSuppressor {
                 detectorCoupling[b] = Self.track(detectorCoupling[b], toward: ratio, talking: talking)
                 micCoupling[b] = Self.track(micCoupling[b], toward: micBand[b] / (envelope[b] + 1e-3), talking: talking)
             }
-            onsetEchoBand[b] = (onset ? max(coupling[b], onsetCoupling[b]) : coupling[b]) * envelope[b]
-            echoBand[b] = talking ? coupling[b] * envelope[b] : onsetEchoBand[b]
+            let leakEcho = followsLinearEstimate && farEndActive ? followedLeak(b, output: e, talking: talking) : 0
+            onsetEchoBand[b] = max(leakEcho, (onset ? max(coupling[b], onsetCoupling[b]) : coupling[b]) * envelope[b])
+            echoBand[b] = talking ? max(leakEcho, coupling[b] * envelope[b]) : onsetEchoBand[b]
             detectorEchoBand[b] = detectorCoupling[b] * envelope[b]
         }
         if endsQuietPauseTalkers && farEndActive && !farEndWasActive && talking {
@@ -502,6 +537,18 @@ final class ResidualEchoSuppressor {
             crossRe[k] *= factor
             crossIm[k] *= factor
         }
+    }
+
+    /// Band `b`'s leak floor for this frame, learnt first from its output power `output` unless the lenient
+    /// detector hears a talker: `leakMargin` times the band's tracked leak, at most `maxLeak`, times the
+    /// linear filter's echo estimate there.
+    private func followedLeak(_ b: Int, output: Float, talking: Bool) -> Float {
+        let estimate = estimateBand[b]
+        if !talking && estimate > quietBand {
+            let leak = min(0, log10f(max(output, 1e-6 * estimate) / estimate))
+            leakLog[b] += (leak > leakLog[b] ? Self.leakRise : Self.leakFall) * (leak - leakLog[b])
+        }
+        return min(Self.maxLeak, Self.leakMargin * powf(10, leakLog[b])) * estimate
     }
 
     /// The mic rule: band `b` of the mic is louder than its echo (more than `micMargin` times the mic

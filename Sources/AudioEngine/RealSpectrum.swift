@@ -1,14 +1,16 @@
 import Glibc
 
-/// The power spectrum |X_k|², k = 0...N/2, of a real N-point block, from one N/2-point complex FFT of
-/// its even and odd samples packed as real and imaginary parts, and one pass to split their spectra
-/// (N = 512: 1024 butterflies instead of 2304).
-/// Write the block into `input`, call `compute()`, read `power`. All storage is allocated in init.
-final class RealPowerSpectrum {
+/// The spectrum X_k and its power |X_k|², k = 0...N/2, of a real N-point block, from one N/2-point
+/// complex FFT of its even and odd samples packed as real and imaginary parts, and one pass to split
+/// their spectra (N = 512: 1024 butterflies instead of 2304).
+/// Write the block into `input`, call `compute()`, read `re`, `im` and `power`. All storage is allocated in init.
+final class RealSpectrum {
     let size: Int
     /// `size` samples, zero until written.
     let input: UnsafeMutablePointer<Float>
-    /// `size / 2 + 1` values after `compute()`.
+    /// `size / 2 + 1` values each after `compute()`.
+    let re: UnsafeMutablePointer<Float>
+    let im: UnsafeMutablePointer<Float>
     let power: UnsafeMutablePointer<Float>
     private let fft: StagedFFT
     /// e^{-2πik/N}, k = 0...N/2.
@@ -20,6 +22,8 @@ final class RealPowerSpectrum {
         self.size = size
         fft = StagedFFT(size: size / 2)
         input = .allocate(capacity: size); input.initialize(repeating: 0, count: size)
+        re = .allocate(capacity: size / 2 + 1); re.initialize(repeating: 0, count: size / 2 + 1)
+        im = .allocate(capacity: size / 2 + 1); im.initialize(repeating: 0, count: size / 2 + 1)
         power = .allocate(capacity: size / 2 + 1); power.initialize(repeating: 0, count: size / 2 + 1)
         twiddleRe = .allocate(capacity: size / 2 + 1)
         twiddleIm = .allocate(capacity: size / 2 + 1)
@@ -30,24 +34,26 @@ final class RealPowerSpectrum {
         }
     }
 
-    deinit { input.deallocate(); power.deallocate(); twiddleRe.deallocate(); twiddleIm.deallocate() }
+    deinit { input.deallocate(); re.deallocate(); im.deallocate(); power.deallocate(); twiddleRe.deallocate(); twiddleIm.deallocate() }
 
     func compute() {
-        let half = size / 2, re = fft.re, im = fft.im
+        let half = size / 2, packedRe = fft.re, packedIm = fft.im
         for n in 0..<half {
-            re[n] = input[2 * n]
-            im[n] = input[2 * n + 1]
+            packedRe[n] = input[2 * n]
+            packedIm[n] = input[2 * n + 1]
         }
         fft.transform(inverse: false)
         for k in 0...half {
             // Z_k and Z_{N/2-k} (indices mod N/2) give the even and odd samples' spectra.
             let a = k == half ? 0 : k, b = k == 0 ? 0 : half &- k
-            let ar = re[a], ai = im[a], br = re[b], bi = im[b]
+            let ar = packedRe[a], ai = packedIm[a], br = packedRe[b], bi = packedIm[b]
             let evenRe = 0.5 * (ar + br), evenIm = 0.5 * (ai - bi)
             let oddRe = 0.5 * (ai + bi), oddIm = -0.5 * (ar - br)
             let wr = twiddleRe[k], wi = twiddleIm[k]
             let xr = evenRe + wr * oddRe - wi * oddIm
             let xi = evenIm + wr * oddIm + wi * oddRe
+            re[k] = xr
+            im[k] = xi
             power[k] = xr * xr + xi * xi
         }
     }
