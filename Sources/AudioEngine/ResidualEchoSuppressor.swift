@@ -30,11 +30,12 @@ import Glibc
 ///   mic − canceller output, which follows the echo frame by frame where the held reference envelope
 ///   does not: a room or a loudspeaker whose coupling changes, a filter re-converging after a realignment):
 ///   the share is `leakMargin` times the filter's tracked leak (E / D while the lenient detector hears
-///   nobody, in log10, falling fast and rising slowly), at most `maxLeak`. Where the filter removes 40 dB
-///   the floor sits ~34 dB under the echo and a talker 12 dB under it keeps his bands; where it removes
-///   10 dB or less (the phone, music), the floor is a tenth of D;
-/// - predicted residual echo Ê = G X̂ (or the leak floor); power subtraction with overestimation β = 3 (1.5 while the near
-///   end talks): gain √(1 − β Ê / E), floored; a band whose output is more than twice β Ê is the near
+///   nobody, in log10, falling fast and rising slowly, so it follows the filter's better moments), at most
+///   `maxLeak`. Where those moments take 40 dB off the echo the floor sits ~34 dB under it and a talker 12
+///   dB under the echo keeps his bands; where they take 16 dB or less (the phone, the ReSpeaker's music1)
+///   the floor is a tenth of D;
+/// - predicted residual echo Ê = G X̂, at least the leak floor; power subtraction with overestimation β = 3
+///   (1.5 while the near end talks): gain √(1 − β Ê / E), floored; a band whose output is more than twice β Ê is the near
 ///   end's and passes untouched (`gain(output:echo:over:)`); gains fall at once and recover half-way
 ///   per frame, except that while the lenient detector hears a talker, a band he dominates (it passes
 ///   untouched and the mic stands above its echo there, the mic rule below) gets its whole gain back at
@@ -150,8 +151,8 @@ final class ResidualEchoSuppressor {
     /// builds: a margin of 10 dB cost the simulated kitchen's talker 0.2-0.4 dB in double talk (6 dB:
     /// 0-0.2) for 0.1-0.4 dB more on music; rising a twentieth as fast left the kitchen with lag and drift
     /// at 48 dB after convergence instead of 74; at the same rate both ways (margin 10 dB) the leak learnt
-    /// that talker (-1.4 to -3.1 dB); a margin of 16-20 dB with no ceiling brought the warm music no closer to AEC3
-    /// than 5-8 dB and cost their near end 0.7-1.8 dB.
+    /// that talker (-1.4 to -3.1 dB); a margin of 16-20 dB with no ceiling brought the warm music no
+    /// closer to AEC3 than 5-8 dB and cost their near end 0.7-1.8 dB.
     static let leakFall: Float = 0.05
     static let leakRise: Float = 0.005
     static let leakMargin: Float = 4
