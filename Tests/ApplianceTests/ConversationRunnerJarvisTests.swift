@@ -96,7 +96,10 @@ import TestSupport
         let started = ContinuousClock.now
         let output = try await turn(s, link, number: 1, query: "what's the weather")
         #expect(output.contains(fragment), "\(output)")
-        #expect(ContinuousClock.now - started < .seconds(6), "inactivity timeout 0.4 s, total cap 3 s")
+        // Only a guard against a hang: the output's wording already says how the turn failed (a Jarvis that
+        // never answers sends "too late" after its silence; a timed-out one never gets there). The whole
+        // turn, its speech included, took 6.1 s once on a loaded CI machine, against a bound of 6 s.
+        #expect(ContinuousClock.now - started < .seconds(20), "inactivity timeout 0.4 s, total cap 3 s")
         #expect(s.h.runner.state == .listening)
         #expect(s.h.logs.contains("tool ask_jarvis failed"))
         try await s.h.stop()
