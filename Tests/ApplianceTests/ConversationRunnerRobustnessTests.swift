@@ -147,7 +147,8 @@ import Testing
         #expect(h.mixer.requestedGain(.media) < 0.2)
         let started = ContinuousClock.now
         try await h.stop()
-        #expect(ContinuousClock.now - started < .seconds(3))
+        // Far from Jarvis's 30 s: a loaded CI run took 3.3 s once.
+        #expect(ContinuousClock.now - started < .seconds(10))
         #expect(link.closedByClient)
         #expect(await s.jarvis.cancelled == 1)
         #expect(h.mixer.requestedGain(.media) == 1)
