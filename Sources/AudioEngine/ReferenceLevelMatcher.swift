@@ -14,11 +14,11 @@ import Glibc
 /// the echo): taken exactly over the first `settleFrames` such frames, then tracked in fixed steps. (A
 /// tracker alone, with large steps while it settled, was pulled 30 dB low by the few frames in which the
 /// echo had not yet reached the mic, and the first gain taken was a step short.) The gain is the smallest
-/// power of two that brings the reference within 3 dB of that ratio, at most `maxShift` doublings, and
-/// never so much that the reference's recent peak would pass half of full scale. It is taken once it has been wanted for `settleFrames` frames of far-end sound, and only
-/// ever raised (a reference louder than its echo is what the canceller expects), except that a gain that
-/// would clip the frame at hand is lowered at once. The caller restarts the canceller after a change:
-/// its filter was learnt at the old scale.
+/// power of two that brings the reference within 3 dB of that ratio, at most `maxShift` doublings, and never
+/// so much that the reference's recent peak would pass half of full scale. It is taken once it has been
+/// wanted for `settleFrames` frames of far-end sound, and only ever raised (a reference louder than its echo
+/// is what the canceller expects), except that a gain that would clip the frame at hand is lowered at once.
+/// The caller restarts the canceller after a change: its filter was learnt at the old scale.
 ///
 /// Allocation-free after init; realtime-safe. One thread.
 struct ReferenceLevelMatcher {

@@ -35,14 +35,14 @@ import Glibc
 ///   dB under the echo keeps his bands; where they take 16 dB or less (the phone, the ReSpeaker's music1)
 ///   the floor is a tenth of D;
 /// - predicted residual echo Ê = G X̂, at least the leak floor; power subtraction with overestimation β = 3
-///   (1.5 while the near end talks): gain √(1 − β Ê / E), floored; a band whose output is more than twice β Ê is the near
-///   end's and passes untouched (`gain(output:echo:over:)`); gains fall at once and recover half-way
-///   per frame, except that while the lenient detector hears a talker, a band he dominates (it passes
-///   untouched and the mic stands above its echo there, the mic rule below) gets its whole gain back at
-///   once: in double talk the echo's loud moments keep pulling a talker's bands down, and the half-way
-///   steps back cost him more than the moments that pulled them (Benchmarks/aec-real, an instrumented
-///   build weighting each band's gain by the added near end: 36-69 % of the near end the suppressor took
-///   from the double-talk mixes was in frames where his band already passed untouched);
+///   (1.5 while the near end talks): gain √(1 − β Ê / E), floored; a band whose output is more than twice β Ê
+///   is the near end's and passes untouched (`gain(output:echo:over:)`); gains fall at once and recover
+///   half-way per frame, except that while the lenient detector hears a talker, a band he dominates (it
+///   passes untouched and the mic stands above its echo there, the mic rule below) gets its whole gain back
+///   at once: in double talk the echo's loud moments keep pulling a talker's bands down, and the half-way
+///   steps back cost him more than the moments that pulled them (Benchmarks/aec-real, an instrumented build
+///   weighting each band's gain by the added near end: 36-69 % of the near end the suppressor took from the
+///   double-talk mixes was in frames where his band already passed untouched);
 /// - slow recovery while only the far end has played for a while: once the lenient detector has heard
 ///   nobody for `quietTalkerMilliseconds` while the far end plays, a band's gain rises at most
 ///   `slowRise` times per frame (from the floor to untouched in ~110 ms instead of ~50 ms). In a long
@@ -145,13 +145,13 @@ final class ResidualEchoSuppressor {
     static let micMargin: Float = 4
     /// The leak floor: per update, how far the tracked leak (in log10) moves toward a frame's when that is
     /// lower and when it is higher (falls fast, rises a tenth as fast: it follows the filter's better
-    /// moments, so a talker the lenient detector misses raises it slowly); the floor's margin over it (6
-    /// dB) and its ceiling (−10 dB: a filter that removes less is covered by the couplings); and where it
-    /// starts (at the ceiling once the margin applies). Benchmarks/aec-real and Benchmarks/aec, temporary
-    /// builds: a margin of 10 dB cost the simulated kitchen's talker 0.2-0.4 dB in double talk (6 dB:
-    /// 0-0.2) for 0.1-0.4 dB more on music; rising a twentieth as fast left the kitchen with lag and drift
-    /// at 48 dB after convergence instead of 74; at the same rate both ways (margin 10 dB) the leak learnt
-    /// that talker (-1.4 to -3.1 dB); a margin of 16-20 dB with no ceiling brought the warm music no
+    /// moments, so a talker the lenient detector misses raises it slowly); the floor's margin over it (6 dB)
+    /// and its ceiling (−10 dB: a filter that removes less is covered by the couplings); and where it starts
+    /// (−20 dB, so a fresh floor is 14 dB under the estimate). Benchmarks/aec-real and Benchmarks/aec,
+    /// temporary builds: a margin of 10 dB cost the simulated kitchen's talker 0.2-0.4 dB in double talk (6
+    /// dB: 0-0.2) for 0.1-0.4 dB more on music; rising a twentieth as fast left the kitchen with lag and
+    /// drift at 48 dB after convergence instead of 74; at the same rate both ways (margin 10 dB) the leak
+    /// learnt that talker (-1.4 to -3.1 dB); a margin of 16-20 dB with no ceiling brought the warm music no
     /// closer to AEC3 than 5-8 dB and cost their near end 0.7-1.8 dB.
     static let leakFall: Float = 0.05
     static let leakRise: Float = 0.005

@@ -3,9 +3,9 @@ import Synchronization
 
 /// Holds a TCP port on 127.0.0.1 bound but not listening: a connection to it is refused, as to a server
 /// that went down, and no other server can take the port while this lives. A stand-in that stops keeps its
-/// port this way (`StandInListener.stop`, `RealtimeStandIn.shutdown`), so a test that stopped its server to see "unreachable"
-/// does not reach another test's server that happened to bind the freed port (the suites run in parallel:
-/// the media stand-in once answered a stopped one's URL with 404).
+/// port this way (`StandInListener.stop`, `RealtimeStandIn.shutdown`), so a test that stopped its server to
+/// see "unreachable" does not reach another test's server that happened to bind the freed port (the suites
+/// run in parallel: the media stand-in once answered a stopped one's URL with 404).
 final class ReservedPort: Sendable {
     private let descriptor: Mutex<Int32>
 
