@@ -40,14 +40,21 @@ final class Recorder: @unchecked Sendable {
 final class SignalSource: @unchecked Sendable {
     let signal: [Int16]
     private var position = 0
+    /// One render stalls 80 ms (past a 40–60 ms playback buffer) at this period...
     var stallOnceAtPeriod: Int?
+    /// ...or at the first period at which this holds (called on the playback thread).
+    var stallOnceWhen: (@Sendable () -> Bool)?
     private var periods = 0
+    private var stalled = false
 
     init(_ signal: [Int16]) { self.signal = signal }
 
     func render(_ period: PlaybackPeriod) {
         periods += 1
-        if periods == stallOnceAtPeriod { usleep(80_000) }
+        if !stalled, periods == stallOnceAtPeriod || stallOnceWhen?() == true {
+            stalled = true
+            usleep(80_000)
+        }
         let channels = period.parameters.channels
         for f in 0..<period.parameters.periodFrames {
             let s = signal[position]

@@ -133,19 +133,20 @@ import Testing
         }
     }
 
-    /// Runs both loops until `periods` capture periods are recorded, with the xrun about `at`
-    /// capture periods in.
+    /// Runs both loops until `periods` capture periods are recorded, with a capture overrun `at`
+    /// capture periods in or a playback underrun 40 periods later.
     private func record(_ xrun: Xrun, periods: Int = 220, at: Int = 60) async throws -> PeriodTrace {
         let tap = try ReferenceTap(sampleRate: 16_000)
         let source = SignalSource(testNoise(count: 16_000, seed: 7))
-        // Playback periods are 20 ms and playback runs a little ahead of capture: the underrun comes
-        // some 0.5 s later than `at` capture periods (the check needs a baseline before it).
-        if xrun == .playbackUnderrun { source.stallOnceAtPeriod = at / 2 + 20 }
+        let trace = PeriodTrace(periods: periods, periodFrames: 160, stallAtPeriod: xrun == .captureOverrun ? at : nil)
+        // The underrun comes 0.4 s after `at` captured periods (the check needs a baseline before
+        // it). Counted from the capture, not from playback's start: on a loaded machine the capture
+        // loop may start a second or more after playback does.
+        if xrun == .playbackUnderrun { source.stallOnceWhen = { trace.count >= at + 40 } }
         let playback = PlaybackLoop(configuration: PlaybackLoopConfiguration(
             device: PCMDevice(name: "spk", configFile: config),
             pcm: PCMConfiguration(sampleRate: 16_000, channels: 1, periodMicroseconds: 20_000, periods: 3),
             referenceTap: tap, fifoPriority: nil)) { source.render($0) }
-        let trace = PeriodTrace(periods: periods, periodFrames: 160, stallAtPeriod: xrun == .captureOverrun ? at : nil)
         let capture = CaptureLoop(configuration: CaptureLoopConfiguration(
             device: PCMDevice(name: "mic", configFile: config),
             pcm: PCMConfiguration(sampleRate: 16_000, channels: 1, periodMicroseconds: 10_000, periods: 4),
