@@ -1,6 +1,7 @@
 /// The `status` answer (ARCHITECTURE §9). Encodes exactly
 /// `{"state", "realtime_connected", "jarvis_session_id", "voice_volume", "media": {"state", "title", "url", "volume", "ducked"}}`
-/// with absent values as JSON `null` (never omitted).
+/// and the keys added to it: `barge_ins`, `echo_turns_ignored`, `malformed_events`, `unknown_events`
+/// and `audio` (`AudioStatus`), with absent values as JSON `null` (never omitted).
 public struct ServiceStatus: Sendable, Equatable, Codable {
     /// The conversation engine's state in snake_case: `idle`, `connecting`, `listening`,
     /// `user_speaking`, `processing`, `filler_speaking`, `waiting_for_jarvis`, `ai_speaking`, `error`.
@@ -10,13 +11,29 @@ public struct ServiceStatus: Sendable, Equatable, Codable {
     /// The assistant's voice and earcon level, 0.0...1.0 (`ctl voice-volume`).
     public var voiceVolume: Double
     public var media: MediaStatus
+    /// Since start: times the user's speech stopped the assistant, and turns the server's VAD heard
+    /// while the assistant spoke that were dropped as its echo.
+    public var bargeIns: Int
+    public var echoTurnsIgnored: Int
+    /// Since start: Realtime server frames that were not valid events, and events of unknown types.
+    public var malformedEvents: Int
+    public var unknownEvents: Int
+    /// Nil when the service runs no audio pipeline.
+    public var audio: AudioStatus?
 
-    public init(state: String, realtimeConnected: Bool, jarvisSessionID: String?, voiceVolume: Double = 1, media: MediaStatus) {
+    public init(state: String, realtimeConnected: Bool, jarvisSessionID: String?, voiceVolume: Double = 1, media: MediaStatus,
+                bargeIns: Int = 0, echoTurnsIgnored: Int = 0, malformedEvents: Int = 0, unknownEvents: Int = 0,
+                audio: AudioStatus? = nil) {
         self.state = state
         self.realtimeConnected = realtimeConnected
         self.jarvisSessionID = jarvisSessionID
         self.voiceVolume = voiceVolume
         self.media = media
+        self.bargeIns = bargeIns
+        self.echoTurnsIgnored = echoTurnsIgnored
+        self.malformedEvents = malformedEvents
+        self.unknownEvents = unknownEvents
+        self.audio = audio
     }
 
     enum CodingKeys: String, CodingKey {
@@ -25,6 +42,11 @@ public struct ServiceStatus: Sendable, Equatable, Codable {
         case jarvisSessionID = "jarvis_session_id"
         case voiceVolume = "voice_volume"
         case media
+        case bargeIns = "barge_ins"
+        case echoTurnsIgnored = "echo_turns_ignored"
+        case malformedEvents = "malformed_events"
+        case unknownEvents = "unknown_events"
+        case audio
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -34,6 +56,11 @@ public struct ServiceStatus: Sendable, Equatable, Codable {
         try c.encodeOrNull(jarvisSessionID, forKey: .jarvisSessionID)
         try c.encode(voiceVolume, forKey: .voiceVolume)
         try c.encode(media, forKey: .media)
+        try c.encode(bargeIns, forKey: .bargeIns)
+        try c.encode(echoTurnsIgnored, forKey: .echoTurnsIgnored)
+        try c.encode(malformedEvents, forKey: .malformedEvents)
+        try c.encode(unknownEvents, forKey: .unknownEvents)
+        if let audio { try c.encode(audio, forKey: .audio) } else { try c.encodeNil(forKey: .audio) }
     }
 }
 

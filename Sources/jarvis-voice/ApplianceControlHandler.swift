@@ -1,4 +1,5 @@
 import Appliance
+import AudioEngine
 import Control
 import Logging
 import Media
@@ -8,6 +9,7 @@ struct ApplianceControlHandler: ControlHandler {
     let runner: ConversationRunner
     let media: any MediaControlling
     let voiceVolume: VoiceVolumeStore
+    let pipeline: AudioPipeline
     var logger = Logger(label: "control")
 
     func handle(_ command: ControlCommand) async -> ControlResponse {
@@ -91,6 +93,17 @@ struct ApplianceControlHandler: ControlHandler {
             jarvisSessionID: conversation.jarvisSessionID, voiceVolume: voiceVolume.current,
             media: MediaStatus(
                 state: MediaStatus.State(rawValue: now.state.rawValue) ?? .stopped, title: now.displayTitle,
-                url: now.item?.url, volume: now.volume, ducked: conversation.media.ducked))
+                url: now.item?.url, volume: now.volume, ducked: conversation.media.ducked),
+            bargeIns: conversation.bargeIns, echoTurnsIgnored: conversation.echoTurnsIgnored,
+            malformedEvents: conversation.malformedEvents, unknownEvents: conversation.unknownEvents, audio: audioStatus())
+    }
+
+    private func audioStatus() -> AudioStatus {
+        let capture = pipeline.captureLoop.status, playback = pipeline.playbackLoop.status
+        let chain = pipeline.captureStatistics
+        return AudioStatus(
+            captureRunning: capture.isRunning, playbackRunning: playback.isRunning, captureXruns: capture.xruns,
+            playbackXruns: playback.xruns, echoReductionDB: chain.echoReductionDB, referenceLagMilliseconds: chain.lagMilliseconds,
+            nearEndSpeech: chain.nearEndSpeech)
     }
 }

@@ -77,7 +77,7 @@ struct RunCommand: AsyncParsableCommand {
         do {
             control = try await ControlServer.bind(
                 path: config.control.socket,
-                handler: ApplianceControlHandler(runner: runner, media: player, voiceVolume: voiceVolume),
+                handler: ApplianceControlHandler(runner: runner, media: player, voiceVolume: voiceVolume, pipeline: pipeline),
                 logger: Logger(label: "control"))
         } catch {
             logger.critical("\(error)")

@@ -29,6 +29,7 @@ import Realtime
         h.server(.speechStopped(audioEndMs: 2_600, itemID: "U2"), after: 600)
         #expect(h.lastSent == [.conversationItemDelete(itemID: "U2")], "the echo turn is removed, not answered")
         #expect(h.state == state)
+        #expect(h.engine.echoTurnsIgnored == 1 && h.engine.bargeIns == 0, "status counts it")
         // The answer plays to its end and the conversation listens again.
         h.server(.outputAudioDone(responseID: "R1", itemID: "A1"))
         h.server(.responseDone(ResponseInfo(id: "R1", status: "completed")), after: 5)
@@ -48,6 +49,7 @@ import Realtime
         #expect(h.lastSent == [.responseCancel(responseID: nil), .conversationItemTruncate(itemID: "A1", contentIndex: 0, audioEndMs: 520)],
                 "the server no longer cancels by itself (interrupt_response: false)")
         #expect(h.state == .userSpeaking)
+        #expect(h.engine.bargeIns == 1)
         #expect(h.engine.armedTimers[.serverTurnWait] != nil)
         // The server's VAD reports the user's turn: it is theirs, and gets answered.
         h.server(.speechStarted(audioStartMs: 2_500, itemID: "U2"), after: 80)
@@ -107,6 +109,7 @@ import Realtime
         h.server(.speechStopped(audioEndMs: 3_000, itemID: "U2"), after: 900)
         #expect(!h.lastSent.contains(.conversationItemDelete(itemID: "U2")))
         #expect(h.state == .processing)
+        #expect(h.engine.bargeIns == 1 && h.engine.echoTurnsIgnored == 0)
     }
 
     @Test func nearEndSpeechJustBeforeTheServersTurnConfirmsIt() {
@@ -158,5 +161,6 @@ import Realtime
         #expect(h.last.contains(.flushVoice))
         #expect(h.lastSent.first == .responseCancel(responseID: nil))
         #expect(h.state == .userSpeaking)
+        #expect(h.engine.bargeIns == 1)
     }
 }

@@ -77,6 +77,7 @@ extension ConversationEngine {
 
     private mutating func bargeIn() {
         stopSpeech(cancelResponse: true)
+        bargeIns += 1
         log(.info, "barge-in: near-end speech over the assistant")
         finishTurn(cutByBargeIn: true)
         localBargeInPending = serverTurn == nil
@@ -115,6 +116,7 @@ extension ConversationEngine {
         if assistantIsSpeaking || state.isSpeaking {
             // The server does not interrupt by itself (`interrupt_response: false`): cancel here.
             stopSpeech(cancelResponse: true)
+            bargeIns += 1
             log(.info, "barge-in (\(reason))")
             finishTurn(cutByBargeIn: true)
         }
@@ -126,6 +128,7 @@ extension ConversationEngine {
             serverTurn = nil
             let id = turn.itemID.isEmpty ? itemID : turn.itemID
             if !id.isEmpty { send(.conversationItemDelete(itemID: id)) }
+            echoTurnsIgnored += 1
             log(.info, "ignored a turn the server heard while the assistant spoke: no near-end speech (echo)")
             return
         }

@@ -14,6 +14,10 @@ public struct ConversationEngine: Sendable {
     public internal(set) var mediaPlaying = false
     /// Armed timers and their deadlines (what the executor should currently have scheduled).
     public internal(set) var armedTimers: [TimerID: EngineTime] = [:]
+    /// Since start: times the user's speech stopped the assistant (local detector or server VAD)...
+    public internal(set) var bargeIns = 0
+    /// ...and server VAD turns heard while the assistant spoke and dropped as its echo.
+    public internal(set) var echoTurnsIgnored = 0
 
     var now = EngineTime.zero
     var effects: [ConversationEffect] = []

@@ -146,6 +146,8 @@ final class RunnerLoop {
         let toolsRunning = tools.count
         let malformed = connection.malformedEvents
         let unknown = connection.unknownEvents
+        let bargeIns = engine.bargeIns
+        let echoTurnsIgnored = engine.echoTurnsIgnored
         runner.snapshot.withLock { status in
             status.state = state
             status.realtimeConnected = connected
@@ -153,6 +155,8 @@ final class RunnerLoop {
             status.toolsRunning = toolsRunning
             status.malformedEvents = malformed
             status.unknownEvents = unknown
+            status.bargeIns = bargeIns
+            status.echoTurnsIgnored = echoTurnsIgnored
         }
     }
 

@@ -1,0 +1,37 @@
+/// The `audio` object of `status`: the sound devices and the echo canceller, for an owner asking why
+/// the assistant did not hear them or stopped itself.
+public struct AudioStatus: Sendable, Equatable, Codable {
+    public var captureRunning: Bool
+    public var playbackRunning: Bool
+    /// Since start.
+    public var captureXruns: Int
+    public var playbackXruns: Int
+    /// The echo canceller's current echo reduction, in dB (0 while nothing plays).
+    public var echoReductionDB: Double
+    /// The echo's lag behind the reference the capture chain is given (after the devices' reported
+    /// delays), in milliseconds, from the chain's last confident estimate.
+    public var referenceLagMilliseconds: Double
+    /// The near-end detector hears someone talking near the device (told apart from the echo).
+    public var nearEndSpeech: Bool
+
+    public init(captureRunning: Bool, playbackRunning: Bool, captureXruns: Int, playbackXruns: Int,
+                echoReductionDB: Double, referenceLagMilliseconds: Double, nearEndSpeech: Bool) {
+        self.captureRunning = captureRunning
+        self.playbackRunning = playbackRunning
+        self.captureXruns = captureXruns
+        self.playbackXruns = playbackXruns
+        self.echoReductionDB = echoReductionDB
+        self.referenceLagMilliseconds = referenceLagMilliseconds
+        self.nearEndSpeech = nearEndSpeech
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case captureRunning = "capture_running"
+        case playbackRunning = "playback_running"
+        case captureXruns = "capture_xruns"
+        case playbackXruns = "playback_xruns"
+        case echoReductionDB = "echo_reduction_db"
+        case referenceLagMilliseconds = "reference_lag_ms"
+        case nearEndSpeech = "near_end_speech"
+    }
+}
