@@ -52,12 +52,14 @@ import TestSupport
         let echoTurns = occurrences(of: "speech_started while the assistant is audible", in: log1)
         #expect(echoTurns >= 1, "the server's VAD must hear the residual echo, or this phase proves nothing; log:\n\(log1)")
         #expect(realtime.clientEvents(ofType: "conversation.item.delete").count <= echoTurns)
-        // `status` counts what the journal tells (an echo turn may still end while it is read).
+        // `status` counts what the journal tells (published once the event is handled; an echo turn
+        // may still end while it is read).
         let ignoredBefore = occurrences(of: Self.echoTurnIgnored, in: service.logText)
-        let status1 = try #require(try await service.status())
+        let status1 = try #require(try await service.waitForStatus {
+            ($0["echo_turns_ignored"]?.numberValue ?? -1) >= Double(ignoredBefore)
+        }, "log:\n\(service.logText)")
         let ignoredAfter = occurrences(of: Self.echoTurnIgnored, in: service.logText)
-        let ignored = try #require(status1["echo_turns_ignored"]?.numberValue, "\(status1)")
-        #expect(Double(ignoredBefore) <= ignored && ignored <= Double(ignoredAfter), "\(status1)")
+        #expect(status1["echo_turns_ignored"]!.numberValue! <= Double(ignoredAfter), "\(status1)")
         #expect(status1["barge_ins"]?.numberValue == 0, "\(status1)")
         #expect(status1["audio"]?["capture_running"] == .bool(true), "\(status1)")
         #expect(status1["audio"]?["playback_running"] == .bool(true), "\(status1)")
@@ -72,7 +74,7 @@ import TestSupport
         try service.speak(interruption + silence)
         #expect(await realtime.waitForClientEvent("conversation.item.truncate", timeout: .seconds(30)), "log:\n\(service.logText)")
         #expect(service.logText.contains("barge-in"), "log:\n\(service.logText)")
-        #expect(try await service.status()?["barge_ins"]?.numberValue == 1)
+        #expect(try await service.waitForStatus { $0["barge_ins"]?.numberValue == 1 } != nil, "log:\n\(service.logText)")
         try await service.playOn(milliseconds: 600)
         let played = (try? TestFiles.readSamples(service.played)) ?? []
         let onset = Self.onsetMilliseconds(interruption, rate: 16_000)
