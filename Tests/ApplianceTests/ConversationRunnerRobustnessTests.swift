@@ -235,7 +235,7 @@ import Testing
         transport.scriptConnects(.hang)
         h.runner.tap()
         await h.waitForState(.connecting)
-        await advance(clock, by: RunnerHarness.fastEngine().connectTimeout, step: .milliseconds(50))
+        await advance(clock, by: RunnerHarness.fastEngine().connectTimeout, step: .milliseconds(150))
         await h.waitForState(.error)
         #expect(h.logs.contains("could not reach the Realtime API"))
         #expect(h.mixer.requestedGain(.media) == 1)

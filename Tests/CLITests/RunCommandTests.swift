@@ -113,7 +113,10 @@ import TestSupport
         let status = await service.wait(timeout: .seconds(15))
         let took = ContinuousClock.now - start
         #expect(status == 0, "log:\n\(readLog(log))")
-        #expect(took < .seconds(2), "shutdown took \(took)")
+        // Every service drained by itself (the group did not have to cancel after its 1.5 s), within
+        // the unit's TimeoutStopSec=5s; a loaded machine took 2.2 s once.
+        #expect(!readLog(log).contains("Graceful shutdown took longer than allowed"), "log:\n\(readLog(log))")
+        #expect(took < .seconds(5), "shutdown took \(took)")
         #expect(!TestFiles.exists(dir.file("run/control.sock")))
         #expect(!readLog(log).contains(realtime.script.apiKey))
         await realtime.shutdown()
