@@ -86,6 +86,23 @@ extension ConversationEngine {
         enter(.userSpeaking)
     }
 
+    /// The quiet period ran out, but the local detector heard someone talk within it and the server's VAD
+    /// has not reported a turn (a slow network, a slow server): the conversation is quiet only a whole
+    /// quiet period after that speech (at least `serverTurnWait` from now). Once per stretch of
+    /// `listening`, so a sound the server never takes for speech delays the end only once.
+    mutating func extendQuietPeriodForNearEndSpeech() -> Bool {
+        guard rule.localDetector, turnTaking == .handsFree, state == .listening, !quietPeriodExtended,
+              let last = nearEnd.lastHeard else { return false }
+        let since = nearEnd.active ? Duration.zero : .milliseconds(now.milliseconds(since: last))
+        guard since < configuration.quietPeriod else { return false }
+        quietPeriodExtended = true
+        let wait = max(configuration.quietPeriod - since, rule.serverTurnWait)
+        log(.info, "quiet period over, but someone near the device talked \(since.wholeMilliseconds) ms ago: "
+            + "waiting \(wait.wholeMilliseconds) ms more for the server to hear a turn")
+        arm(.quietPeriod, after: wait)
+        return true
+    }
+
     /// The server's VAD never reported the turn the local detector barged in for: listen again.
     mutating func serverTurnNeverCame() {
         guard localBargeInPending else { return }

@@ -57,6 +57,7 @@ extension ConversationEngine {
         case .connectTimeout:
             fail(earcon: .offline, reason: "could not reach the Realtime API within \(seconds(configuration.connectTimeout))")
         case .quietPeriod:
+            if extendQuietPeriodForNearEndSpeech() { return }
             endConversation(earcon: .done, reason: "quiet for \(seconds(configuration.quietPeriod))")
         case .userSpeakingLimit:
             log(.warning, "user turn longer than \(seconds(configuration.userSpeakingLimit)): dropped")

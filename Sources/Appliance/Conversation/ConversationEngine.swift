@@ -44,6 +44,8 @@ public struct ConversationEngine: Sendable {
     var serverTurn: ServerTurn?
     var localBargeInPending = false
     var voiceAudibleAt: EngineTime?
+    /// This stretch of `listening` already waited longer because the near end talked.
+    var quietPeriodExtended = false
 
     struct PushToTalkHold: Sendable {
         var pressedAt: EngineTime
@@ -109,6 +111,7 @@ public struct ConversationEngine: Sendable {
         let previous = state
         if let (id, _) = configuration.stateTimer(for: previous) { cancelTimer(id) }
         state = next
+        if next == .listening { quietPeriodExtended = false }
         emit(.setLED(next.ledPattern))  // the runner logs the change with its cause
         if let (id, duration) = configuration.stateTimer(for: next) { arm(id, after: duration) }
         if next == .waitingForJarvis, armedTimers[.toolTimeout] == nil { arm(.toolTimeout, after: configuration.toolTimeout) }
