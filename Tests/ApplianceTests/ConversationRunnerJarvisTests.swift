@@ -19,9 +19,11 @@ import TestSupport
         let client: JarvisClient
     }
 
+    /// Timeouts far from the stand-in's answers unless a test is about them: the whole suite on 2 cores
+    /// (with two more busy loops) held a 401 past a 0.4 s inactivity timeout.
     func setup(token: String = Self.token, options: TermLLMStandIn.Options = .init(),
-               inactivityTimeout: Duration = .milliseconds(400), totalTimeout: Duration = .seconds(3),
-               connectTimeout: Duration = .milliseconds(500)) async throws -> Setup {
+               inactivityTimeout: Duration = .seconds(5), totalTimeout: Duration = .seconds(30),
+               connectTimeout: Duration = .seconds(5)) async throws -> Setup {
         let server = try await TermLLMStandIn.start(options: options)
         let settings = JarvisSettings(
             url: server.baseURL, inactivityTimeout: inactivityTimeout, totalTimeout: totalTimeout, connectTimeout: connectTimeout,
@@ -51,9 +53,7 @@ import TestSupport
     }
 
     @Test func twoTurnsShareOneJarvisSession() async throws {
-        // Timeouts far from the answers: this is about the session, and the whole suite on 2 cores once held
-        // the stand-in's first chunk past the 0.4 s inactivity timeout.
-        let s = try await setup(inactivityTimeout: .seconds(5), totalTimeout: .seconds(30), connectTimeout: .seconds(5))
+        let s = try await setup()
         let link = try await base.connect(ConversationRunnerTests.Setup(h: s.h, transport: s.transport, jarvis: ScriptedJarvis()))
         let first = try await turn(s, link, number: 1, query: "remember the number 42")
         let second = try await turn(s, link, number: 2, query: "what number did I say")
@@ -72,8 +72,7 @@ import TestSupport
     }
 
     @Test func aTapWhileJarvisThinksClosesTheRequestAndCancelsTheRun() async throws {
-        // Timeouts far from the tap: this is about the tap, and a loaded machine must not time the request out first.
-        let s = try await setup(inactivityTimeout: .seconds(5), totalTimeout: .seconds(30), connectTimeout: .seconds(5))
+        let s = try await setup()
         s.server.setPlanner { _ in TermLLMTurnPlan(steps: [.sleep(.seconds(10)), .text("too late")]) }
         s.server.updateOptions { $0.pingInterval = .milliseconds(100) }
         let link = try await base.connect(ConversationRunnerTests.Setup(h: s.h, transport: s.transport, jarvis: ScriptedJarvis()))
@@ -107,7 +106,7 @@ import TestSupport
     }
 
     @Test func slowJarvisTimesOutIntoASpokenExplanation() async throws {
-        let s = try await setup()
+        let s = try await setup(inactivityTimeout: .milliseconds(400), totalTimeout: .seconds(3))
         s.server.setPlanner { _ in TermLLMTurnPlan(steps: [.silence(.seconds(5)), .text("too late")]) }
         try await failingTurn(s, expecting: "timed out")
     }
