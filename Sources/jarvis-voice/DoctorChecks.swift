@@ -88,12 +88,28 @@ struct DoctorChecks {
         return "\(secret.source), mode 0\(String(mode, radix: 8))"
     }
 
+    /// How long a running service may take to answer `status` (a busy Pi Zero answers in well under 1 s).
+    static let statusTimeout = Duration.seconds(5)
+
     private func checkControlSocket(_ report: inout DoctorReport) {
         let socket = config.control.socket
-        if case .ok(let status)? = try? ControlClient.send(.status, to: socket, timeout: .seconds(2)) {
-            let state = status["state"].flatMap { if case .string(let s) = $0 { s } else { nil } } ?? "?"
-            report.pass("control socket", "jarvis-voice is running and answers on \(socket) (state \(state)); device checks may report busy")
+        do throws(ControlClientError) {
+            if case .ok(let status) = try ControlClient.send(.status, to: socket, timeout: Self.statusTimeout) {
+                let state = status["state"].flatMap { if case .string(let s) = $0 { s } else { nil } } ?? "?"
+                report.pass("control socket", "jarvis-voice is running and answers on \(socket) (state \(state)); device checks may report busy")
+                return
+            }
+        } catch .timedOut {
+            report.fail("control socket", "a program listens on \(socket) but did not answer status within "
+                        + "\(Self.statusTimeout.wholeMilliseconds / 1000) s",
+                        fix: "is jarvis-voice stuck? read journalctl -u jarvis-voice, then systemctl restart jarvis-voice")
             return
+        } catch .permissionDenied {
+            report.fail("control socket", "permission denied on \(socket)",
+                        fix: "run doctor as root or as a member of the service's group (jarvis-voice)")
+            return
+        } catch {
+            // Nothing answers there: can the service create its socket?
         }
         let directory = DoctorCalls.parent(of: socket)
         switch DoctorCalls.access(toCreateIn: directory) {

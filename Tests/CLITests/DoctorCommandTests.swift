@@ -114,4 +114,25 @@ extension DoctorCommandTests {
             try await group.waitForAll()
         }
     }
+
+    /// A service that accepts but never answers is not taken for a free socket path.
+    @Test func aServiceThatDoesNotAnswerIsReported() async throws {
+        let socket = dir.file("control.sock")
+        let server = try await ControlServer.bind(path: socket, handler: RecordingHandler { _ in
+            try? await Task.sleep(for: .seconds(60))
+            return .done("too late")
+        })
+        let config = ServiceConfig(
+            capture: "no_such_mic", playback: "no_such_speaker", realtimeURL: "ws://127.0.0.1:9/v1/realtime",
+            jarvisURL: "http://127.0.0.1:9/ui", controlSocket: socket).write(to: dir, as: "stuck.toml")
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await server.run() }
+            let result = try await doctor(config: config)
+            #expect(result.status != 0)
+            #expect(line(result, "✗ control socket: ") == "✗ control socket: a program listens on \(socket) but did not answer status "
+                    + "within 5 s (fix: is jarvis-voice stuck? read journalctl -u jarvis-voice, then systemctl restart jarvis-voice)")
+            group.cancelAll()
+            try await group.waitForAll()
+        }
+    }
 }
