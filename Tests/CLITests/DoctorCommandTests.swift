@@ -101,38 +101,35 @@ import TestSupport
 
 extension DoctorCommandTests {
     @Test func aRunningServiceIsNamed() async throws {
-        let socket = dir.file("control.sock")
-        let server = try await ControlServer.bind(path: socket, handler: RecordingHandler())
-        let config = ServiceConfig(
-            capture: "no_such_mic", playback: "no_such_speaker", realtimeURL: "ws://127.0.0.1:9/v1/realtime",
-            jarvisURL: "http://127.0.0.1:9/ui", controlSocket: socket).write(to: dir, as: "running.toml")
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await server.run() }
-            let result = try await doctor(config: config)
-            #expect(line(result, "✓ control socket: ") == "✓ control socket: jarvis-voice is running and answers on \(socket) (state idle); device checks may report busy")
-            group.cancelAll()
-            try await group.waitForAll()
-        }
+        let (result, socket) = try await doctorWhileServing(RecordingHandler())
+        #expect(line(result, "✓ control socket: ") == "✓ control socket: jarvis-voice is running and answers on \(socket) (state idle); device checks may report busy")
     }
 
     /// A service that accepts but never answers is not taken for a free socket path.
     @Test func aServiceThatDoesNotAnswerIsReported() async throws {
-        let socket = dir.file("control.sock")
-        let server = try await ControlServer.bind(path: socket, handler: RecordingHandler { _ in
+        let (result, socket) = try await doctorWhileServing(RecordingHandler { _ in
             try? await Task.sleep(for: .seconds(60))
             return .done("too late")
         })
+        #expect(result.status != 0)
+        #expect(line(result, "✗ control socket: ") == "✗ control socket: a program listens on \(socket) but did not answer status "
+                + "within 5 s (fix: is jarvis-voice stuck? read journalctl -u jarvis-voice, then systemctl restart jarvis-voice)")
+    }
+
+    /// `doctor` while a control server with `handler` listens on the configured socket (no devices, nothing
+    /// reachable: only the control socket's line matters).
+    func doctorWhileServing(_ handler: RecordingHandler) async throws -> (ChildProcess.Result, socket: String) {
+        let socket = dir.file("control.sock")
+        let server = try await ControlServer.bind(path: socket, handler: handler)
         let config = ServiceConfig(
             capture: "no_such_mic", playback: "no_such_speaker", realtimeURL: "ws://127.0.0.1:9/v1/realtime",
-            jarvisURL: "http://127.0.0.1:9/ui", controlSocket: socket).write(to: dir, as: "stuck.toml")
-        try await withThrowingTaskGroup(of: Void.self) { group in
+            jarvisURL: "http://127.0.0.1:9/ui", controlSocket: socket).write(to: dir, as: "serving.toml")
+        return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await server.run() }
             let result = try await doctor(config: config)
-            #expect(result.status != 0)
-            #expect(line(result, "✗ control socket: ") == "✗ control socket: a program listens on \(socket) but did not answer status "
-                    + "within 5 s (fix: is jarvis-voice stuck? read journalctl -u jarvis-voice, then systemctl restart jarvis-voice)")
             group.cancelAll()
             try await group.waitForAll()
+            return (result, socket)
         }
     }
 }

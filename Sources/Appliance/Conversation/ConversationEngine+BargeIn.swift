@@ -97,8 +97,9 @@ extension ConversationEngine {
         guard since < configuration.quietPeriod else { return false }
         quietPeriodExtended = true
         let wait = max(configuration.quietPeriod - since, rule.serverTurnWait)
-        log(.info, "quiet period over, but someone near the device talked \(since.wholeMilliseconds) ms ago: "
-            + "waiting \(wait.wholeMilliseconds) ms more for the server to hear a turn")
+        let heard = nearEnd.active ? "is talking" : "talked \(since.wholeMilliseconds) ms ago"
+        log(.info, "quiet period over, but someone near the device \(heard): waiting \(wait.wholeMilliseconds) ms more "
+            + "for the server to hear a turn")
         arm(.quietPeriod, after: wait)
         return true
     }
