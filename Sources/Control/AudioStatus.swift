@@ -6,7 +6,8 @@ public struct AudioStatus: Sendable, Equatable, Codable {
     /// Since start.
     public var captureXruns: Int
     public var playbackXruns: Int
-    /// The echo canceller's current echo reduction, in dB (0 while nothing plays).
+    /// The echo canceller's echo reduction, in dB, as of the last time the speaker played (held while it
+    /// is silent; 0 before anything has played).
     public var echoReductionDB: Double
     /// The echo's lag behind the reference the capture chain is given (after the devices' reported
     /// delays), in milliseconds, from the chain's last confident estimate.

@@ -109,7 +109,7 @@ struct DoctorChecks {
                         fix: "run doctor as root or as a member of the service's group (jarvis-voice)")
             return
         } catch {
-            // Nothing answers there: can the service create its socket?
+            // Nothing listens there (or not a jarvis-voice): can the service create its socket?
         }
         let directory = DoctorCalls.parent(of: socket)
         switch DoctorCalls.access(toCreateIn: directory) {
