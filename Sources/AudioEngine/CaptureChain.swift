@@ -131,7 +131,7 @@ public final class CaptureChain: @unchecked Sendable {
             try preprocessor.setEchoSuppress(dB: configuration.echoSuppressDB)
             try preprocessor.setEchoSuppressActive(dB: configuration.echoSuppressActiveDB)
             uplinkResampler = try Resampler(inputRate: rate, outputRate: CaptureChainConfiguration.uplinkSampleRate, quality: 5)
-            drift = try DriftCompensator(frameSize: frameSize, filterLength: configuration.filterLength, sampleRate: rate,
+            drift = try DriftCompensator(frameSize: frameSize, impulseResponseLength: echo.impulseResponseLength, sampleRate: rate,
                                          enabled: configuration.driftCompensation)
         } catch {
             throw .speex(error)

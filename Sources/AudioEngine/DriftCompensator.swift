@@ -24,7 +24,9 @@ final class DriftCompensator {
     private var frame = 0
     private var settle = 0
 
-    init(frameSize: Int, filterLength: Int, sampleRate: Int, enabled: Bool) throws(SpeexDSPError) {
+    /// `impulseResponseLength`: the echo canceller's (`EchoCanceller.impulseResponseLength`), which it
+    /// writes whole into the buffer allocated here.
+    init(frameSize: Int, impulseResponseLength: Int, sampleRate: Int, enabled: Bool) throws(SpeexDSPError) {
         self.frameSize = frameSize
         self.enabled = enabled
         // Created with a ratio that does not reduce, so speex allocates its interpolation table now;
@@ -32,7 +34,7 @@ final class DriftCompensator {
         resampler = try Resampler(ratioNumerator: Self.ratioDenominator + 1, ratioDenominator: Self.ratioDenominator,
                                   inputRate: sampleRate, outputRate: sampleRate, quality: 5)
         try resampler.setRatio(numerator: Self.ratioDenominator, denominator: Self.ratioDenominator)
-        impulse = .allocate(capacity: filterLength)
+        impulse = .allocate(capacity: impulseResponseLength)
         impulse.initialize(repeating: 0)
         times = .allocate(capacity: Self.pointsPerFit)
         peaks = .allocate(capacity: Self.pointsPerFit)

@@ -6,6 +6,10 @@ public final class EchoCanceller: @unchecked Sendable {
     public let frameSize: Int
     public let filterLength: Int
     public let sampleRate: Int
+    /// Number of taps `impulseResponse(into:)` writes: speexdsp rounds the filter up to whole frames
+    /// (`filterLength` 3072 with 160-sample frames is 20 blocks, 3200 taps), so this can exceed
+    /// `filterLength`.
+    public let impulseResponseLength: Int
     let handle: EchoHandle
 
     /// - Parameters:
@@ -16,6 +20,7 @@ public final class EchoCanceller: @unchecked Sendable {
         self.frameSize = frameSize
         self.filterLength = filterLength
         self.sampleRate = sampleRate
+        impulseResponseLength = handle.impulseResponseSize()
     }
 
     /// Cancels the echo of `reference` (what was played) from `mic`. All three buffers hold
@@ -29,14 +34,11 @@ public final class EchoCanceller: @unchecked Sendable {
     /// Forgets the adapted filter (e.g. after the reference was re-aligned).
     public func reset() { handle.reset() }
 
-    /// Number of taps `impulseResponse(into:)` writes (equals `filterLength`).
-    public var impulseResponseLength: Int { handle.impulseResponseSize() }
-
     /// Copies the adapted time-domain filter (scaled to Int32, 32767 = unity) into `into`,
     /// which must hold `impulseResponseLength` values. Costs one inverse FFT per filter block;
     /// allocation-free.
     public func impulseResponse(into: UnsafeMutableBufferPointer<Int32>) {
-        precondition(into.count >= filterLength)
+        precondition(into.count >= impulseResponseLength, "impulseResponse needs \(impulseResponseLength) taps, got \(into.count)")
         handle.impulseResponse(into: into.baseAddress!)
     }
 }

@@ -92,3 +92,23 @@ private func erle(_ mic: [Int16], _ out: [Int16], from: Int, to: Int, latency: I
     }
     #expect(total == 3840)
 }
+
+/// speexdsp's filter is a whole number of frames, so with a frame the tail does not divide (10 or 20 ms
+/// against 192 ms, or 16 ms against 200 ms) its impulse response is longer than the tail. The drift
+/// tracker copies that response every 8 converged frames; it once sized its buffer by the tail, and
+/// speexdsp wrote past it (`frame_ms = 10` aborted `jarvis-voice dsp` with glibc's "free(): invalid next
+/// size" when the chain was released).
+@Test(arguments: [(10, 192), (20, 192), (16, 200)])
+func frameLengthsThatDoNotDivideTheTailCancelAndTrackDrift(frameMilliseconds: Int, tailMilliseconds: Int) throws {
+    let scene = CaptureChainTestSignals.scene(seconds: 14, echoDelay: 0, ppm: 50, nearEnd: false)
+    var configuration = CaptureChainConfiguration()
+    configuration.frameMilliseconds = frameMilliseconds
+    configuration.echoTailMilliseconds = tailMilliseconds
+    let chain = try CaptureChain(configuration: configuration)
+    #expect(chain.echo.impulseResponseLength % chain.frameSize == 0)
+    #expect(chain.echo.impulseResponseLength >= configuration.filterLength)
+    let out = run(chain, mic: scene.mic, reference: scene.reference)
+    let e = erle(scene.mic, out, from: 16000 * 11, to: 16000 * 13, latency: chain.latencySamples)
+    #expect(e > 20, "ERLE \(e) dB")
+    #expect(abs(chain.estimatedDriftPPM - 50) < 10, "drift \(chain.estimatedDriftPPM) ppm")
+}

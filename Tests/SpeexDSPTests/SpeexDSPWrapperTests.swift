@@ -36,6 +36,18 @@ private func energy(_ x: ArraySlice<Int16>) -> Double { x.reduce(0) { $0 + Doubl
     #expect(abs(peak - 40) <= 1, "impulse response peak at \(peak)")
 }
 
+/// speexdsp's filter is a whole number of frames: 3072 taps with 160-sample frames are 20 blocks, 3200
+/// taps, all of which `impulseResponse(into:)` writes.
+@Test func impulseResponseLengthIsWholeFrames() throws {
+    let aec = try EchoCanceller(frameSize: 160, filterLength: 3072, sampleRate: 16000)
+    #expect(aec.impulseResponseLength == 3200)
+    let guardTaps = 64
+    var ir = [Int32](repeating: 0x5A5A_5A5A, count: aec.impulseResponseLength + guardTaps)
+    ir.withUnsafeMutableBufferPointer { aec.impulseResponse(into: UnsafeMutableBufferPointer(rebasing: $0[0..<aec.impulseResponseLength])) }
+    #expect(ir[aec.impulseResponseLength...].allSatisfy { $0 == 0x5A5A_5A5A })
+    #expect(ir[..<aec.impulseResponseLength].allSatisfy { $0 == 0 })
+}
+
 @Test func echoCancellerRejectsBadSizes() {
     #expect(throws: SpeexDSPError.self) { try EchoCanceller(frameSize: 0, filterLength: 10, sampleRate: 16000) }
     do { _ = try EchoCanceller(frameSize: 0, filterLength: 10, sampleRate: 16000) } catch {
