@@ -1,3 +1,5 @@
+import AudioCore
+
 /// Settings of the capture DSP chain (`[dsp]` in the config file). Every field maps one to one to
 /// the TOML key named in its comment; the defaults are the values measured in `Benchmarks/aec`.
 public struct CaptureChainConfiguration: Sendable, Equatable {
@@ -46,22 +48,27 @@ public struct CaptureChainConfiguration: Sendable, Equatable {
 
     /// Problems, each naming the TOML key; empty when valid.
     public var problems: [String] {
+        typealias Limits = CaptureChainLimits
         var p: [String] = []
-        if !(4...64).contains(frameMilliseconds) || frameMilliseconds % 2 != 0 {
-            p.append("dsp.frame_ms must be an even number of milliseconds in 4...64 (got \(frameMilliseconds))")
+        if !Limits.frameMilliseconds.contains(frameMilliseconds) || frameMilliseconds % 2 != 0 {
+            p.append("dsp.frame_ms must be an even number of milliseconds in \(Limits.frameMilliseconds) (got \(frameMilliseconds))")
         }
-        if !(frameMilliseconds...1000).contains(echoTailMilliseconds) {
-            p.append("dsp.echo_tail_ms must be between frame_ms and 1000 (got \(echoTailMilliseconds))")
+        if !Limits.echoTailMilliseconds.contains(echoTailMilliseconds) || echoTailMilliseconds < frameMilliseconds {
+            p.append("dsp.echo_tail_ms must be in \(Limits.echoTailMilliseconds) and at least frame_ms (got \(echoTailMilliseconds))")
         }
-        if !(0...2000).contains(maxReferenceLagMilliseconds) {
-            p.append("dsp.max_reference_lag_ms must be in 0...2000 (got \(maxReferenceLagMilliseconds))")
+        if !Limits.maxReferenceLagMilliseconds.contains(maxReferenceLagMilliseconds) {
+            p.append("dsp.max_reference_lag_ms must be in \(Limits.maxReferenceLagMilliseconds) (got \(maxReferenceLagMilliseconds))")
         }
-        if !(-60...0).contains(noiseSuppressDB) { p.append("dsp.noise_suppress_db must be in -60...0 (got \(noiseSuppressDB))") }
-        if !(-90...0).contains(echoSuppressDB) { p.append("dsp.echo_suppress_db must be in -90...0 (got \(echoSuppressDB))") }
-        if !(-90...0).contains(echoSuppressActiveDB) {
-            p.append("dsp.echo_suppress_active_db must be in -90...0 (got \(echoSuppressActiveDB))")
+        if !Limits.noiseSuppressDB.contains(noiseSuppressDB) {
+            p.append("dsp.noise_suppress_db must be in \(Limits.noiseSuppressDB) (got \(noiseSuppressDB))")
         }
-        if !(1...32767).contains(agcLevel) { p.append("dsp.agc_level must be in 1...32767 (got \(agcLevel))") }
+        if !Limits.echoSuppressDB.contains(echoSuppressDB) {
+            p.append("dsp.echo_suppress_db must be in \(Limits.echoSuppressDB) (got \(echoSuppressDB))")
+        }
+        if !Limits.echoSuppressDB.contains(echoSuppressActiveDB) {
+            p.append("dsp.echo_suppress_active_db must be in \(Limits.echoSuppressDB) (got \(echoSuppressActiveDB))")
+        }
+        if !Limits.agcLevel.contains(agcLevel) { p.append("dsp.agc_level must be in \(Limits.agcLevel) (got \(agcLevel))") }
         return p
     }
 }

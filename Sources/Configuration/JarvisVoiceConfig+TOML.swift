@@ -1,3 +1,4 @@
+import AudioCore
 import Basics
 
 extension JarvisVoiceConfig {
@@ -130,17 +131,19 @@ extension DSPConfig {
     init(reader r: inout ConfigSectionReader) {
         let d = DSPConfig()
         self.init()
-        frameMs = r.integer("frame_ms", default: d.frameMs, in: 4...64)
-        echoTailMs = r.integer("echo_tail_ms", default: d.echoTailMs, in: 16...2000)
-        maxReferenceLagMs = r.integer("max_reference_lag_ms", default: d.maxReferenceLagMs, in: 0...5000)
+        typealias Limits = CaptureChainLimits
+        frameMs = r.integer("frame_ms", default: d.frameMs, in: Limits.frameMilliseconds)
+        if frameMs % 2 != 0 { r.problem("frame_ms", "must be an even number of milliseconds, got \(frameMs)") }
+        echoTailMs = r.integer("echo_tail_ms", default: d.echoTailMs, in: Limits.echoTailMilliseconds)
+        maxReferenceLagMs = r.integer("max_reference_lag_ms", default: d.maxReferenceLagMs, in: Limits.maxReferenceLagMilliseconds)
         driftCompensation = r.boolean("drift_compensation", default: d.driftCompensation)
-        noiseSuppressDB = r.integer("noise_suppress_db", default: d.noiseSuppressDB, in: -100...0)
-        echoSuppressDB = r.integer("echo_suppress_db", default: d.echoSuppressDB, in: -100...0)
-        echoSuppressActiveDB = r.integer("echo_suppress_active_db", default: d.echoSuppressActiveDB, in: -100...0)
+        noiseSuppressDB = r.integer("noise_suppress_db", default: d.noiseSuppressDB, in: Limits.noiseSuppressDB)
+        echoSuppressDB = r.integer("echo_suppress_db", default: d.echoSuppressDB, in: Limits.echoSuppressDB)
+        echoSuppressActiveDB = r.integer("echo_suppress_active_db", default: d.echoSuppressActiveDB, in: Limits.echoSuppressDB)
         residualEchoSuppressor = r.boolean("residual_echo_suppressor", default: d.residualEchoSuppressor)
         matchReferenceLevel = r.boolean("match_reference_level", default: d.matchReferenceLevel)
         agc = r.boolean("agc", default: d.agc)
-        agcLevel = r.integer("agc_level", default: d.agcLevel, in: 1...32767)
+        agcLevel = r.integer("agc_level", default: d.agcLevel, in: Limits.agcLevel)
         if echoTailMs < frameMs {
             r.problem("echo_tail_ms", "must be at least frame_ms (\(frameMs)), got \(echoTailMs)")
         }

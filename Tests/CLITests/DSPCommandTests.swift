@@ -62,4 +62,36 @@ import TestProcess
             #expect(result.stderr.contains("reference gain \(gain),"), "\(result.stderr)")
         }
     }
+
+    /// One owner for the `[dsp]` limits (`CaptureChainLimits`): every value `check-config` accepts, the
+    /// chain runs with, and every value just past a limit `check-config` rejects with its line, before
+    /// anything starts. The file once accepted `frame_ms = 5`, `echo_tail_ms` up to 2000,
+    /// `max_reference_lag_ms` up to 5000 and suppression down to -100 dB, which the chain then refused.
+    @Test func theFilesLimitsAreTheChains() async throws {
+        let binary = try #require(ChildProcess.builtExecutable("jarvis-voice"), "jarvis-voice is not built next to the tests")
+        let directory = TemporaryDirectory()
+        let (mic, reference) = Self.scene()
+        let format = AudioFormat(sampleRate: 16000, channels: 1)
+        let micPath = directory.write("mic.wav", bytes: WAVFile(format: format, samples: Array(mic.prefix(16000))).bytes)
+        let referencePath = directory.write("ref.wav", bytes: WAVFile(format: format, samples: Array(reference.prefix(16000))).bytes)
+        let accepted = ["frame_ms = 4", "frame_ms = 10", "frame_ms = 64\necho_tail_ms = 64", "echo_tail_ms = 16",
+                        "echo_tail_ms = 1000", "max_reference_lag_ms = 0", "max_reference_lag_ms = 2000",
+                        "noise_suppress_db = -60", "echo_suppress_db = -90", "echo_suppress_active_db = -90",
+                        "agc = true\nagc_level = 1", "agc = true\nagc_level = 32767"]
+        let rejected = ["frame_ms = 5", "frame_ms = 66", "echo_tail_ms = 1001", "frame_ms = 32\necho_tail_ms = 16",
+                        "max_reference_lag_ms = 2001", "noise_suppress_db = -61", "echo_suppress_db = -91",
+                        "echo_suppress_active_db = -91", "agc_level = 0"]
+        for (index, keys) in (accepted + rejected).enumerated() {
+            let config = directory.write("\(index).toml", "[dsp]\n\(keys)\n")
+            let check = try await ChildProcess.run([binary, "check-config", "--config", config])
+            let dsp = try await ChildProcess.run([binary, "dsp", "--config", config, "--mic", micPath, "--reference", referencePath,
+                                                  "--out", directory.file("out.wav")])
+            if accepted.contains(keys) {
+                #expect(check.status == 0 && dsp.status == 0, "\(keys): check-config \(check.status) \(check.stdout), dsp \(dsp.status) \(dsp.stderr)")
+            } else {
+                #expect(check.status == 78 && check.stdout.hasPrefix("\(config):"), "\(keys): check-config \(check.status) \(check.stdout)")
+                #expect(dsp.status == 78, "\(keys): dsp \(dsp.status) \(dsp.stderr)")
+            }
+        }
+    }
 }

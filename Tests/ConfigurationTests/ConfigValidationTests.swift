@@ -131,7 +131,7 @@ import Testing
             "4: [audio] period_ms must be between 1 and 100, got 0",
             "5: [audio] mic_channel must be below capture_channels (1), got 3",
             "7: unknown key \"foo\" in [audio]",
-            "10: [dsp] echo_tail_ms must be between 16 and 2000, got 8",
+            "10: [dsp] echo_tail_ms must be between 16 and 1000, got 8",
             "11: [dsp] agc must be true or false, got a string",
             "14: [realtime] url may use ws:// only for loopback hosts (use wss://), got \"ws://example.com/v1/realtime\"",
             "15: [realtime] vad must be one of \"semantic\", \"server\", got \"auto\"",
