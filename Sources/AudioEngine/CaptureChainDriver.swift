@@ -27,6 +27,7 @@ final class CaptureChainDriver: @unchecked Sendable {
     private let convertedMic: UnsafeMutableBufferPointer<Int16>
     private let convertedReference: UnsafeMutableBufferPointer<Int16>
     private let silence: UnsafeMutableBufferPointer<Int16>
+    private let maxPeriodFrames: Int
     private var filled = 0
     private var lastStreamRun: Int?
     /// Frames were lost since the chain last ran: tell it before its next frame (a gap while the
@@ -38,8 +39,10 @@ final class CaptureChainDriver: @unchecked Sendable {
 
     let stats: CaptureStatistics
 
-    /// `captureRate`: the device's rate; periods of up to `maxPeriodFrames` frames.
+    /// `captureRate`: the device's rate; `maxPeriodFrames` sizes the scratch buffers (a longer period,
+    /// which a device may grant, is processed in pieces of that size).
     init(chain: CaptureChain, uplink: SPSCRing<Int16>, captureRate: Int, maxPeriodFrames: Int) throws(SpeexDSPError) {
+        self.maxPeriodFrames = max(1, maxPeriodFrames)
         self.chain = chain
         self.uplink = uplink
         let rate = CaptureChainConfiguration.sampleRate
@@ -78,7 +81,19 @@ final class CaptureChainDriver: @unchecked Sendable {
     func process(mic: UnsafeBufferPointer<Int16>, reference: UnsafeBufferPointer<Int16>?, streamRun: Int) {
         if let last = lastStreamRun, last != streamRun { interruptionPending = true }
         lastStreamRun = streamRun
-        let reference = reference ?? UnsafeBufferPointer(rebasing: silence[0..<min(mic.count, silence.count)])
+        var start = 0
+        while start < mic.count {
+            let end = min(mic.count, start + maxPeriodFrames)
+            let micPiece = UnsafeBufferPointer(rebasing: mic[start..<end])
+            let referencePiece = reference.map { UnsafeBufferPointer(rebasing: $0[min(start, $0.count)..<min(end, $0.count)]) }
+                ?? UnsafeBufferPointer(rebasing: silence[0..<(end - start)])
+            process(mic: micPiece, reference: referencePiece)
+            start = end
+        }
+    }
+
+    /// One piece of at most `maxPeriodFrames` frames.
+    private func process(mic: UnsafeBufferPointer<Int16>, reference: UnsafeBufferPointer<Int16>) {
         guard let micConverter, let referenceConverter else {
             append(mic: mic, reference: reference)
             return

@@ -122,7 +122,7 @@ public final class ReferenceTap: @unchecked Sendable {
     public func playbackWrote(
         _ interleaved: UnsafeBufferPointer<Int16>, channels: Int, run: Int, clock: PlaybackClock?
     ) {
-        let frames = min(interleaved.count / channels, converter == nil ? Int.max : mono.count)
+        let frames = interleaved.count / channels
         var index = written.load(ordering: .relaxed)
         if run != producerRun {
             producerRun = run
@@ -150,12 +150,18 @@ public final class ReferenceTap: @unchecked Sendable {
             }
         } else {
             silentFrames = 0
-            for f in 0..<frames { mono[f] = Self.downmix(interleaved, frame: f, channels: channels) }
-            let (_, produced) = converter.process(
-                input: UnsafeBufferPointer(rebasing: mono[0..<frames]), output: converted)
-            for j in 0..<produced {
-                history[index % capacity] = converted[j]
-                index += 1
+            // In chunks of the scratch buffers: a device may grant a longer period than was asked for.
+            var start = 0
+            while start < frames {
+                let count = min(frames - start, mono.count)
+                for f in 0..<count { mono[f] = Self.downmix(interleaved, frame: start + f, channels: channels) }
+                let (_, produced) = converter.process(
+                    input: UnsafeBufferPointer(rebasing: mono[0..<count]), output: converted)
+                for j in 0..<produced {
+                    history[index % capacity] = converted[j]
+                    index += 1
+                }
+                start += count
             }
         }
         silentPeriods = silent ? silentPeriods + 1 : 0

@@ -54,8 +54,12 @@ public final class Preprocessor: @unchecked Sendable {
     /// Speech probability of the last processed frame, 0...1.
     public var speechProbability: Float { Float(handle.getInt(PreprocessRequest.getProb)) / 100 }
 
-    /// Residual echo suppression uses the canceller's state; pass nil to unlink.
+    /// Residual echo suppression uses the canceller's state; pass nil to unlink. The canceller's frame
+    /// must be this preprocessor's: speexdsp copies its residual echo spectrum (frame + 1 values) into
+    /// the preprocessor's buffer (frame + 24 values).
     public func linkEchoCanceller(_ echo: EchoCanceller?) throws(SpeexDSPError) {
+        precondition(echo.map { $0.frameSize == frameSize } ?? true,
+                     "linkEchoCanceller: the canceller's frame (\(echo?.frameSize ?? 0)) is not the preprocessor's (\(frameSize))")
         try handle.setEchoState(echo?.handle)
         linkedEcho = echo
     }

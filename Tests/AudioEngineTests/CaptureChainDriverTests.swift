@@ -108,3 +108,25 @@ import Testing
         #expect(skippedInHissLastHalf == 31, "\(skippedInHissLastHalf) of the hiss's last 31 frames skipped the chain")
     }
 }
+
+/// A capture device may grant a longer period than was asked for (dsnoop at 48 kHz: 1024 frames
+/// against the 4 × 240 the driver's scratch holds when 5 ms periods were asked for): every frame still
+/// reaches the uplink. The driver once converted only what fit its scratch and dropped the rest.
+@Test func aLongerCapturePeriodThanTheScratchLosesNothing() throws {
+    let chain = try CaptureChain()
+    let uplinkRing = SPSCRing<Int16>(capacity: 1 << 17, zero: 0)
+    let driver = try CaptureChainDriver(chain: chain, uplink: uplinkRing, captureRate: 48_000, maxPeriodFrames: 4 * 240)
+    let period = 1_024, periods = 94  // ~2 s
+    let mic = testNoise(count: period, seed: 7, amplitude: 3_000)
+    var uplinkSamples = 0
+    var scratch = [Int16](repeating: 0, count: 1 << 16)
+    mic.withUnsafeBufferPointer { m in
+        for _ in 0..<periods {
+            driver.process(mic: m, reference: nil, streamRun: 0)
+            uplinkSamples += scratch.withUnsafeMutableBufferPointer { uplinkRing.read(into: $0) }
+        }
+    }
+    // 48 kHz in, 24 kHz out: half as many samples, less the resamplers' and the chain's own delay.
+    let expected = periods * period / 2
+    #expect(uplinkSamples > expected - 1_200 && uplinkSamples <= expected, "uplink \(uplinkSamples) samples, expected ~\(expected)")
+}

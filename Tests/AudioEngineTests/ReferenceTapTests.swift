@@ -118,4 +118,32 @@ import Testing
         let onset = try #require(out.firstIndex { abs(Int($0)) > 2_000 })
         #expect(abs(onset - 160) <= 2, "burst onset at sample \(onset) of the pull, expected 160 (200 ms)")
     }
+
+    /// A device may grant a longer period than was asked for (dmix at 48 kHz: 1024 frames against the
+    /// 4 × 480 the tap's scratch holds when 5 ms periods were asked for): the whole period is converted
+    /// in pieces, so the reference keeps every sample and its timing. The tap once kept only what fit
+    /// its scratch, and the burst came back 65 samples (4 ms) off.
+    @Test func aLongerPeriodThanTheScratchIsConvertedWhole() throws {
+        let tap = try ReferenceTap(sampleRate: 16_000, playbackRate: 48_000, maxPlaybackPeriodFrames: 4 * 240)
+        let period = 1_024
+        var buffer = [Int16](repeating: 0, count: period * 2)
+        for p in 0..<12 {
+            for f in 0..<period {
+                let frame = p * period + f
+                let v: Int16 = frame >= 9_600 ? Int16(12_000 * sin(2 * Double.pi * 1_000 * Double(frame) / 48_000)) : 0
+                buffer[2 * f] = v
+                buffer[2 * f + 1] = v
+            }
+            let writtenEnd = Int64((p + 1) * period)
+            let now = (writtenEnd - 2_048) * 1_000_000_000 / 48_000
+            buffer.withUnsafeBufferPointer { tap.playbackWrote($0, channels: 2, delayFrames: 2_048, atNanoseconds: now) }
+        }
+        var out = [Int16](repeating: 0, count: 320)
+        out.withUnsafeMutableBufferPointer { _ = tap.pull(into: $0, firstFrameNanoseconds: 190_000_000) }
+        let onset = try #require(out.firstIndex { abs(Int($0)) > 2_000 })
+        #expect(abs(onset - 160) <= 2, "burst onset at sample \(onset) of the pull, expected 160 (200 ms)")
+        let tone = out[(onset + 8)...].map { Double($0) * Double($0) }
+        let rms = (tone.reduce(0, +) / Double(tone.count)).squareRoot()
+        #expect(rms > 7_000, "the tone after the onset: RMS \(rms), expected ~8500")
+    }
 }
