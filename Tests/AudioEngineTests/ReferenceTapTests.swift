@@ -93,53 +93,45 @@ import Testing
         #expect(out == [7, 8, 9, 10])
     }
 
-    /// 48 kHz stereo playback into a 16 kHz tap: the converter's delay is compensated, so a tone
-    /// burst played at a known instant comes back from `pull` at that instant (±1 sample).
-    @Test func playbackAtAnotherRateIsConvertedAndStaysAligned() throws {
-        let tap = try ReferenceTap(sampleRate: 16_000, playbackRate: 48_000)
-        let period = 480  // 10 ms at 48 kHz
+    /// 48 kHz stereo playback into `tap`: 200 ms of silence, then a 1 kHz burst from playback frame 9600
+    /// on, in `periods` periods of `period` frames, with `queued` frames in the device after each write.
+    /// Returns 20 ms pulled around the burst's onset, which is heard at 200 ms (sample 160 of the pull).
+    private func pullAroundABurst(_ tap: ReferenceTap, period: Int, periods: Int, queued: Int) -> [Int16] {
         var buffer = [Int16](repeating: 0, count: period * 2)
-        // 200 ms of silence, then a 1 kHz burst from playback frame 9600 on, 10 ms periods, 20 ms queued.
-        for p in 0..<40 {
+        for p in 0..<periods {
             for f in 0..<period {
                 let frame = p * period + f
                 let v: Int16 = frame >= 9_600 ? Int16(12_000 * sin(2 * Double.pi * 1_000 * Double(frame) / 48_000)) : 0
                 buffer[2 * f] = v
                 buffer[2 * f + 1] = v
             }
+            // Frame n is heard at (n - end + queued) / 48 kHz after now.
             let writtenEnd = Int64((p + 1) * period)
-            // After writing, 960 frames (20 ms) are queued: frame n is heard at (n - end + 960) / 48 kHz after now.
-            let now = (writtenEnd - 960) * 1_000_000_000 / 48_000
-            buffer.withUnsafeBufferPointer { tap.playbackWrote($0, channels: 2, delayFrames: 960, atNanoseconds: now) }
+            let now = (writtenEnd - Int64(queued)) * 1_000_000_000 / 48_000
+            buffer.withUnsafeBufferPointer { tap.playbackWrote($0, channels: 2, delayFrames: queued, atNanoseconds: now) }
         }
-        // Ask for 20 ms around the burst onset: playback frame 9600 is heard at 200 ms.
         var out = [Int16](repeating: 0, count: 320)
         out.withUnsafeMutableBufferPointer { _ = tap.pull(into: $0, firstFrameNanoseconds: 190_000_000) }
+        return out
+    }
+
+    /// 48 kHz stereo playback into a 16 kHz tap: the converter's delay is compensated, so a tone
+    /// burst played at a known instant comes back from `pull` at that instant (±1 sample).
+    @Test func playbackAtAnotherRateIsConvertedAndStaysAligned() throws {
+        let tap = try ReferenceTap(sampleRate: 16_000, playbackRate: 48_000)
+        // 10 ms periods, 20 ms queued.
+        let out = pullAroundABurst(tap, period: 480, periods: 40, queued: 960)
         let onset = try #require(out.firstIndex { abs(Int($0)) > 2_000 })
         #expect(abs(onset - 160) <= 2, "burst onset at sample \(onset) of the pull, expected 160 (200 ms)")
     }
 
     /// A device may grant a longer period than was asked for (dmix at 48 kHz: 1024 frames against the
-    /// 4 × 480 the tap's scratch holds when 5 ms periods were asked for): the whole period is converted
+    /// 4 × 240 the tap's scratch holds when 5 ms periods were asked for): the whole period is converted
     /// in pieces, so the reference keeps every sample and its timing. The tap once kept only what fit
     /// its scratch, and the burst came back 65 samples (4 ms) off.
     @Test func aLongerPeriodThanTheScratchIsConvertedWhole() throws {
         let tap = try ReferenceTap(sampleRate: 16_000, playbackRate: 48_000, maxPlaybackPeriodFrames: 4 * 240)
-        let period = 1_024
-        var buffer = [Int16](repeating: 0, count: period * 2)
-        for p in 0..<12 {
-            for f in 0..<period {
-                let frame = p * period + f
-                let v: Int16 = frame >= 9_600 ? Int16(12_000 * sin(2 * Double.pi * 1_000 * Double(frame) / 48_000)) : 0
-                buffer[2 * f] = v
-                buffer[2 * f + 1] = v
-            }
-            let writtenEnd = Int64((p + 1) * period)
-            let now = (writtenEnd - 2_048) * 1_000_000_000 / 48_000
-            buffer.withUnsafeBufferPointer { tap.playbackWrote($0, channels: 2, delayFrames: 2_048, atNanoseconds: now) }
-        }
-        var out = [Int16](repeating: 0, count: 320)
-        out.withUnsafeMutableBufferPointer { _ = tap.pull(into: $0, firstFrameNanoseconds: 190_000_000) }
+        let out = pullAroundABurst(tap, period: 1_024, periods: 12, queued: 2_048)
         let onset = try #require(out.firstIndex { abs(Int($0)) > 2_000 })
         #expect(abs(onset - 160) <= 2, "burst onset at sample \(onset) of the pull, expected 160 (200 ms)")
         let tone = out[(onset + 8)...].map { Double($0) * Double($0) }
