@@ -109,7 +109,7 @@ import Testing
     }
 }
 
-/// A capture device may grant a longer period than was asked for (dsnoop at 48 kHz: 1024 frames
+/// A capture device may grant a longer period than was asked for (alsa-lib's dsnoop defaults to 1024 frames
 /// against the 4 × 240 the driver's scratch holds when 5 ms periods were asked for): every frame still
 /// reaches the uplink. The driver once converted only what fit its scratch and dropped the rest.
 @Test func aLongerCapturePeriodThanTheScratchLosesNothing() throws {

@@ -125,7 +125,7 @@ import Testing
         #expect(abs(onset - 160) <= 2, "burst onset at sample \(onset) of the pull, expected 160 (200 ms)")
     }
 
-    /// A device may grant a longer period than was asked for (dmix at 48 kHz: 1024 frames against the
+    /// A device may grant a longer period than was asked for (alsa-lib's dmix defaults to 1024 frames, against the
     /// 4 × 240 the tap's scratch holds when 5 ms periods were asked for): the whole period is converted
     /// in pieces, so the reference keeps every sample and its timing. The tap once kept only what fit
     /// its scratch, and the burst came back 65 samples (4 ms) off.

@@ -108,7 +108,10 @@ extension DoctorCommandTests {
     /// A service that accepts but never answers is not taken for a free socket path.
     @Test func aServiceThatDoesNotAnswerIsReported() async throws {
         let (result, socket) = try await doctorWhileServing(RecordingHandler { _ in
-            try? await Task.sleep(for: .seconds(60))
+            // Holds the answer until the server stops (the iteration ends when its task is cancelled).
+            let (serverStopped, open) = AsyncStream<Never>.makeStream()
+            for await _ in serverStopped {}
+            open.finish()
             return .done("too late")
         })
         #expect(result.status != 0)
