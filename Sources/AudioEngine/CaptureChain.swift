@@ -170,10 +170,11 @@ public final class CaptureChain: @unchecked Sendable {
     }
 
     /// speexdsp's residual echo suppression (linked to the canceller) takes up to `echo_suppress_active_db`
-    /// from frames its own speech probability calls speech, talker or echo alike. While the suppressor's
-    /// detector hears a talker it is set to 0 dB: the suppressor already keeps the talker's bands and
-    /// removes the echo around them (Benchmarks/aec-real: challenge-farend's near end in double talk
-    /// -1.04 -> -0.97 dB cold, -1.14 -> -0.99 warm; echo reduction and Silero starts unchanged on the six).
+    /// from frames its own speech probability calls speech, talker or echo alike. While the suppressor hears
+    /// a talker (its lenient detector, or the published verdict) it is set to 0 dB: the suppressor already
+    /// keeps the talker's bands and removes the echo around them. Following the lenient detector rather than
+    /// only the verdict, which rarely fires over music, kept 0.2-0.5 dB more of the near end in double talk
+    /// (Benchmarks/aec-real, README "speexdsp's suppression follows the lenient detector").
     private func letTalkerThrough(_ talking: Bool) {
         guard talking != preprocessorLetsTalkerThrough else { return }
         preprocessorLetsTalkerThrough = talking
@@ -209,7 +210,7 @@ public final class CaptureChain: @unchecked Sendable {
         }
         if let suppressor {
             suppressor.process(processed, reference: UnsafeBufferPointer(alignedRef), mic: UnsafeBufferPointer(alignedMic))
-            letTalkerThrough(suppressor.activity.nearEndSpeech)
+            letTalkerThrough(suppressor.activity.nearEndSpeech || suppressor.hearsTalker)
         }
         preprocessor.process(processed)
         speechProbability = preprocessor.speechProbability

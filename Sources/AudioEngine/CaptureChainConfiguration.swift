@@ -20,8 +20,8 @@ public struct CaptureChainConfiguration: Sendable, Equatable {
     public var driftCompensation: Bool = true
     /// `noise_suppress_db`: maximum noise attenuation (dB, negative). Default -15.
     public var noiseSuppressDB: Int = -15
-    /// `echo_suppress_db`: maximum residual echo attenuation with no near-end speech (dB, negative). Default -40.
-    public var echoSuppressDB: Int = -40
+    /// `echo_suppress_db`: maximum residual echo attenuation with no near-end speech (dB, negative). Default -70.
+    public var echoSuppressDB: Int = -70
     /// `echo_suppress_active_db`: maximum residual echo attenuation during near-end speech (dB, negative),
     /// as speexdsp's speech probability sees it; 0 while the residual echo suppressor's detector hears a
     /// talker. Default -15.

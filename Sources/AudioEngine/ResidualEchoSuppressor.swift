@@ -242,6 +242,9 @@ final class ResidualEchoSuppressor {
 
     /// The last frame's verdict.
     private(set) var activity = NearEndActivity()
+    /// The lenient detector hears a talker in the last frame (the suppression eases for him). It fires
+    /// more often than the published verdict, also on echo the filter loses over music.
+    var hearsTalker: Bool { lenient.speech }
 
     /// `onsetMilliseconds`: 0 turns the onset coupling off; `holdsLostEcho`: false turns the lost-echo
     /// hold off; `endsQuietPauseTalkers`: false keeps every talker heard in a pause over the onset that

@@ -11,7 +11,7 @@ public struct DSPConfig: Sendable, Equatable {
     /// Maximum noise attenuation (negative dB).
     public var noiseSuppressDB: Int = -15
     /// Residual echo attenuation while only the far end talks (negative dB).
-    public var echoSuppressDB: Int = -40
+    public var echoSuppressDB: Int = -70
     /// Residual echo attenuation during double talk, as speexdsp's speech probability sees it (negative
     /// dB); none while the residual echo suppressor's detector hears a talker.
     public var echoSuppressActiveDB: Int = -15

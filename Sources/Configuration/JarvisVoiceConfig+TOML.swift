@@ -10,7 +10,7 @@ extension JarvisVoiceConfig {
     ///            playback_rate = 48000, playback_channels = 2, period_ms = 10, buffer_periods = 4,
     ///            realtime_priority = 70
     /// [dsp]      frame_ms = 16, echo_tail_ms = 192, max_reference_lag_ms = 500,
-    ///            drift_compensation = true, noise_suppress_db = -15, echo_suppress_db = -40,
+    ///            drift_compensation = true, noise_suppress_db = -15, echo_suppress_db = -70,
     ///            echo_suppress_active_db = -15, residual_echo_suppressor = true,
     ///            match_reference_level = true, agc = false, agc_level = 8000
     /// [realtime] url = "wss://api.openai.com/v1/realtime", model = "gpt-realtime",
