@@ -48,7 +48,9 @@ struct DSPCommand: ParsableCommand {
     }
 
     private func execute() throws {
-        var chainConfiguration = CaptureChainConfiguration()
+        // Without a file, the file's defaults through the same mapping as `run`: what the benchmarks
+        // measure is what the service runs.
+        var chainConfiguration = CaptureChainConfiguration(DSPConfig())
         if let config {
             do {
                 chainConfiguration = CaptureChainConfiguration(try ConfigLoader.load(path: config).dsp)
