@@ -11,4 +11,14 @@ public enum CaptureChainLimits {
     /// `echo_suppress_db` and `echo_suppress_active_db`.
     public static let echoSuppressDB = -90...0
     public static let agcLevel = 1...32767
+
+    /// `frame_ms` is in range and even (speexdsp's preprocessor needs an even frame).
+    public static func isValidFrame(milliseconds: Int) -> Bool {
+        frameMilliseconds.contains(milliseconds) && milliseconds % 2 == 0
+    }
+
+    /// `echo_tail_ms` is in range and holds at least one frame.
+    public static func isValidEchoTail(milliseconds: Int, frameMilliseconds frame: Int) -> Bool {
+        echoTailMilliseconds.contains(milliseconds) && milliseconds >= frame
+    }
 }

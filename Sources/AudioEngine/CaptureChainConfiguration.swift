@@ -23,8 +23,8 @@ public struct CaptureChainConfiguration: Sendable, Equatable {
     /// `echo_suppress_db`: maximum residual echo attenuation with no near-end speech (dB, negative). Default -70.
     public var echoSuppressDB: Int = -70
     /// `echo_suppress_active_db`: maximum residual echo attenuation during near-end speech (dB, negative),
-    /// as speexdsp's speech probability sees it; 0 while the residual echo suppressor's detector hears a
-    /// talker. Default -15.
+    /// as speexdsp's speech probability sees it; 0 while the residual echo suppressor hears a talker (its
+    /// lenient detector or its verdict). Default -15.
     public var echoSuppressActiveDB: Int = -15
     /// `residual_echo_suppressor`: the per-band suppressor after the canceller (`ResidualEchoSuppressor`;
     /// adds one frame of latency). Default true.
@@ -50,10 +50,10 @@ public struct CaptureChainConfiguration: Sendable, Equatable {
     public var problems: [String] {
         typealias Limits = CaptureChainLimits
         var p: [String] = []
-        if !Limits.frameMilliseconds.contains(frameMilliseconds) || frameMilliseconds % 2 != 0 {
+        if !Limits.isValidFrame(milliseconds: frameMilliseconds) {
             p.append("dsp.frame_ms must be an even number of milliseconds in \(Limits.frameMilliseconds) (got \(frameMilliseconds))")
         }
-        if !Limits.echoTailMilliseconds.contains(echoTailMilliseconds) || echoTailMilliseconds < frameMilliseconds {
+        if !Limits.isValidEchoTail(milliseconds: echoTailMilliseconds, frameMilliseconds: frameMilliseconds) {
             p.append("dsp.echo_tail_ms must be in \(Limits.echoTailMilliseconds) and at least frame_ms (got \(echoTailMilliseconds))")
         }
         if !Limits.maxReferenceLagMilliseconds.contains(maxReferenceLagMilliseconds) {

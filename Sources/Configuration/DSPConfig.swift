@@ -13,7 +13,7 @@ public struct DSPConfig: Sendable, Equatable {
     /// Residual echo attenuation while only the far end talks (negative dB).
     public var echoSuppressDB: Int = -70
     /// Residual echo attenuation during double talk, as speexdsp's speech probability sees it (negative
-    /// dB); none while the residual echo suppressor's detector hears a talker.
+    /// dB); none while the residual echo suppressor hears a talker (its lenient detector or its verdict).
     public var echoSuppressActiveDB: Int = -15
     /// Raise the canceller's reference (by 2x, 4x, 8x or 16x) when the echo at the mic is louder than it,
     /// as with the ReSpeaker's hardware loopback channel: speexdsp hardly adapts otherwise.

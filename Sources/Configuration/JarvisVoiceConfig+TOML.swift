@@ -133,7 +133,9 @@ extension DSPConfig {
         self.init()
         typealias Limits = CaptureChainLimits
         frameMs = r.integer("frame_ms", default: d.frameMs, in: Limits.frameMilliseconds)
-        if frameMs % 2 != 0 { r.problem("frame_ms", "must be an even number of milliseconds, got \(frameMs)") }
+        if !Limits.isValidFrame(milliseconds: frameMs) {
+            r.problem("frame_ms", "must be an even number of milliseconds, got \(frameMs)")
+        }
         echoTailMs = r.integer("echo_tail_ms", default: d.echoTailMs, in: Limits.echoTailMilliseconds)
         maxReferenceLagMs = r.integer("max_reference_lag_ms", default: d.maxReferenceLagMs, in: Limits.maxReferenceLagMilliseconds)
         driftCompensation = r.boolean("drift_compensation", default: d.driftCompensation)
@@ -144,7 +146,7 @@ extension DSPConfig {
         matchReferenceLevel = r.boolean("match_reference_level", default: d.matchReferenceLevel)
         agc = r.boolean("agc", default: d.agc)
         agcLevel = r.integer("agc_level", default: d.agcLevel, in: Limits.agcLevel)
-        if echoTailMs < frameMs {
+        if !Limits.isValidEchoTail(milliseconds: echoTailMs, frameMilliseconds: frameMs) {
             r.problem("echo_tail_ms", "must be at least frame_ms (\(frameMs)), got \(echoTailMs)")
         }
     }
