@@ -177,12 +177,15 @@ import Testing
 
 /// Engine timers run on the injected clock: nothing happens until the test moves time.
 @Suite(.timeLimit(.minutes(1))) struct ConversationRunnerTimerTests {
+    /// On the manual clock the quiet period can be the product's kind of length: nothing starves it.
     func harness(_ clock: ManualClock) throws -> (RunnerHarness, FakeRealtimeTransport) {
         let transport = FakeRealtimeTransport()
         let jarvis = ScriptedJarvis()
+        var engine = RunnerHarness.fastEngine()
+        engine.quietPeriod = .seconds(5)
         let h = try RunnerHarness(
             transport: transport, tools: ToolRegistry([AskJarvisTool(jarvis: jarvis)]), jarvis: jarvis,
-            clock: RunnerClock(clock), tickInterval: .milliseconds(20))
+            engine: engine, clock: RunnerClock(clock), tickInterval: .milliseconds(20))
         h.start()
         return (h, transport)
     }
