@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""How soon the capture chain's near-end verdict hears a talker over a loud, non-linear loudspeaker echo,
+at many alignments of his words with the assistant's answer.
+
+The scene is the end-to-end barge-in test's room (Tests/CLITests/NonLinearEchoBargeInTests): the answer
+played twice (the first time converges the canceller), its echo at the mic as loud as the talker,
+soft-clipped (c*tanh(x/c), c = 0.2) and high-passed (200 Hz, 2nd-order Butterworth) as the paced test
+PCM makes it, 8 ms late. Over the second answer the talker says "wait, stop, what about tomorrow",
+starting every STEP ms. For each start, `jarvis-voice dsp --near-end-trace` gives the verdict per frame;
+the latency is from his first sound to the first verdict, and any verdict before him is a false one.
+Speech is made by espeak-ng and sox, as the tests make it.
+
+usage: barge_in_sweep.py --binary PATH [--step MS] [--work DIR]
+"""
+import argparse
+import os
+import subprocess
+import sys
+import wave
+
+import numpy as np
+import scipy.signal as ss
+
+RATE = 16_000
+ANSWER = ("You have a dentist appointment at ten in the morning, then lunch with Sam at noon, "
+          "and the plumber comes at three in the afternoon. Remember to buy milk and bread on the way home.")
+INTERRUPTION = "wait, stop, what about tomorrow"
+
+
+def speech(text, work, name):
+    wav, raw = os.path.join(work, name + ".wav"), os.path.join(work, name + ".raw")
+    subprocess.run(["espeak-ng", "-v", "en-us", "-s", "160", "-w", wav, text], check=True)
+    subprocess.run(["sox", "-D", wav, "-r", str(RATE), "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw", raw],
+                   check=True)
+    return np.fromfile(raw, dtype="<i2").astype(np.float64)
+
+
+def loudspeaker_echo(played):
+    x = 0.2 * np.tanh(played / 32768.0 / 0.2)
+    w = 2 * np.pi * 200 / RATE
+    alpha, c = np.sin(w) / (2 * np.sqrt(0.5)), np.cos(w)
+    a0 = 1 + alpha
+    b = [(1 + c) / 2 / a0, -(1 + c) / a0, (1 + c) / 2 / a0]
+    a = [1, -2 * c / a0, (1 - alpha) / a0]
+    delay = int(0.008 * RATE)
+    return np.concatenate([np.zeros(delay), ss.lfilter(b, a, x)[:-delay]]) * 32768.0
+
+
+def write_wav(path, samples):
+    with wave.open(path, "wb") as f:
+        f.setnchannels(1)
+        f.setsampwidth(2)
+        f.setframerate(RATE)
+        f.writeframes(np.clip(np.round(samples), -32768, 32767).astype("<i2").tobytes())
+
+
+def onset(samples):
+    """First 10 ms block above -45 dBFS."""
+    block = RATE // 100
+    for start in range(0, len(samples) - block, block):
+        if np.mean(samples[start:start + block] ** 2) > 184 ** 2:
+            return start
+    return 0
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--step", type=int, default=100, help="ms between the talker's starts")
+    parser.add_argument("--work", default=".work/barge-in")
+    parser.add_argument("--verbose", action="store_true", help="print each start's latency and false frames")
+    args = parser.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+
+    answer = speech(ANSWER, args.work, "answer")
+    talker = speech(INTERRUPTION, args.work, "interruption")
+    talker_start = onset(talker)
+    pause = np.zeros(RATE * 3 // 2)
+    second = len(answer) + len(pause)
+    reference = np.concatenate([answer, pause, answer, np.zeros(RATE * 3)])
+    echo = loudspeaker_echo(reference)
+    write_wav(os.path.join(args.work, "reference.wav"), reference)
+    mic_path, trace_path = os.path.join(args.work, "mic.wav"), os.path.join(args.work, "trace.txt")
+
+    latencies, false_frames = [], 0
+    last_start = len(answer) - len(talker)
+    for offset in range(300 * RATE // 1000, last_start, args.step * RATE // 1000):
+        start = second + offset
+        mic = echo.copy()
+        mic[start:start + len(talker)] += talker
+        write_wav(mic_path, mic)
+        subprocess.run([args.binary, "dsp", "--mic", mic_path, "--reference", os.path.join(args.work, "reference.wav"),
+                        "--out", os.path.join(args.work, "out.wav"), "--near-end-trace", trace_path],
+                       check=True, stderr=subprocess.DEVNULL)
+        trace = open(trace_path).read()
+        frame = len(mic) // len(trace)
+        heard = (start + talker_start) // frame
+        false_here = trace[second // frame:heard].count("1")
+        false_frames += false_here
+        first = trace.find("1", heard)
+        latencies.append(None if first < 0 else (first - heard) * frame * 1000 // RATE)
+        if args.verbose:
+            print(f"start {offset * 1000 // RATE} ms: verdict after {latencies[-1]} ms, {false_here} false frames")
+
+    found = [v for v in latencies if v is not None]
+    late = sum(1 for v in latencies if v is None or v > 400)
+    print(f"talker starts: {len(latencies)} (every {args.step} ms over the answer); verdict latency median "
+          f"{np.median(found):.0f} ms, 90th percentile {np.percentile(found, 90):.0f} ms, max {max(found):.0f} ms; "
+          f"later than 400 ms or missed: {late}; verdict frames before the talker: {false_frames}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
