@@ -8,31 +8,30 @@ soft-clipped (c*tanh(x/c), c = 0.2) and high-passed (200 Hz, 2nd-order Butterwor
 PCM makes it, 8 ms late. Over the second answer the talker says "wait, stop, what about tomorrow",
 starting every STEP ms. For each start, `jarvis-voice dsp --near-end-trace` gives the verdict per frame;
 the latency is from his first sound to the first verdict, and any verdict before him is a false one.
-Speech is made by espeak-ng and sox, as the tests make it.
+Speech is made by espeak-ng and sox, as the tests make it (`aec_bench.speak`).
 
-usage: barge_in_sweep.py --binary PATH [--step MS] [--work DIR]
+usage: .venv/bin/python barge_in_sweep.py --binary PATH [--step MS] [--work DIR] [--verbose]
+(the venv `run.sh` creates)
 """
 import argparse
 import os
 import subprocess
 import sys
-import wave
 
 import numpy as np
 import scipy.signal as ss
+import soundfile as sf
 
-RATE = 16_000
+from aec_bench import FS as RATE, speak
+
 ANSWER = ("You have a dentist appointment at ten in the morning, then lunch with Sam at noon, "
           "and the plumber comes at three in the afternoon. Remember to buy milk and bread on the way home.")
 INTERRUPTION = "wait, stop, what about tomorrow"
 
 
 def speech(text, work, name):
-    wav, raw = os.path.join(work, name + ".wav"), os.path.join(work, name + ".raw")
-    subprocess.run(["espeak-ng", "-v", "en-us", "-s", "160", "-w", wav, text], check=True)
-    subprocess.run(["sox", "-D", wav, "-r", str(RATE), "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw", raw],
-                   check=True)
-    return np.fromfile(raw, dtype="<i2").astype(np.float64)
+    """espeak-ng en-us at 16 kHz, in 16-bit sample units."""
+    return speak(text, "en-us", os.path.join(work, name + ".wav")) * 32768.0
 
 
 def loudspeaker_echo(played):
@@ -47,11 +46,7 @@ def loudspeaker_echo(played):
 
 
 def write_wav(path, samples):
-    with wave.open(path, "wb") as f:
-        f.setnchannels(1)
-        f.setsampwidth(2)
-        f.setframerate(RATE)
-        f.writeframes(np.clip(np.round(samples), -32768, 32767).astype("<i2").tobytes())
+    sf.write(path, np.clip(np.round(samples), -32768, 32767).astype(np.int16), RATE, subtype="PCM_16")
 
 
 def onset(samples):
