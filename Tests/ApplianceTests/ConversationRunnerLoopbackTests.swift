@@ -36,8 +36,10 @@ import TestSupport
         configure(&script)
         let realtime = try await RealtimeStandIn.start(script: script)
         let jarvisServer = try await TermLLMStandIn.start()
+        // Generous timeouts: no test here times Jarvis out (ConversationRunnerJarvisTests does), and a CI run on
+        // 2 cores starved the stand-ins for 3.5 s.
         let jarvis = JarvisClient(
-            settings: JarvisSettings(url: jarvisServer.baseURL, inactivityTimeout: .milliseconds(500), totalTimeout: .seconds(3)),
+            settings: JarvisSettings(url: jarvisServer.baseURL, inactivityTimeout: .seconds(10), totalTimeout: .seconds(20)),
             token: jarvisToken, http: try HTTPClient())
         let connection = RealtimeConnectionConfiguration(
             url: realtime.url, model: "gpt-realtime", apiKey: RealtimeAPIKey(clientKey ?? script.apiKey),
