@@ -60,7 +60,7 @@ import Glibc
 ///   far-end-only 10 ms hops held half of challenge-0woDOj's residual, 2 of 1477 the phone's).
 /// Two debounced detectors compare E in the speech bands (300 Hz–4 kHz) with 4 Ê plus a floor: a lenient
 /// one (suppression's Ê, floor 2 noise, noise falling fast and rising 2.7 dB/s) switches β; a strict one
-/// (the detector's Ê, margin 4, 48 ms onset) is the published near-end verdict (`activity`), which the
+/// (the detector's Ê, margin 4, 32 ms onset) is the published near-end verdict (`activity`), which the
 /// barge-in rule trusts. The strict one's floor is the room floor, the minimum of E's smoothed power over
 /// the last 1.5 s (`BandNoiseFloor`): a steady sound is nobody talking. With the slow noise estimate, a
 /// fan or an extractor hood running when the chain starts took it some 20 s to learn (on DMTgmZ it rose
@@ -82,9 +82,15 @@ import Glibc
 ///   room floor. A talker
 ///   adds sound at the mic; a filter that loses the echo of distorted sound, which coherence does not
 ///   catch, changes only E, never the mic.
-/// A strict verdict starts only in a run of counted frames one of which is voiced: the suppressed output's
-/// periodicity above 300 Hz at a voice's pitch periods (`PeriodicityMeter`) reaches `voicedPeriodicity`;
-/// once on, it holds as before. The room floor learns a noise switched on while the far end plays (a
+/// A strict verdict starts only on a voiced frame of a run of counted frames, at least 32 ms into it: the
+/// suppressed output's periodicity above 300 Hz at a voice's pitch periods (`PeriodicityMeter`) reaches
+/// `voicedPeriodicity` in that frame; once on, it holds as before. With a 48 ms onset (any frame of the
+/// run voiced) a talker's first word over a loud, saturated echo often cleared the margin in 30 % of the
+/// bands for only two frames in a row, and the verdict came with a later word (Benchmarks/aec,
+/// barge_in_sweep.py: 14 of 77 starts later than 400 ms, 11 with 32 ms; Benchmarks/aec-real: the same
+/// stops, one more real utterance caught, the talkers flagged 27 -> 31 %). With 32 ms a frame voiced only
+/// by the far end's residual let a fan's two counted frames through, hence the voicing of the starting
+/// frame itself. The room floor learns a noise switched on while the far end plays (a
 /// hood, a tap) about 1.5 s late, and until then the noise stands above it as a talker would
 /// (Benchmarks/aec-real, room_noise.py's switched-on variants: 26 stops on 24 runs cold, 26 warm; 0 with
 /// the voicing test). Noise has no pitch and a talker's vowels do; the real talkers' first verdicts did
@@ -135,7 +141,7 @@ final class ResidualEchoSuppressor {
     /// The room floor's window (`BandNoiseFloor`): Martin's 1.5 s.
     static let roomFloorMilliseconds = 1536
     static let slowRise: Float = 2
-    /// A strict verdict starts only once a frame of its run is this periodic (`PeriodicityMeter`).
+    /// A strict verdict starts only on a frame this periodic (`PeriodicityMeter`).
     /// Benchmarks/aec-real, temporary builds: 0.3 and 0.35 leave every real talker's first verdict where
     /// it was (56 utterances of the 16 double-talk recordings and the 3 mixes, cold and warm) and stop on
     /// none of the switched-on noises; 0.4 delays one by 128 ms. Without the meter's high-pass, 0.35
@@ -208,10 +214,9 @@ final class ResidualEchoSuppressor {
     private let noise: UnsafeMutablePointer<Float>
     /// Per band, the canceller output's floor over the last `roomFloorMilliseconds` (`BandNoiseFloor`).
     private let roomFloor: BandNoiseFloor
-    /// The suppressed output's periodicity, measured in each frame the strict detector counts until one
-    /// reaches `voicedPeriodicity`, and whether one has in the current run of counted frames.
+    /// The suppressed output's periodicity, measured in each frame the strict detector counts while its
+    /// verdict is off.
     private let periodicity: PeriodicityMeter
-    private var voicedRun = false
     private let gain: UnsafeMutablePointer<Float>
     private let residualBand: UnsafeMutablePointer<Float>
     private let referenceBand: UnsafeMutablePointer<Float>
@@ -326,7 +331,7 @@ final class ResidualEchoSuppressor {
         let hangover = Int((200 / frameMilliseconds).rounded())
         lenient = NearEndDetector(margin: 2, bandFraction: 0.3, onsetFrames: Int((32 / frameMilliseconds).rounded()),
                                   hangoverFrames: hangover)
-        strict = NearEndDetector(margin: 4, bandFraction: 0.3, onsetFrames: Int((48 / frameMilliseconds).rounded()),
+        strict = NearEndDetector(margin: 4, bandFraction: 0.3, onsetFrames: Int((32 / frameMilliseconds).rounded()),
                                  hangoverFrames: hangover)
     }
 
@@ -510,14 +515,13 @@ final class ResidualEchoSuppressor {
             residual[i] = Int16(max(-32768, min(32767, v.rounded())))
         }
 
-        // A verdict starts only in a run with a voiced frame; once on, it holds as before.
-        if !strict.counts(bandsAbove: strictAbove, bandCount: speechBands.count) {
-            voicedRun = false
-        } else if !voicedRun {
+        // A verdict starts only on a voiced frame of a counted run; once on, it holds as before.
+        var voiced = false
+        if !strict.speech && strict.counts(bandsAbove: strictAbove, bandCount: speechBands.count) {
             for i in 0..<w { periodicity.input[i] = re[i] * window[i] }
-            voicedRun = periodicity.measure() >= Self.voicedPeriodicity
+            voiced = periodicity.measure() >= Self.voicedPeriodicity
         }
-        let speech = strict.update(bandsAbove: strictAbove, bandCount: speechBands.count, mayStart: voicedRun)
+        let speech = strict.update(bandsAbove: strictAbove, bandCount: speechBands.count, mayStart: voiced)
         activity = NearEndActivity(farEndActive: farEndActive, nearEndSpeech: speech,
                                    nearToEchoDB: 10 * log10f((speechEnergy + 1) / (predicted + 1)))
     }
