@@ -30,7 +30,10 @@ import TestSupport
         let (realtime, jarvis) = try await Self.standIns()
 
         let question = try await Self.micInput(leadMilliseconds: 100, in: dir)
-        let service = try ServiceUnderTest.start(in: dir, name: "turn", realtime: realtime, jarvis: jarvis)
+        // 10 s of quiet, not the harness's 2: a CI run that starved the stand-in for over 2 s after
+        // `session.created` ended the conversation before its VAD had heard the question.
+        let service = try ServiceUnderTest.start(in: dir, name: "turn", realtime: realtime, jarvis: jarvis,
+                                                 realtimeSection: "idle_timeout_s = 10")
         defer { _ = service.process.signal(SIGKILL) }
 
         // Tap, then speak at once: the question starts while the session is still connecting, so it
