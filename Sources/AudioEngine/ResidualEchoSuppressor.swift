@@ -88,9 +88,9 @@ import Glibc
 /// run voiced) a talker's first word over a loud, saturated echo often cleared the margin in 30 % of the
 /// bands for only two frames in a row, and the verdict came with a later word (Benchmarks/aec,
 /// barge_in_sweep.py: 14 of 77 starts later than 400 ms, 11 with 32 ms; Benchmarks/aec-real: the same
-/// stops, one more real utterance caught, the talkers flagged 27 -> 31 %). With 32 ms a frame voiced only
-/// by the far end's residual let a fan's two counted frames through, hence the voicing of the starting
-/// frame itself. The room floor learns a noise switched on while the far end plays (a
+/// stops, one more real utterance caught, the talkers flagged 27 -> 31 %). With 32 ms and any frame of
+/// the run voiced, a fan switched on under the far end started a verdict (its run's first frame measured
+/// 0.37, the second 0.15), hence the voicing of the starting frame itself. The room floor learns a noise switched on while the far end plays (a
 /// hood, a tap) about 1.5 s late, and until then the noise stands above it as a talker would
 /// (Benchmarks/aec-real, room_noise.py's switched-on variants: 26 stops on 24 runs cold, 26 warm; 0 with
 /// the voicing test). Noise has no pitch and a talker's vowels do; the real talkers' first verdicts did

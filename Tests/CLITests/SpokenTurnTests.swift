@@ -30,8 +30,8 @@ import TestSupport
         let (realtime, jarvis) = try await Self.standIns()
 
         let question = try await Self.micInput(leadMilliseconds: 100, in: dir)
-        // 10 s of quiet, not the harness's 2: a CI run that starved the stand-in for over 2 s after
-        // `session.created` ended the conversation before its VAD had heard the question.
+        // 10 s of quiet, not the harness's 2: in a loaded full test run the 2 s quiet period ended the
+        // conversation before the stand-in's VAD reported the question (alone it passes).
         let service = try ServiceUnderTest.start(in: dir, name: "turn", realtime: realtime, jarvis: jarvis,
                                                  realtimeSection: "idle_timeout_s = 10")
         defer { _ = service.process.signal(SIGKILL) }
