@@ -89,7 +89,7 @@ import TestSupport
         let bound = xruns == 0 ? 500 : 3_000
         let message: Comment = "the assistant stopped \(latency) ms after the user started talking (\(xruns) xruns in this phase); log:\n\(service.logText)"
         // A known gap (issue #11): over this loud, non-linear echo the near-end detector misses a first word
-        // only a few dB above it at some alignments with the answer (Benchmarks/aec/barge_in_sweep.py: 14 of
+        // only a few dB above it at some alignments with the answer (Benchmarks/aec/barge_in_sweep.py: 11 of
         // 77), and the answer stops at the next word. That is a known issue while it stops within the bound
         // of a later word's onset; anything slower fails.
         let spoken = stopped - heardAtSpeech / 48
