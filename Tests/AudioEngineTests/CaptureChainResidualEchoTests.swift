@@ -373,10 +373,11 @@ private struct WhiteFarEndScene {
     /// One frame: `sample(i, echo, &white)` gives sample `i`'s canceller output and mic. Returns the
     /// canceller output's energy and the suppressor's output energy, which is the previous frame's (the
     /// suppressor is one frame late).
-    mutating func frame(_ sample: (Int, Float, inout CaptureChainTestSignals.White) -> (residual: Float, mic: Float))
+    mutating func frame(referenceRMS: Float = 6000,
+                        _ sample: (Int, Float, inout CaptureChainTestSignals.White) -> (residual: Float, mic: Float))
         -> (input: Double, output: Double) {
         for i in 0..<Self.frame {
-            reference[i] = white.sample(rms: 6000)
+            reference[i] = white.sample(rms: referenceRMS)
             let echo = 0.5 * Float(path.push(reference[i]))
             let (r, m) = sample(i, echo, &white)
             residual[i] = CaptureChainTestSignals.clip(r)
@@ -428,6 +429,39 @@ private func lostEchoScene(lostFrames: Int, soundAtTheMic: Bool, holdsLostEcho: 
     let soundPassed = lostEchoScene(lostFrames: 1, soundAtTheMic: true, holdsLostEcho: false)
     #expect(sound < soundPassed + 2, "a sound at the mic reduced by \(sound) dB held, \(soundPassed) dB without the hold")
 }
+
+/// A far end that swells 10 dB (white, RMS 1900 → 6000) for 6 frames every half second, over an adapted
+/// filter whose estimate is 0.95 of the echo (output 26 dB under it) but only 0.8 of it in the swell's
+/// first frame (14 dB under: the filter lags the swell). The mic rises by the echo's rise, more than the
+/// output does. Returns that frame's reduction (dB, the canceller's output against the suppressor's).
+private func swellScene(holdsLostEcho: Bool) -> Double {
+    let period = 31
+    var scene = WhiteFarEndScene(seed: 5, suppressor: ResidualEchoSuppressor(
+        frameSize: WhiteFarEndScene.frame, sampleRate: 16000, tailSamples: 3072, holdsLostEcho: holdsLostEcho))
+    var inEvent = 0.0, outEvent = 0.0, previousWasEvent = false
+    for f in 0..<20 * period {
+        let swell = f >= 4 * period && f % period < 6
+        let event = swell && f % period == 0
+        let energies = scene.frame(referenceRMS: swell ? 6000 : 1900) { _, echo, white in
+            let room = Float(white.sample(rms: 6))
+            return ((event ? 0.2 : 0.05) * echo + room, echo + room)
+        }
+        if previousWasEvent { outEvent += energies.output }
+        previousWasEvent = event
+        if event { inEvent += energies.input }
+    }
+    return 10 * log10((inEvent + 1) / (outEvent + 1))
+}
+
+@Test func echoTheFilterLosesAsTheFarEndSwellsIsHeld() {
+    // The mic rose by more than the output, but not by more than the output plus twice the filter estimate's
+    // rise: the bands do not reopen. Measured: held 31.8 dB, without the hold 19.7; comparing the mic's rise
+    // with the output's alone (the rule before) the hold let go: 19.8.
+    let held = swellScene(holdsLostEcho: true)
+    let passed = swellScene(holdsLostEcho: false)
+    #expect(held > passed + 2, "the swell's lost echo reduced by \(held) dB held, \(passed) dB without the hold")
+}
+
 
 @Test func echoTheFilterLosesOfDistortedSoundIsNoTalkerButTheSameSoundAtTheMicIs() {
     // Bursts the reference does not explain linearly pass the coherence rule. The mic has not changed, so
