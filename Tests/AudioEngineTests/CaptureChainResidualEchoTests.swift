@@ -462,7 +462,6 @@ private func swellScene(holdsLostEcho: Bool) -> Double {
     #expect(held > passed + 2, "the swell's lost echo reduced by \(held) dB held, \(passed) dB without the hold")
 }
 
-
 @Test func echoTheFilterLosesOfDistortedSoundIsNoTalkerButTheSameSoundAtTheMicIs() {
     // Bursts the reference does not explain linearly pass the coherence rule. The mic has not changed, so
     // they are no talker; the same sound heard at the mic 8 dB above its echo is one (what a talker does).
