@@ -10,11 +10,16 @@ recordings with double talk or a moving device.
 
     .venv/bin/python linear_ceiling.py [--only respeaker-music1,respeaker-music2]"""
 import argparse
+import importlib.util
 import os
 
 import numpy as np
-import soundfile as sf
 from scipy.signal import correlate, stft
+
+here = os.path.dirname(os.path.abspath(__file__))
+spec = importlib.util.spec_from_file_location("score", os.path.join(here, "score.py"))
+score = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(score)
 
 FFT, HOP, TAPS = 512, 256, 10
 TERMS = {
@@ -26,17 +31,13 @@ TERMS = {
 }
 
 
-def mono(path):
-    x, rate = sf.read(path)
-    return (x[:, 0] if x.ndim > 1 else x), rate
-
-
 def spectra(x):
     return stft(x, nperseg=FFT, noverlap=FFT - HOP, boundary=None, padded=False)[2]
 
 
-def aligned(mic, ref, rate):
+def aligned(mic, ref):
     """The reference delayed to the mic, less one hop so the filter stays causal."""
+    rate = score.RATE
     n = min(len(mic), len(ref), 10 * rate)
     c = correlate(mic[:n], ref[:n], mode="full", method="fft")
     lags = np.arange(-n + 1, n)
@@ -72,14 +73,14 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", default="respeaker-music1,respeaker-music2")
     a = ap.parse_args()
-    cache = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cache")
+    cache = os.path.join(here, "cache")
     print("| recording | linear | " + " | ".join(f"+ {t}" for t in TERMS) + " |")
     print("|---|---|" + "---|" * len(TERMS))
     for name in a.only.split(","):
-        mic, rate = mono(os.path.join(cache, f"{name}_mic.wav"))
-        ref, _ = mono(os.path.join(cache, f"{name}_ref.wav"))
+        mic = score.read(os.path.join(cache, f"{name}_mic.wav"))
+        ref = score.read(os.path.join(cache, f"{name}_ref.wav"))
         n = min(len(mic), len(ref))
-        mic, ref = mic[:n], aligned(mic[:n], ref[:n], rate)
+        mic, ref = mic[:n], aligned(mic[:n], ref[:n])
         x = ref / (np.max(np.abs(ref)) + 1e-9)
         M, X = spectra(mic), spectra(x)
         row = [ceiling(M, [X])] + [ceiling(M, [X, spectra(f(x))]) for f in TERMS.values()]

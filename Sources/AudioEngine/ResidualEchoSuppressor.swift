@@ -146,8 +146,8 @@ final class ResidualEchoSuppressor {
     /// The lost-echo hold lets a band's gain rise only when the mic rose by the output's rise plus this many
     /// times the rise of the filter's echo estimate. Benchmarks/aec-real --warm: without the estimate's rise
     /// the far end's swells released the hold (challenge-farend 30.6 dB, two bursts at 1.16 and 1.6 s held
-    /// 70 % of the residual); 1× gives 32.0 dB (the mic's rise from the echo alone then only just meets the
-    /// rule), 2× 33.7 (AEC3 32.6) for 0.04 dB of the near end in double talk.
+    /// 70 % of the residual); 1× gives 32.0 dB, 2× 33.7 (AEC3 32.6) for 0.04 dB of the near end in double
+    /// talk.
     static let echoRiseMargin: Float = 2
     /// A strict verdict starts only on a frame this periodic (`PeriodicityMeter`).
     /// Benchmarks/aec-real, temporary builds: 0.3 and 0.35 leave every real talker's first verdict where
