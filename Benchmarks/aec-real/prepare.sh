@@ -8,6 +8,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 cache=$here/cache
 mirror=${AEC_REAL_MIRROR:-/work/.mirror}
+command -v sox >/dev/null || { echo "aec-real: sox is missing (apt-get install sox): it converts the recordings" >&2; exit 1; }
 mkdir -p "$cache"
 missing=""
 gitdir() { # owner+name -> git dir, or empty
