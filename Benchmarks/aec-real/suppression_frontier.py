@@ -111,28 +111,30 @@ def main():
         span = far_only.copy()
         span[: start // score.HOP] = False
 
-        verdicts = []
+        def output_path(m, system):
+            return os.path.join(work, f"{os.path.basename(m)[:-8]}.{system}.wav")
 
-        def measured(system, cmd):
+        def outputs(system, cmd):
+            """The system's outputs on the recording and on the mix, each `cmd(mic, out)`."""
             outs = []
             for m in (mic_path, mix[0]):
-                out = os.path.join(work, f"{os.path.basename(m)[:-8]}.{system}.wav")
+                out = output_path(m, system)
                 run(cmd(m, out))
                 outs.append(np.pad(score.read(out), (0, n))[:n])
-                if system == "chain":
-                    verdicts.append(score.trace_ms(out + ".trace")[::HOP * 1000 // score.RATE])
-            kept = score.projection_gain(dt["added"], outs[1], dt["sel"])
-            print(f"| {name} | {system} | {score.erle(mic, outs[0], span)[0]:.1f} | {kept:.2f} |")
+            return outs
 
-        measured("chain", lambda m, o: [a.binary, "dsp", *warm, "--mic", m, "--reference", ref_path, "--out", o,
-                                         "--near-end-trace", o + ".trace"])
-        measured("AEC3", lambda m, o: [sys.executable, os.path.join(here, "aec3.py"), *warm, "--mic", m,
-                                        "--reference", ref_path, "--out", o])
-        linear = []
-        for m in (mic_path, mix[0]):
-            out = os.path.join(work, f"{os.path.basename(m)[:-8]}.linear.wav")
-            run([a.binary, "dsp", *warm, "--config", no_res, "--mic", m, "--reference", ref_path, "--out", out])
-            linear.append(np.pad(score.read(out), (0, n))[:n])
+        def report(system, outs):
+            print(f"| {name} | {system} | {score.erle(mic, outs[0], span)[0]:.1f} | "
+                  f"{score.projection_gain(dt['added'], outs[1], dt['sel']):.2f} |")
+
+        report("chain", outputs("chain", lambda m, o: [a.binary, "dsp", *warm, "--mic", m, "--reference", ref_path,
+                                                       "--out", o, "--near-end-trace", o + ".trace"]))
+        verdicts = [score.trace_ms(output_path(m, "chain") + ".trace")[::HOP * 1000 // score.RATE]
+                    for m in (mic_path, mix[0])]
+        report("AEC3", outputs("AEC3", lambda m, o: [sys.executable, os.path.join(here, "aec3.py"), *warm, "--mic", m,
+                                                     "--reference", ref_path, "--out", o]))
+        linear = outputs("linear", lambda m, o: [a.binary, "dsp", *warm, "--config", no_res, "--mic", m,
+                                                 "--reference", ref_path, "--out", o])
         R = spectra(ref)
         bands = band_edges(R.shape[1])
         Y, Ymix = spectra(linear[0]), spectra(linear[1])
@@ -151,20 +153,19 @@ def main():
             for p, xs in zip(predicted, x):
                 p[:, b] = xs @ coef + 1e-12
         label = "oracle predictor, every band" if a.cross else "oracle predictor"
-        print(f"| {name} | linear stage alone | {score.erle(mic, linear[0], span)[0]:.1f} | "
-              f"{score.projection_gain(dt['added'], linear[1], dt['sel']):.2f} |")
+        report("linear stage alone", linear)
         # The talker's speech per STFT hop, widened by the product's 200 ms hangover.
         speech = dt["sel"][: len(Ymix) * HOP].reshape(-1, HOP).any(axis=1)
         talker = np.convolve(speech, np.ones(200 * score.RATE // 1000 // HOP), "full")[: len(speech)] > 0
         # Who is taken for a talker, on the recording and on the mix: nobody; the added talker exactly; the
         # chain's own near-end verdict (its trace: what the product's barge-in trusts); a neural voice detector
-        # (Silero, speech probability >= 0.5) on the linear stage's output, which also hears the song's voice.
-        flags = {"": (None, None), ", the talker known (eased)": (None, talker),
-                 ", the talker known (passed)": (None, talker), ", the chain's verdict passed": tuple(verdicts),
-                 ", Silero on the linear stage's output passed": tuple(
-                     (score.silero(x) >= 0.5).repeat(score.CHUNK // HOP) for x in linear)}
-        for how, (on_echo, on_mix) in flags.items():
-            passes = "passed" in how
+        # (Silero, speech probability >= 0.5) on the linear stage's output, which hears the music's residual too.
+        flags = [("", None, None, False), (", the talker known (eased)", None, talker, False),
+                 (", the talker known (passed)", None, talker, True),
+                 (", the chain's verdict passed", *verdicts, True),
+                 (", Silero on the linear stage's output passed",
+                  *((score.silero(x) >= 0.5).repeat(score.CHUNK // HOP) for x in linear), True)]
+        for how, on_echo, on_mix, passes in flags:
             for over in OVER:
                 outs = []
                 for out, power, flag, p in ((Y, yp, on_echo, predicted[0]), (Ymix, mixp, on_mix, predicted[1])):
@@ -174,8 +175,7 @@ def main():
                     for b, idx in enumerate(bands):
                         per_bin[:, idx] = gain[:, b:b + 1]
                     outs.append(resynthesize(out * per_bin, n))
-                print(f"| {name} | {label}{how}, a = {over} | "
-                      f"{score.erle(mic, outs[0], span)[0]:.1f} | {score.projection_gain(dt['added'], outs[1], dt['sel']):.2f} |")
+                report(f"{label}{how}, a = {over}", outs)
 
 
 if __name__ == "__main__":
