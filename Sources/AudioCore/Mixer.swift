@@ -140,6 +140,14 @@ public final class Mixer: @unchecked Sendable {
         controls[channel.rawValue].flushRequests.add(1, ordering: .releasing).newValue
     }
 
+    /// Holds `channel`'s queue from the next period on (what is queued stays, and its position does not
+    /// move) until unpaused: the assistant stops at once for a possible barge-in and can go on where it
+    /// stopped. The queued audio fades out over `flushFadeMilliseconds` when the pause starts and fades
+    /// in as much when it ends. A flush still drops the held audio.
+    public func setPaused(_ paused: Bool, _ channel: MixerChannel) {
+        controls[channel.rawValue].paused.store(paused, ordering: .releasing)
+    }
+
     /// Flushes of `channel` the render thread has carried out so far.
     public func flushesApplied(_ channel: MixerChannel) -> Int {
         controls[channel.rawValue].flushesApplied.load(ordering: .acquiring)
@@ -229,8 +237,18 @@ public final class Mixer: @unchecked Sendable {
         let flushes = control.flushRequests.load(ordering: .acquiring)
         if flushes != state.pointee.flushesSeen {
             state.pointee.flushesSeen = flushes
-            startFlush(index, control: control, state: state)
+            startFade(index, control: control, state: state, dropRest: true)
             control.flushesApplied.store(flushes, ordering: .releasing)
+        }
+
+        let paused = control.paused.load(ordering: .acquiring)
+        if paused != state.pointee.paused {
+            state.pointee.paused = paused
+            if paused {
+                startFade(index, control: control, state: state, dropRest: false)
+            } else {
+                state.pointee.fadeInLeft = flushFadeFrames
+            }
         }
 
         var got = 0
@@ -246,9 +264,12 @@ public final class Mixer: @unchecked Sendable {
             control.position.add(n, ordering: .releasing)
             got = n
         }
-        if got < frames {
+        if got < frames, !paused {
             let want = (frames - got) * channels
             let read = control.ring.read(into: UnsafeMutableBufferPointer(rebasing: scratch[0..<want])) / channels
+            if read > 0, state.pointee.fadeInLeft > 0 {
+                fadeIn(UnsafeMutableBufferPointer(rebasing: scratch[0..<(read * channels)]), state: state)
+            }
             if read > 0 {
                 state.pointee.ramp.mix(
                     UnsafeBufferPointer(rebasing: scratch[0..<(read * channels)]),
@@ -262,7 +283,7 @@ public final class Mixer: @unchecked Sendable {
         if got > 0 { control.rendered.add(got, ordering: .releasing) }
         if got < frames {
             state.pointee.ramp.skip(frames: frames - got)
-            if got > 0 || state.pointee.wasPlaying { control.dryRuns.add(1, ordering: .relaxed) }
+            if !paused, got > 0 || state.pointee.wasPlaying { control.dryRuns.add(1, ordering: .relaxed) }
             state.pointee.wasPlaying = false
         } else {
             state.pointee.wasPlaying = true
@@ -270,12 +291,14 @@ public final class Mixer: @unchecked Sendable {
     }
 
     /// Moves the first `flushFadeFrames` queued frames into the fade buffer with a linear fade applied,
-    /// and drops the rest of the queue.
-    private func startFlush(_ index: Int, control: MixerChannelControl, state: UnsafeMutablePointer<MixerChannelState>) {
+    /// and (a flush) drops the rest of the queue or (a pause) leaves it queued.
+    private func startFade(_ index: Int, control: MixerChannelControl, state: UnsafeMutablePointer<MixerChannelState>,
+                           dropRest: Bool) {
         // A fade still pending from an earlier flush is abandoned (it is short and already fading).
         state.pointee.fadeFrames = 0
         let queued = control.ring.availableToRead / channels
-        let keep = min(queued, flushFadeFrames)
+        // A flush of a paused input drops everything: it is silent already.
+        let keep = dropRest && state.pointee.paused ? 0 : min(queued, flushFadeFrames)
         if keep > 0 {
             let start = index * flushFadeFrames * channels
             let tail = UnsafeMutableBufferPointer(rebasing: fadeBuffers[start..<(start + keep * channels)])
@@ -286,11 +309,28 @@ public final class Mixer: @unchecked Sendable {
             state.pointee.fadeFrames = keep
             state.pointee.fadeOffset = 0
         }
+        state.pointee.fadeInLeft = 0
+        guard dropRest else { return }
         let drop = control.ring.skip((queued - keep) * channels) / channels
         if drop > 0 {
             control.dropped.add(drop, ordering: .releasing)
             // The position jumps over the dropped frames only when audio written after them plays.
             state.pointee.positionSkip += drop
+        }
+    }
+
+    /// Ramps the first frames read after a pause up from silence (linear, `flushFadeFrames` long).
+    private func fadeIn(_ samples: UnsafeMutableBufferPointer<Int16>, state: UnsafeMutablePointer<MixerChannelState>) {
+        let frames = samples.count / channels
+        for frame in 0..<frames {
+            let left = state.pointee.fadeInLeft
+            guard left > 0 else { return }
+            let gain = Float(flushFadeFrames - left + 1) / Float(flushFadeFrames + 1)
+            for c in 0..<channels {
+                let i = frame * channels + c
+                samples[i] = Int16(Float(samples[i]) * gain)
+            }
+            state.pointee.fadeInLeft = left - 1
         }
     }
 

@@ -28,6 +28,8 @@ final class MixerChannelControl: Sendable {
     let flushRequests = Atomic<Int>(0)
     /// Flush requests the render thread has carried out (catches up with `flushRequests`).
     let flushesApplied = Atomic<Int>(0)
+    /// The render thread holds the queue instead of playing it (`Mixer.setPaused`).
+    let paused = Atomic<Bool>(false)
     // Producer-side counter (frames), written only by the producer thread.
     let written = Atomic<Int>(0)
     // Render-side counters (frames), written only by the render thread.
@@ -53,4 +55,7 @@ struct MixerChannelState {
     var wasPlaying = false
     /// Frames dropped by a flush that `position` has not yet stepped over.
     var positionSkip = 0
+    /// The input was paused at the last period; on resume the queue fades in over `fadeInFrames` frames.
+    var paused = false
+    var fadeInLeft = 0
 }
