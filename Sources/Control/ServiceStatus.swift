@@ -1,6 +1,6 @@
 /// The `status` answer (ARCHITECTURE §9). Encodes exactly
 /// `{"state", "realtime_connected", "jarvis_session_id", "voice_volume", "media": {"state", "title", "url", "volume", "ducked"}}`
-/// and the keys added to it: `barge_ins`, `echo_turns_ignored`, `malformed_events`, `unknown_events`
+/// and the keys added to it: `barge_ins`, `echo_turns_ignored`, `voice_pauses_resumed`, `malformed_events`, `unknown_events`
 /// and `audio` (`AudioStatus`), with absent values as JSON `null` (never omitted).
 public struct ServiceStatus: Sendable, Equatable, Codable {
     /// The conversation engine's state in snake_case: `idle`, `connecting`, `listening`,
@@ -15,6 +15,9 @@ public struct ServiceStatus: Sendable, Equatable, Codable {
     /// while the assistant spoke that were dropped as its echo.
     public var bargeIns: Int
     public var echoTurnsIgnored: Int
+    /// Since start: times near-end speech paused the assistant but was too short to stop it (the answer
+    /// went on).
+    public var voicePausesResumed: Int
     /// Since start: Realtime server frames that were not valid events, and events of unknown types.
     public var malformedEvents: Int
     public var unknownEvents: Int
@@ -22,8 +25,8 @@ public struct ServiceStatus: Sendable, Equatable, Codable {
     public var audio: AudioStatus?
 
     public init(state: String, realtimeConnected: Bool, jarvisSessionID: String?, voiceVolume: Double = 1, media: MediaStatus,
-                bargeIns: Int = 0, echoTurnsIgnored: Int = 0, malformedEvents: Int = 0, unknownEvents: Int = 0,
-                audio: AudioStatus? = nil) {
+                bargeIns: Int = 0, echoTurnsIgnored: Int = 0, voicePausesResumed: Int = 0, malformedEvents: Int = 0,
+                unknownEvents: Int = 0, audio: AudioStatus? = nil) {
         self.state = state
         self.realtimeConnected = realtimeConnected
         self.jarvisSessionID = jarvisSessionID
@@ -31,6 +34,7 @@ public struct ServiceStatus: Sendable, Equatable, Codable {
         self.media = media
         self.bargeIns = bargeIns
         self.echoTurnsIgnored = echoTurnsIgnored
+        self.voicePausesResumed = voicePausesResumed
         self.malformedEvents = malformedEvents
         self.unknownEvents = unknownEvents
         self.audio = audio
@@ -44,6 +48,7 @@ public struct ServiceStatus: Sendable, Equatable, Codable {
         case media
         case bargeIns = "barge_ins"
         case echoTurnsIgnored = "echo_turns_ignored"
+        case voicePausesResumed = "voice_pauses_resumed"
         case malformedEvents = "malformed_events"
         case unknownEvents = "unknown_events"
         case audio
@@ -58,6 +63,7 @@ public struct ServiceStatus: Sendable, Equatable, Codable {
         try c.encode(media, forKey: .media)
         try c.encode(bargeIns, forKey: .bargeIns)
         try c.encode(echoTurnsIgnored, forKey: .echoTurnsIgnored)
+        try c.encode(voicePausesResumed, forKey: .voicePausesResumed)
         try c.encode(malformedEvents, forKey: .malformedEvents)
         try c.encode(unknownEvents, forKey: .unknownEvents)
         if let audio { try c.encode(audio, forKey: .audio) } else { try c.encodeNil(forKey: .audio) }

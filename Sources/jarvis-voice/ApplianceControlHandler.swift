@@ -95,6 +95,7 @@ struct ApplianceControlHandler: ControlHandler {
                 state: MediaStatus.State(rawValue: now.state.rawValue) ?? .stopped, title: now.displayTitle,
                 url: now.item?.url, volume: now.volume, ducked: conversation.media.ducked),
             bargeIns: conversation.bargeIns, echoTurnsIgnored: conversation.echoTurnsIgnored,
+            voicePausesResumed: conversation.pausesResumed,
             malformedEvents: conversation.malformedEvents, unknownEvents: conversation.unknownEvents, audio: audioStatus())
     }
 

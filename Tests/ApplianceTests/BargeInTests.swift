@@ -3,8 +3,9 @@ import Testing
 import Realtime
 
 /// Barge-in with the local near-end detector (`BargeInRule(localDetector: true)`, what the service runs):
-/// the speaker's echo never interrupts or becomes a turn; near-end speech stops the assistant after the
-/// confirmation; a tap always interrupts.
+/// the speaker's echo never interrupts or becomes a turn; near-end speech pauses the assistant after the
+/// confirmation and stops it once it has lasted `minimumSpeech`, and a shorter sound lets it go on; a tap
+/// always interrupts.
 @Suite struct BargeInTests {
     static let rule = BargeInRule(localDetector: true)
 
@@ -38,12 +39,16 @@ import Realtime
         #expect(!h.last.contains(.flushVoice))
     }
 
-    @Test func nearEndSpeechStopsTheAssistantAfterTheConfirmation() {
+    @Test func nearEndSpeechPausesTheAssistantAfterTheConfirmationAndStopsItAfterTheMinimumSpeech() {
         var h = speaking(played: 12_000)
         h.handle(.nearEndSpeech(true), after: 10)
         #expect(h.last.contains(.startTimer(.bargeInConfirmation, deadline: h.now + .milliseconds(20))))
         #expect(!h.last.contains(.flushVoice))
         h.handle(.voicePlayed(samples: 12_480), after: 20)  // 20 ms more heard while confirming
+        #expect(h.fireNextTimer() == .bargeInConfirmation)
+        #expect(h.last.contains(.pauseVoice) && !h.last.contains(.flushVoice), "silent at once, not yet stopped")
+        #expect(h.lastSent.isEmpty && h.state == .fillerSpeaking && h.engine.bargeIns == 0)
+        #expect(h.engine.armedTimers[.bargeInConfirmation] == h.now + .milliseconds(380), "400 ms from the speech's start")
         #expect(h.fireNextTimer() == .bargeInConfirmation)
         #expect(h.last.contains(.flushVoice))
         #expect(h.lastSent == [.responseCancel(responseID: nil), .conversationItemTruncate(itemID: "A1", contentIndex: 0, audioEndMs: 520)],
@@ -68,6 +73,7 @@ import Realtime
             if serverFirst { h.server(.speechStarted(audioStartMs: 2_000, itemID: "U2"), after: 10) }
             h.handle(.nearEndSpeech(true), after: 10)
             if !serverFirst { #expect(h.fireNextTimer() == .bargeInConfirmation) }
+            #expect(h.fireNextTimer() == .bargeInConfirmation)
             #expect(h.state == .userSpeaking)
             let cut = try #require(h.last.compactMap { if case .turnCompleted(let m) = $0 { m } else { nil } }.first)
             #expect(cut.cutByBargeIn)
@@ -99,12 +105,15 @@ import Realtime
         #expect(h.state == .fillerSpeaking)
     }
 
-    @Test func theServersTurnConfirmedByNearEndSpeechStopsTheAssistantAtOnce() {
+    @Test func theServersTurnWithNearEndSpeechPausesTheAssistantAtOnce() {
         var h = speaking()
         h.server(.speechStarted(audioStartMs: 2_000, itemID: "U2"), after: 10)
         #expect(h.state == .fillerSpeaking)
         h.handle(.nearEndSpeech(true), after: 30)
-        #expect(h.last.contains(.flushVoice), "two detectors agree: no confirmation wait")
+        #expect(h.last.contains(.pauseVoice), "two detectors agree: no confirmation wait")
+        #expect(h.engine.armedTimers[.bargeInConfirmation] == h.now + .milliseconds(400))
+        #expect(h.fireNextTimer() == .bargeInConfirmation)
+        #expect(h.last.contains(.flushVoice))
         #expect(h.state == .userSpeaking)
         h.server(.speechStopped(audioEndMs: 3_000, itemID: "U2"), after: 900)
         #expect(!h.lastSent.contains(.conversationItemDelete(itemID: "U2")))
@@ -112,18 +121,91 @@ import Realtime
         #expect(h.engine.bargeIns == 1 && h.engine.echoTurnsIgnored == 0)
     }
 
-    @Test func nearEndSpeechJustBeforeTheServersTurnConfirmsIt() {
+    @Test func nearEndSpeechJustBeforeTheServersTurnPausesTheAssistantAndMoreStopsIt() {
         var h = speaking()
         h.handle(.nearEndSpeech(true), after: 10)
-        h.handle(.nearEndSpeech(false), after: 20)  // too short to barge in by itself
+        h.handle(.nearEndSpeech(false), after: 10)  // too short to pause by itself
         h.server(.speechStarted(audioStartMs: 2_000, itemID: "U2"), after: 200)
+        #expect(h.last.contains(.pauseVoice) && !h.last.contains(.flushVoice))
+        #expect(h.engine.armedTimers[.voiceResume] == h.now + .milliseconds(500))
+        h.handle(.nearEndSpeech(true), after: 100)
+        #expect(h.engine.armedTimers[.voiceResume] == nil)
+        #expect(h.fireNextTimer() == .bargeInConfirmation)
         #expect(h.last.contains(.flushVoice))
         #expect(h.state == .userSpeaking)
+        h.handle(.nearEndSpeech(false), after: 300)
+        h.server(.speechStopped(audioEndMs: 3_000, itemID: "U2"), after: 500)
+        #expect(!h.lastSent.contains(.conversationItemDelete(itemID: "U2")), "the held turn is the user's")
+    }
+
+    /// A sound in the room (a cough, a clatter, the canceller's residue of a loud passage) that the detector
+    /// hears for less than `minimumSpeech`: the answer pauses, then goes on from where it stopped.
+    @Test func nearEndSpeechShorterThanTheMinimumPausesTheAnswerWhichThenGoesOn() {
+        var h = speaking(played: 12_000)
+        h.handle(.nearEndSpeech(true), after: 10)
+        #expect(h.fireNextTimer() == .bargeInConfirmation)
+        #expect(h.last.contains(.pauseVoice))
+        h.server(.speechStarted(audioStartMs: 2_000, itemID: "U2"), after: 30)  // the server's VAD hears it too
+        h.handle(.nearEndSpeech(false), after: 200)  // 250 ms in all
+        #expect(h.engine.armedTimers[.bargeInConfirmation] == nil)
+        #expect(h.engine.armedTimers[.voiceResume] == h.now + .milliseconds(500))
+        h.handle(.nearEndSpeech(true), after: 100)  // 100 ms more: 350 in all
+        h.handle(.nearEndSpeech(false), after: 100)
+        #expect(h.fireNextTimer() == .voiceResume)
+        #expect(h.last.contains(.resumeVoice) && !h.last.contains(.flushVoice))
+        #expect(h.lastSent.isEmpty && h.state == .fillerSpeaking)
+        #expect(h.engine.pausesResumed == 1 && h.engine.bargeIns == 0)
+        #expect(h.last.contains { if case .log(.info, let line) = $0 { line.contains("lasted 350 ms") } else { false } })
+        // The server's turn on it is not the user's, and the answer plays to its end, never truncated.
+        h.server(.speechStopped(audioEndMs: 2_600, itemID: "U2"), after: 200)
+        #expect(h.lastSent == [.conversationItemDelete(itemID: "U2")])
+        h.server(.outputAudioDone(responseID: "R1", itemID: "A1"))
+        h.server(.responseDone(ResponseInfo(id: "R1", status: "completed")), after: 5)
+        h.handle(.voicePlayed(samples: 48_000), after: 1_500)
+        #expect(h.state == .listening && h.lastSent.isEmpty)
+    }
+
+    /// Stopped after a pause, the item is truncated at what was heard before the pause.
+    @Test func aStopAfterAPauseTruncatesAtThePause() {
+        var h = speaking(played: 12_000)
+        h.handle(.nearEndSpeech(true), after: 10)
+        h.fire(.bargeInConfirmation)
+        h.handle(.voicePlayed(samples: 12_480), after: 5)  // the device's last samples; then the playhead stands
+        h.handle(.voicePlayed(samples: 12_480), after: 200)
+        h.fire(.bargeInConfirmation)
+        #expect(h.lastSent == [.responseCancel(responseID: nil), .conversationItemTruncate(itemID: "A1", contentIndex: 0, audioEndMs: 520)])
+    }
+
+    /// The answer's audio ran out while paused (nothing left to hold): the channel is released with the turn.
+    @Test func aPauseOverTheAnswersEndIsReleased() {
+        var h = speaking(played: 12_000)
+        h.server(.outputAudioDone(responseID: "R1", itemID: "A1"))
+        h.server(.responseDone(ResponseInfo(id: "R1", status: "completed")), after: 5)
+        h.handle(.voicePlayed(samples: 48_000), after: 1_490)
+        h.handle(.nearEndSpeech(true), after: 0)
+        h.fire(.bargeInConfirmation)
+        #expect(h.state == .listening || h.last.contains(.resumeVoice) || !h.last.contains(.pauseVoice))
+        #expect(h.engine.voice.pause == nil)
+    }
+
+    /// A tap while paused stops the assistant: the flush ends the pause too.
+    @Test func aTapWhilePausedStops() {
+        var h = speaking()
+        h.handle(.nearEndSpeech(true), after: 10)
+        h.fire(.bargeInConfirmation)
+        h.handle(.button(.tap(pressedAt: h.now)), after: 10)
+        #expect(h.last.contains(.flushVoice))
+        #expect(h.engine.voice.pause == nil)
+        let state = h.state
+        h.fire(.bargeInConfirmation)  // the pause's speech timer, if still armed, finds nothing to stop
+        h.fire(.voiceResume)
+        #expect(h.state == state && !h.last.contains(.resumeVoice) && h.engine.bargeIns == 0)
     }
 
     @Test func aLocalBargeInThatTheServerNeverHearsListensAgain() {
         var h = speaking()
         h.handle(.nearEndSpeech(true), after: 10)
+        h.fire(.bargeInConfirmation)
         h.fire(.bargeInConfirmation)
         #expect(h.state == .userSpeaking)
         h.handle(.nearEndSpeech(false), after: 300)

@@ -8,7 +8,8 @@ import TestSupport
 /// through a saturating (soft clip) and band-limited (200 Hz high-pass) loudspeaker, about as loud as the
 /// user, so the linear echo canceller leaves a residual that the stand-in server's energy VAD hears as
 /// speech. While only the assistant talks it must finish its answer (no barge-in, no echo turn answered);
-/// when the user talks over it, it must stop at once.
+/// when the user talks over it, it must fall silent at once (the voice paused) and then stop (cancelled and
+/// truncated once the detector has heard enough of him).
 @Suite(.timeLimit(.minutes(3))) struct NonLinearEchoBargeInTests {
     static let question = "what is on my calendar today"
     static let answer = "You have a dentist appointment at ten in the morning, then lunch with Sam at noon, "
@@ -74,6 +75,8 @@ import TestSupport
         try service.speak(interruption + silence)
         #expect(await realtime.waitForClientEvent("conversation.item.truncate", timeout: .seconds(30)), "log:\n\(service.logText)")
         #expect(service.logText.contains("barge-in"), "log:\n\(service.logText)")
+        let phase2 = String(service.logText.dropFirst(logBeforeTalk))
+        #expect(phase2.contains("voice paused"), "the voice pauses before the stop; log:\n\(service.logText)")
         #expect(try await service.waitForStatus { $0["barge_ins"]?.numberValue == 1 } != nil, "log:\n\(service.logText)")
         try await service.playOn(milliseconds: 600)
         let played = (try? TestFiles.readSamples(service.played)) ?? []
@@ -81,7 +84,9 @@ import TestSupport
         let onset = words.first ?? 0
         let stopped = try #require(Self.silenceStartMilliseconds(inStereo48k: played, from: heardAtSpeech), "the answer never stopped")
         let latency = stopped - (heardAtSpeech / 48 + onset)
-        print("non-linear echo: \(echoTurns) server VAD turn(s) on the echo ignored; barge-in stopped the answer \(latency) ms after the talker started (his words at \(words) ms)")
+        let pausesAlone = occurrences(of: "voice paused", in: log1)
+        print("non-linear echo: \(echoTurns) server VAD turn(s) on the echo ignored, \(pausesAlone) pause(s) while it talked alone; "
+              + "barge-in silenced the answer \(latency) ms after the talker started (his words at \(words) ms)")
         // The 500 ms bound holds while the devices run in real time. When the machine starved the service
         // (an overrun or underrun in this phase: the mic's audio arrived late or the speaker ran dry), the
         // timing is the machine's, not the detector's; then the answer must still stop, within 3 s.

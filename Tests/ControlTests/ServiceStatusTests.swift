@@ -10,16 +10,17 @@ import Testing
         let status = ServiceStatus(state: "idle", realtimeConnected: false, jarvisSessionID: nil,
                                    media: MediaStatus(state: .stopped, title: nil, url: nil, volume: 0.5, ducked: false))
         let text = line(.status(status))
-        #expect(text == #"{"ok":true,"result":{"audio":null,"barge_ins":0,"echo_turns_ignored":0,"jarvis_session_id":null,"malformed_events":0,"media":{"ducked":false,"state":"stopped","title":null,"url":null,"volume":0.5},"realtime_connected":false,"state":"idle","unknown_events":0,"voice_volume":1}}"# + "\n")
+        #expect(text == #"{"ok":true,"result":{"audio":null,"barge_ins":0,"echo_turns_ignored":0,"jarvis_session_id":null,"malformed_events":0,"media":{"ducked":false,"state":"stopped","title":null,"url":null,"volume":0.5},"realtime_connected":false,"state":"idle","unknown_events":0,"voice_pauses_resumed":0,"voice_volume":1}}"# + "\n")
         let reply = try ControlWire.decodeReply(Array(text.utf8).dropLast())
         guard case .ok(let result) = reply else { Issue.record("not ok: \(reply)"); return }
         #expect(result == .object([
             "state": .string("idle"), "realtime_connected": .bool(false), "jarvis_session_id": .null,
             "media": .object(["state": .string("stopped"), "title": .null, "url": .null, "volume": .number(0.5), "ducked": .bool(false)]),
             "voice_volume": .number(1), "barge_ins": .number(0), "echo_turns_ignored": .number(0), "audio": .null,
+            "voice_pauses_resumed": .number(0),
             "malformed_events": .number(0), "unknown_events": .number(0),
         ]))
-        #expect(result.jsonText == #"{"audio":null,"barge_ins":0,"echo_turns_ignored":0,"jarvis_session_id":null,"malformed_events":0,"media":{"ducked":false,"state":"stopped","title":null,"url":null,"volume":0.5},"realtime_connected":false,"state":"idle","unknown_events":0,"voice_volume":1}"#)
+        #expect(result.jsonText == #"{"audio":null,"barge_ins":0,"echo_turns_ignored":0,"jarvis_session_id":null,"malformed_events":0,"media":{"ducked":false,"state":"stopped","title":null,"url":null,"volume":0.5},"realtime_connected":false,"state":"idle","unknown_events":0,"voice_pauses_resumed":0,"voice_volume":1}"#)
     }
 
     @Test func statusWithValues() throws {
@@ -40,12 +41,13 @@ import Testing
         let audio = AudioStatus(captureRunning: true, playbackRunning: false, captureXruns: 2, playbackXruns: 0,
                                 echoReductionDB: 23.5, referenceLagMilliseconds: -1.5, nearEndSpeech: true)
         let status = ServiceStatus(state: "ai_speaking", realtimeConnected: true, jarvisSessionID: nil,
-                                   media: MediaStatus(volume: 1), bargeIns: 3, echoTurnsIgnored: 7, malformedEvents: 1,
+                                   media: MediaStatus(volume: 1), bargeIns: 3, echoTurnsIgnored: 7, voicePausesResumed: 2, malformedEvents: 1,
                                    unknownEvents: 4, audio: audio)
         let reply = try ControlWire.decodeReply(Array(line(.status(status)).utf8).dropLast())
         guard case .ok(let result) = reply else { Issue.record("not ok"); return }
         #expect(result["barge_ins"] == .number(3))
         #expect(result["echo_turns_ignored"] == .number(7))
+        #expect(result["voice_pauses_resumed"] == .number(2))
         #expect(result["malformed_events"] == .number(1) && result["unknown_events"] == .number(4))
         #expect(result["audio"] == .object([
             "capture_running": .bool(true), "playback_running": .bool(false), "capture_xruns": .number(2),

@@ -5,12 +5,18 @@
 /// itself (`interrupt_response: false`) and barge-in is the appliance's decision:
 ///
 /// - With a local detector (`localDetector`, the service): near-end speech reported by the capture side
-///   (`ConversationEvent.nearEndSpeech`) that lasts `confirmation` stops the assistant on its own — a real
-///   talker is caught within the detector's onset + `confirmation`, without waiting for the server.
+///   (`ConversationEvent.nearEndSpeech`) that lasts `confirmation` pauses the assistant's voice on its own
+///   — a real talker is heard out within the detector's onset + `confirmation`, without waiting for the
+///   server. With the voice paused the speaker no longer drowns him, and the detector hears him clean:
+///   once it has heard `minimumSpeech` of near-end speech the assistant is stopped for good (response
+///   cancelled, item truncated at what was heard). A shorter sound (a cough, a clatter, a word to
+///   someone else, what the canceller left of a loud passage) lets the answer go on `resumeAfter` after
+///   it ends, from where it paused: the assistant never cuts itself off for it.
 ///   The server's `speech_started` while the assistant is audible (or within `echoGuard` after it) is
-///   accepted only when the detector hears near-end speech (now, or within `lookback` before); until
-///   then it is held, and when its `speech_stopped` comes unconfirmed the committed item is deleted
-///   (`conversation.item.delete`) and not answered: it was the speaker's echo.
+///   held; it is the user's when the detector's `minimumSpeech` stops the assistant (or, after the voice,
+///   when the detector hears near-end speech now or within `lookback` before). When its `speech_stopped`
+///   comes unconfirmed the committed item is deleted (`conversation.item.delete`) and not answered: it
+///   was the speaker's echo, or a sound too short to stop the assistant for.
 /// - Without one (`localDetector == false`): the server's `speech_started` is trusted, as before, but the
 ///   engine still cancels the response itself (the server no longer does).
 ///
@@ -30,13 +36,24 @@ public struct BargeInRule: Sendable, Equatable {
     /// After a local barge-in, the server's VAD should report the user's turn within this; otherwise the
     /// engine stops waiting and listens. Default 2 s.
     public var serverTurnWait: Duration
+    /// Near-end speech the detector must hear in all while the voice is paused before the assistant is
+    /// stopped for good. Default 400 ms: a short sound in the room (the detector holds a verdict ~200 ms
+    /// past its end) pauses the answer and lets it go on, a talker's first word or two stop it.
+    public var minimumSpeech: Duration
+    /// A paused voice plays on this long after near-end speech that fell short of `minimumSpeech` ended.
+    /// Default 500 ms: a talker's pause between two words does not let the answer go on
+    /// (`Benchmarks/aec/barge_in_sweep.py`: with 300 ms it resumed 24 times over 77 interruptions).
+    public var resumeAfter: Duration
 
     public init(localDetector: Bool = false, confirmation: Duration = .milliseconds(20), echoGuard: Duration = .milliseconds(800),
-                lookback: Duration = .milliseconds(300), serverTurnWait: Duration = .seconds(2)) {
+                lookback: Duration = .milliseconds(300), serverTurnWait: Duration = .seconds(2),
+                minimumSpeech: Duration = .milliseconds(400), resumeAfter: Duration = .milliseconds(500)) {
         self.localDetector = localDetector
         self.confirmation = confirmation
         self.echoGuard = echoGuard
         self.lookback = lookback
         self.serverTurnWait = serverTurnWait
+        self.minimumSpeech = minimumSpeech
+        self.resumeAfter = resumeAfter
     }
 }

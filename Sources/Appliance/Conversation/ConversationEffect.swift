@@ -11,8 +11,12 @@ public enum ConversationEffect: Sendable, Equatable {
     case uplink(UplinkCommand)
     /// Queue a chunk of assistant audio (base64 PCM16 24 kHz) on the voice channel.
     case enqueueVoice(itemID: String, audio: String)
-    /// Drop all queued voice audio now; the played-samples counter restarts at 0.
+    /// Drop all queued voice audio now (a pause ends with it); the played-samples counter restarts at 0.
     case flushVoice
+    /// Hold the queued voice audio where it is: the assistant falls silent at once, and can go on.
+    case pauseVoice
+    /// Play the held voice audio on from where it stopped.
+    case resumeVoice
     case callTool(callID: String, name: String, arguments: String)
     case cancelTool(callID: String)
     case startTimer(TimerID, deadline: EngineTime)
@@ -52,6 +56,8 @@ public enum TimerID: String, Sendable, Hashable, CaseIterable {
     case bargeInConfirmation = "barge_in_confirmation"
     /// After a local barge-in, how long the server's VAD has to report the user's turn.
     case serverTurnWait = "server_turn_wait"
+    /// The voice was paused for near-end speech that has since stopped: it plays on when this fires.
+    case voiceResume = "voice_resume"
 }
 
 public enum Transcript: Sendable, Equatable {

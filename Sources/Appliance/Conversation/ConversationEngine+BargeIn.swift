@@ -1,7 +1,8 @@
 import Basics
 import Realtime
 
-/// Barge-in (`BargeInRule`): the local near-end speech detector, the server VAD's turns, and echo turns.
+/// Barge-in (`BargeInRule`): the local near-end speech detector, the voice paused for it, the server VAD's
+/// turns, and echo turns.
 extension ConversationEngine {
     /// What the capture side's near-end speech detector last reported.
     struct NearEndSpeech: Sendable {
@@ -49,6 +50,7 @@ extension ConversationEngine {
         localBargeInPending = false
         cancelTimer(.bargeInConfirmation)
         cancelTimer(.serverTurnWait)
+        cancelTimer(.voiceResume)
     }
 
     // MARK: - The local detector
@@ -57,25 +59,90 @@ extension ConversationEngine {
         guard active != nearEnd.active else { return }
         nearEnd.active = active
         nearEnd.lastHeard = now
+        if voice.pause != nil {
+            nearEndSpeechWhilePaused(active)
+            return
+        }
         guard active else {
             cancelTimer(.bargeInConfirmation)
             return
         }
         guard rule.localDetector, vadTurnsActive else { return }
-        if let turn = serverTurn, !turn.confirmed {
+        let heldTurn = serverTurn.map { !$0.confirmed } ?? false
+        if voiceAudible {
+            // The server's VAD heard a turn too: no confirmation wait.
+            if heldTurn || rule.confirmation <= .zero { pauseVoice() } else { arm(.bargeInConfirmation, after: rule.confirmation) }
+        } else if let turn = serverTurn, heldTurn {
             acceptServerTurn(turn.itemID, reason: "server VAD and near-end speech")
-        } else if voiceAudible {
-            if rule.confirmation <= .zero { bargeIn() } else { arm(.bargeInConfirmation, after: rule.confirmation) }
         }
     }
 
-    /// Near-end speech lasted `confirmation` while the assistant talked: stop it now.
+    /// The confirmation ran out with near-end speech still on: it lasted `confirmation` while the assistant
+    /// talked (pause the voice), or `minimumSpeech` in all while it was paused (stop the assistant).
     mutating func confirmNearEndSpeech() {
-        guard nearEnd.active, vadTurnsActive, voiceAudible else { return }
-        bargeIn()
+        guard nearEnd.active, vadTurnsActive else { return }
+        if voice.pause != nil {
+            bargeIn()
+        } else if voiceAudible {
+            pauseVoice()
+        }
+    }
+
+    /// Holds the assistant's voice where it is while the detector decides whether someone is talking.
+    private mutating func pauseVoice() {
+        cancelTimer(.bargeInConfirmation)
+        emit(.pauseVoice)
+        voice.pause = VoicePlayback.Pause(speechSince: nearEnd.active ? nearEnd.lastHeard : nil)
+        log(.info, "near-end speech over the assistant: voice paused")
+        if nearEnd.active { armMinimumSpeech() } else { arm(.voiceResume, after: rule.resumeAfter) }
+    }
+
+    private mutating func nearEndSpeechWhilePaused(_ active: Bool) {
+        guard var pause = voice.pause else { return }
+        if active {
+            cancelTimer(.voiceResume)
+            pause.speechSince = now
+            voice.pause = pause
+            armMinimumSpeech()
+        } else {
+            if let since = pause.speechSince { pause.heard += .milliseconds(now.milliseconds(since: since)) }
+            pause.speechSince = nil
+            voice.pause = pause
+            cancelTimer(.bargeInConfirmation)
+            arm(.voiceResume, after: rule.resumeAfter)
+        }
+    }
+
+    /// Arms the confirmation for the near-end speech still missing to stop the assistant.
+    private mutating func armMinimumSpeech() {
+        guard let pause = voice.pause, let since = pause.speechSince else { return }
+        let left = rule.minimumSpeech - pause.heard - .milliseconds(now.milliseconds(since: since))
+        if left <= .zero { bargeIn() } else { arm(.bargeInConfirmation, after: left) }
+    }
+
+    /// The near-end speech that paused the voice ended short of `minimumSpeech`: the answer goes on.
+    mutating func resumeVoice() {
+        guard let pause = voice.pause, !nearEnd.active else { return }
+        voice.pause = nil
+        emit(.resumeVoice)
+        pausesResumed += 1
+        log(.info, "near-end speech over the assistant lasted \(pause.heard.wholeMilliseconds) ms, "
+            + "under the \(rule.minimumSpeech.wholeMilliseconds) ms that stop it: the voice goes on")
+        feedSpeakingWatchdog()
+    }
+
+    /// The voice is paused but nothing is left to hold (the answer ended, or the conversation moved on):
+    /// release the channel silently.
+    mutating func endPauseWithoutSpeech() {
+        guard voice.pause != nil, !voiceAudible else { return }
+        voice.pause = nil
+        emit(.resumeVoice)
+        cancelTimer(.voiceResume)
+        cancelTimer(.bargeInConfirmation)
     }
 
     private mutating func bargeIn() {
+        cancelTimer(.voiceResume)
         stopSpeech(cancelResponse: true)
         bargeIns += 1
         log(.info, "barge-in: near-end speech over the assistant")
@@ -118,9 +185,14 @@ extension ConversationEngine {
 
     mutating func speechStarted(itemID: String) {
         guard turnTaking == .handsFree, state != .connecting, hold == nil else { return }
-        if rule.localDetector, echoPossible, !nearEndHeardRecently, !localBargeInPending {
+        if rule.localDetector, echoPossible, !localBargeInPending, voiceAudible || !nearEndHeardRecently {
             serverTurn = ServerTurn(itemID: itemID, confirmed: false)
-            log(.info, "speech_started while the assistant is audible: waiting for near-end speech")
+            if voiceAudible, voice.pause == nil, nearEndHeardRecently, vadTurnsActive {
+                log(.info, "speech_started while the assistant is audible, near-end speech heard: waiting for more")
+                pauseVoice()
+            } else {
+                log(.info, "speech_started while the assistant is audible: waiting for near-end speech")
+            }
             return
         }
         acceptServerTurn(itemID, reason: "server VAD")

@@ -16,7 +16,7 @@ extension ConversationEngine {
         if response.stopCurrent(), cancelResponse { send(.responseCancel(responseID: nil)) }
         if let item = voice.item { response.stop(responseID: item.responseID) }
         let truncation = voice.truncation()
-        if voice.isPlaying || truncation != nil {
+        if voice.needsFlush || truncation != nil {
             emit(.flushVoice)
             if let truncation {
                 send(.conversationItemTruncate(itemID: truncation.itemID, contentIndex: 0, audioEndMs: truncation.audioEndMs))

@@ -76,7 +76,7 @@ extension ConversationEngine {
             afterSpeech()
         case .speakingWatchdog:
             log(.warning, "no voice progress for \(seconds(configuration.speakingWatchdog))")
-            if voice.isPlaying { emit(.flushVoice) }
+            if voice.needsFlush { emit(.flushVoice) }
             voice.flushed()
             abandonResponse()
             failSay("its speech stopped half-way")
@@ -95,6 +95,8 @@ extension ConversationEngine {
             confirmNearEndSpeech()
         case .serverTurnWait:
             serverTurnNeverCame()
+        case .voiceResume:
+            resumeVoice()
         }
     }
 }

@@ -16,8 +16,10 @@ public struct ConversationEngine: Sendable {
     public internal(set) var armedTimers: [TimerID: EngineTime] = [:]
     /// Since start: times the user's speech stopped the assistant (local detector or server VAD)...
     public internal(set) var bargeIns = 0
-    /// ...and server VAD turns heard while the assistant spoke and dropped as its echo.
+    /// ...server VAD turns heard while the assistant spoke and dropped as its echo...
     public internal(set) var echoTurnsIgnored = 0
+    /// ...and times near-end speech paused the assistant but fell short of stopping it (the voice went on).
+    public internal(set) var pausesResumed = 0
 
     var now = EngineTime.zero
     var effects: [ConversationEffect] = []
@@ -92,6 +94,7 @@ public struct ConversationEngine: Sendable {
         case .nearEndSpeech(let active): handleNearEndSpeech(active)
         }
         noteVoiceAudible()
+        endPauseWithoutSpeech()
         deliverAnnouncementsIfListening()
         let produced = effects
         effects = []
@@ -182,7 +185,7 @@ public struct ConversationEngine: Sendable {
         failSay(reason)
         failSays(in: pendingAnnouncements, reason)
         for callID in calls.running.keys.sorted() { emit(.cancelTool(callID: callID)) }
-        if voice.isPlaying { emit(.flushVoice) }
+        if voice.needsFlush { emit(.flushVoice) }
         emit(.uplink(.stop))
         finishTurn()
         emit(.disconnectRealtime)

@@ -12,12 +12,25 @@ struct VoicePlayback: Sendable {
         var audioDone = false
     }
 
+    /// The voice is held for near-end speech that may be a barge-in (`BargeInRule.minimumSpeech`).
+    struct Pause: Sendable {
+        /// Near-end speech heard since the pause, not counting the stretch still going on...
+        var heard: Duration = .zero
+        /// ...which started here.
+        var speechSince: EngineTime?
+    }
+
     private(set) var received = 0
     private(set) var played = 0
     private(set) var item: Item?
+    /// Set while the voice channel is paused (`pauseVoice`); a flush ends the pause.
+    var pause: Pause?
 
     /// Queued audio has not all been played yet.
     var isPlaying: Bool { played < received }
+
+    /// The channel holds something a flush must clear: audio not yet played, or a pause.
+    var needsFlush: Bool { isPlaying || pause != nil }
 
     mutating func receive(itemID: String, responseID: String, samples: Int) {
         if item?.id != itemID {
@@ -46,5 +59,6 @@ struct VoicePlayback: Sendable {
         received = 0
         played = 0
         item = nil
+        pause = nil
     }
 }

@@ -6,8 +6,12 @@ import AudioCore
 public protocol ConversationAudio: AnyObject, Sendable {
     /// Queues assistant speech, PCM16 24 kHz mono.
     func enqueueVoice(_ samples: UnsafeBufferPointer<Int16>)
-    /// Drops all queued speech now; the played counter restarts at 0.
+    /// Drops all queued speech now (a pause ends with it); the played counter restarts at 0.
     func flushVoice()
+    /// Holds the queued speech where it is (it stops within a few ms; the played counter stands still)...
+    func pauseVoice()
+    /// ...and plays it on from there.
+    func resumeVoice()
     /// 24 kHz samples of speech actually heard since the last flush (written − device delay), at most
     /// what was queued.
     func voicePlayedSamples() -> Int

@@ -11,13 +11,15 @@ public struct ConversationStatus: Sendable, Equatable {
     /// Server frames that were not valid events, and events of unknown types, since start.
     public var malformedEvents: Int
     public var unknownEvents: Int
-    /// `ConversationEngine.bargeIns` and `.echoTurnsIgnored`: since start.
+    /// `ConversationEngine.bargeIns`, `.echoTurnsIgnored` and `.pausesResumed`: since start.
     public var bargeIns: Int
     public var echoTurnsIgnored: Int
+    public var pausesResumed: Int
 
     public init(state: ConversationState = .idle, realtimeConnected: Bool = false, jarvisSessionID: String? = nil,
                 media: MediaGainStatus = MediaGainStatus(ducked: false, volume: 1), toolsRunning: Int = 0,
-                malformedEvents: Int = 0, unknownEvents: Int = 0, bargeIns: Int = 0, echoTurnsIgnored: Int = 0) {
+                malformedEvents: Int = 0, unknownEvents: Int = 0, bargeIns: Int = 0, echoTurnsIgnored: Int = 0,
+                pausesResumed: Int = 0) {
         self.state = state
         self.realtimeConnected = realtimeConnected
         self.jarvisSessionID = jarvisSessionID
@@ -27,6 +29,7 @@ public struct ConversationStatus: Sendable, Equatable {
         self.unknownEvents = unknownEvents
         self.bargeIns = bargeIns
         self.echoTurnsIgnored = echoTurnsIgnored
+        self.pausesResumed = pausesResumed
     }
 
     /// The contract keys: `state`, `realtime_connected`, `jarvis_session_id`.

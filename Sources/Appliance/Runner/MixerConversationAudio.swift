@@ -81,7 +81,14 @@ public final class MixerConversationAudio: ConversationAudio, @unchecked Sendabl
 
     public func enqueueVoice(_ samples: UnsafeBufferPointer<Int16>) { voice.enqueue(samples) }
 
-    public func flushVoice() { voice.flush() }
+    public func flushVoice() {
+        voice.flush()
+        mixer.setPaused(false, .voice)
+    }
+
+    public func pauseVoice() { mixer.setPaused(true, .voice) }
+
+    public func resumeVoice() { mixer.setPaused(false, .voice) }
 
     public func voicePlayedSamples() -> Int { voice.played(deviceDelayFrames: deviceDelayFrames()) }
 

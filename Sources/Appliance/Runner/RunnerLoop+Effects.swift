@@ -17,6 +17,10 @@ extension RunnerLoop {
             enqueueVoice(base64)
         case .flushVoice:
             flushVoice()
+        case .pauseVoice:
+            audio.pauseVoice()
+        case .resumeVoice:
+            audio.resumeVoice()
         case .callTool(let callID, let name, let arguments):
             startTool(callID: callID, name: name, arguments: arguments)
         case .cancelTool(let callID):

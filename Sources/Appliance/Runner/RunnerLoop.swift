@@ -148,6 +148,7 @@ final class RunnerLoop {
         let unknown = connection.unknownEvents
         let bargeIns = engine.bargeIns
         let echoTurnsIgnored = engine.echoTurnsIgnored
+        let pausesResumed = engine.pausesResumed
         runner.snapshot.withLock { status in
             status.state = state
             status.realtimeConnected = connected
@@ -157,6 +158,7 @@ final class RunnerLoop {
             status.unknownEvents = unknown
             status.bargeIns = bargeIns
             status.echoTurnsIgnored = echoTurnsIgnored
+            status.pausesResumed = pausesResumed
         }
     }
 
