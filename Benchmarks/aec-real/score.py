@@ -85,6 +85,8 @@ def speech_starts(prob):
 # BargeInRule's defaults (Sources/Appliance/Conversation/BargeInRule.swift) and the runner's poll.
 CONFIRMATION_MS = 20
 LOOKBACK_MS = 300
+MINIMUM_SPEECH_MS = 400
+RESUME_AFTER_MS = 500
 
 
 def detector_runs(trace_ms):
@@ -93,31 +95,123 @@ def detector_runs(trace_ms):
     return list(zip(np.flatnonzero(d == 1), np.flatnonzero(d == -1)))
 
 
-def self_interruptions(turns, trace_ms, audible):
-    """What the product does while only the assistant is audible (ConversationEngine+BargeIn, replicated;
-    `audible`: per 10 ms hop, the far end plays or played within the echo guard and no near end):
-    - local stops: the detector turns on while the assistant is audible and stays on for the rule's
-      confirmation (20 ms) -> the assistant is stopped;
-    - confirmed server turns: a server VAD turn starting while it is audible is held, and accepted
-      (the assistant stopped) when the detector is on at its start, was on within 300 ms before, or
-      turns on before its speech_stopped; counted when the assistant is stopped (the turn's decision, or
-      the confirming run's start if later) while it is still audible alone: a turn that began on the
-      residual and is confirmed by a talker's first word stops the assistant as he begins, a true
-      barge-in; not counted again when the confirming run was itself a local stop.
-    The server's network latency is taken as 0. Returns (local stops, confirmed turns not already stopped)."""
+def barge_in(turns, trace_ms, audible):
+    """What the product does while the assistant is audible (ConversationEngine+BargeIn, replicated;
+    `audible`: per 10 ms hop, whether the assistant's voice is audible):
+    - the voice pauses when the detector turns on while it is audible and stays on for the rule's
+      confirmation (20 ms), or at once when a server VAD turn that started while it is audible has the
+      detector on at its start, heard within 300 ms before, or turning on before its speech_stopped;
+    - paused, the detector's near-end speech adds up; at 400 ms in all the assistant is stopped; 500 ms
+      after the speech ends short of it, the voice goes on.
+    The server's network latency is taken as 0, and the recording's far end cannot pause: the detector
+    goes on hearing the echo where the product would hear a silent speaker (pessimistic for a talker).
+    Returns (pause ms, True and the stop's ms, or False and the resume's ms) per pause."""
     runs = detector_runs(trace_ms)
-    far = lambda ms: ms // 10 < len(audible) and audible[ms // 10]
-    stopping = [(a, b) for a, b in runs if b - a >= CONFIRMATION_MS and far(a)]
-    local = len(stopping)
-    confirmed = 0
+    on_air = lambda ms: ms // 10 < len(audible) and audible[ms // 10]
+    # (when the voice pauses, the run of near-end speech on at that moment or None)
+    pauses = [(a + CONFIRMATION_MS, i) for i, (a, b) in enumerate(runs) if b - a >= CONFIRMATION_MS and on_air(a)]
     for start_chunk, decided, stopped in turns:
-        if not far(start_chunk * CHUNK * 1000 // RATE):
+        if not on_air(start_chunk * CHUNK * 1000 // RATE):
             continue
         end = stopped if stopped is not None else len(trace_ms)
-        overlapping = [(a, b) for a, b in runs if b > decided - LOOKBACK_MS and a <= end]
-        if overlapping and not any(r in stopping for r in overlapping) and far(max(decided, overlapping[0][0])):
-            confirmed += 1
-    return local, confirmed
+        on = [i for i, (a, b) in enumerate(runs) if a <= decided < b]
+        if on:
+            pauses.append((decided, on[0]))
+            continue
+        if any(decided - LOOKBACK_MS <= b <= decided for a, b in runs):
+            pauses.append((decided, None))
+        pauses += [(a, i) for i, (a, b) in enumerate(runs) if decided < a <= end]
+    events = []
+    busy_until = -1
+    for at, run in sorted(pauses, key=lambda p: p[0]):
+        if at < busy_until or not on_air(at):
+            continue
+        heard, last_end, stop = 0, (at if run is None else None), None
+        j = run if run is not None else next((k for k, (a, _) in enumerate(runs) if a > at), len(runs))
+        while j < len(runs):
+            a, b = runs[j]
+            if last_end is not None and a - last_end >= RESUME_AFTER_MS:
+                break
+            if heard + (b - a) >= MINIMUM_SPEECH_MS:
+                stop = a + MINIMUM_SPEECH_MS - heard
+                break
+            heard, last_end, j = heard + (b - a), b, j + 1
+        if stop is not None:
+            events.append((at, True, int(stop)))
+            busy_until = stop
+        else:
+            busy_until = last_end + RESUME_AFTER_MS
+            events.append((at, False, int(busy_until)))
+    return events
+
+
+SILENT_AFTER_MS = 70  # the runner's tick, the next render and the device buffer
+ROOM_RT60_MS = 400
+
+
+def held(echo, ref, holds):
+    """The echo recording and its reference with the assistant held at each (ms, length ms), in time order:
+    from there the reference is silent and the echo dies away (a room with RT60 = 0.4 s), and both go on
+    later by the hold."""
+    echoes, refs, pos = [], [], 0
+    for at_ms, length_ms in holds:
+        cut, n = int(at_ms) * RATE // 1000, int(length_ms) * RATE // 1000
+        tail = echo[cut:cut + n]
+        tail = tail * 10 ** (-3 * np.arange(len(tail)) / (ROOM_RT60_MS * RATE / 1000))
+        echoes += [echo[pos:cut], np.pad(tail, (0, n - len(tail)))]
+        refs += [ref[pos:cut], np.zeros(n)]
+        pos = cut
+    echoes.append(echo[pos:]); refs.append(ref[pos:])
+    return np.concatenate(echoes)[: len(echo)], np.concatenate(refs)[: len(ref)]
+
+
+def closed_loop_stops(template, work, echo, added, ref, utterance_ms):
+    """Per near-end utterance (start, end ms), the product's rule played against the system with the
+    assistant's voice really held: each pause in the utterance holds the far end (`held`) and the system
+    runs again on the new scene, until 400 ms of near-end speech stop the assistant (ms after the
+    utterance starts) or it goes on past the utterance (None). Earlier pauses are not held (the stop that
+    ends one starting at most 500 ms before the utterance counts)."""
+    mp, rp = os.path.join(work, "closed-loop_mic.wav"), os.path.join(work, "closed-loop_ref.wav")
+    op = os.path.join(work, "closed-loop.out.wav")
+    tr = op + ".trace"
+
+    def run(holds):
+        e, r = held(echo, ref, holds)
+        write(mp, e + added); write(rp, r)
+        run_system(template, mp, rp, op, tr)
+        o = read(op)[: len(e)]
+        o = np.pad(o, (0, len(e) - len(o)))
+        on_air = dilate(reference_active(r), 0, ECHO_GUARD_HOPS)[: len(e) // HOP]
+        return barge_in(vad_turns(silero(o)), trace_ms(tr), on_air)
+
+    base = run([])
+    stops = []
+    for a_ms, b_ms in utterance_ms:
+        # A pause still in effect when the utterance starts counts (its speech may go on into it).
+        holds, since, events, stop = [], a_ms - RESUME_AFTER_MS, base, None
+        for _ in range(8):
+            pause = next((e for e in events if since <= e[0] <= b_ms), None)
+            if pause is None:
+                break
+            events = run(holds + [(pause[0] + SILENT_AFTER_MS, 60_000)])
+            outcome = min(events, key=lambda e: abs(e[0] - pause[0]))  # the same pause: the scene is unchanged before it
+            if outcome[1]:
+                stop = outcome[2] - a_ms
+                break
+            holds.append((pause[0] + SILENT_AFTER_MS, outcome[2] - pause[0]))
+            since = outcome[2]
+            events = run(holds)
+        stops.append(stop)
+    return stops
+
+
+def self_interruptions(turns, trace_ms, audible):
+    """`barge_in` while only the assistant is audible (`audible`: the far end plays or played within the
+    echo guard, and no near end): the stops that fall there (a pause the residual began and a talker's
+    first word completes is a true barge-in), and the pauses that resumed. Returns (stops, resumed)."""
+    events = barge_in(turns, trace_ms, audible)
+    far = lambda ms: ms // 10 < len(audible) and audible[ms // 10]
+    return sum(1 for _, stopped, at in events if stopped and far(at)), sum(1 for _, stopped, _ in events if not stopped)
 
 
 def hop_energy(x):
@@ -326,6 +420,18 @@ def main():
                         on = np.flatnonzero(per_ms[a_ms:b_ms + 1]) if a_ms < len(per_ms) else []
                         delays.append(int(on[0]) if len(on) else None)
                     r["dtd_delays"] = delays
+                    # Per utterance: when the product's rule stops the assistant for it (ms after its start).
+                    on_air = dilate(reference_active(read(ref)), 0, ECHO_GUARD_HOPS)[:hops]
+                    events = barge_in(turns, per_ms, on_air)
+                    stops = []
+                    for first, last in utterances(dt["sel"]):
+                        a_ms, b_ms = first * 1000 // RATE, last * 1000 // RATE
+                        hit = [at - a_ms for _, stopped, at in events if stopped and a_ms <= at <= b_ms]
+                        stops.append(hit[0] if hit else None)
+                    r["dtd_stops"] = stops
+                    r["dtd_closed"] = closed_loop_stops(
+                        template, a.work, m - dt["added"], dt["added"], read(ref),
+                        [(first * 1000 // RATE, last * 1000 // RATE) for first, last in utterances(dt["sel"])])
             results[(name, sname)] = r
             print(f"score: {name} / {sname}: {r}", file=sys.stderr)
     names = list(dict.fromkeys(k[0] for k in results))
@@ -364,25 +470,30 @@ def main():
         print(f"| {n} | " + " | ".join(cells) + " |")
     dtd = [s for s in snames if any("dtd_fp" in results[(n, s)] for n in names)]
     for s in dtd:
-        print(f"\nThe product's barge-in with `{s}` (BargeInRule: the detector's local stops + server VAD turns "
-              "it confirms) over far-end-only stretches, next to the raw Silero starts (the server alone); the "
+        print(f"\nThe product's barge-in with `{s}` (BargeInRule: the detector or a server VAD turn it backs pauses "
+              "the voice, 400 ms of near-end speech stop it) over far-end-only stretches: the assistant stopped, "
+              "and paused then resumed, next to the raw Silero starts (the server alone); the "
               "detector's false-positive time, and on the double-talk mixes the share of the added near end's "
-              "speech it flags and its first verdict in each utterance (ms after the utterance starts; - missed)\n")
-        print("| recording | self-interruptions while it plays (local stops + confirmed turns) | the same incl. its pauses (echo guard, 800 ms) | raw Silero starts | detector on, far end only % | near end flagged % | first verdict per utterance, ms |")
-        print("|---|---|---|---|---|---|---|")
+              "speech it flags, its first verdict in each utterance and when the rule stops the assistant for it, "
+              "with the far end going on as recorded and with it held at each pause (closed loop; ms after the "
+              "utterance starts; - missed)\n")
+        print("| recording | self-interruptions while it plays (stopped; paused and resumed) | the same incl. its pauses (echo guard, 800 ms) | raw Silero starts | detector on, far end only % | near end flagged % | first verdict per utterance, ms | stopped per utterance, ms | the same, closed loop |")
+        print("|---|---|---|---|---|---|---|---|---|")
         total = total_audible = 0
         for n in names:
             r = results[(n, s)]
             if not n.endswith("+ near end") and r["far_s"] < 1:
                 continue
-            local, conf = r["self"]
-            total += local + conf
+            stops, resumed = r["self"]
+            total += stops
             det = f"{r['dtd_det']:.0f}" if "dtd_det" in r else ""
             delays = ", ".join("-" if d is None else str(d) for d in r.get("dtd_delays", []))
-            la, ca = r["self_audible"]
-            total_audible += la + ca
-            print(f"| {n} | **{local + conf}** ({local} + {conf}) | {la + ca} ({la} + {ca}) | {r['fb']} | {r['dtd_fp']:.1f} | {det} | {delays} |")
-        print(f"| **total** | **{total}** | {total_audible} | | | | |")
+            stopped = ", ".join("-" if d is None else str(d) for d in r.get("dtd_stops", []))
+            closed = ", ".join("-" if d is None else str(d) for d in r.get("dtd_closed", []))
+            sa, ra = r["self_audible"]
+            total_audible += sa
+            print(f"| {n} | **{stops}**; {resumed} | {sa}; {ra} | {r['fb']} | {r['dtd_fp']:.1f} | {det} | {delays} | {stopped} | {closed} |")
+        print(f"| **total** | **{total}** | {total_audible} | | | | | | |")
 
 
 if __name__ == "__main__":

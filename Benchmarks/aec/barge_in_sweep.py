@@ -10,6 +10,13 @@ starting every STEP ms. For each start, `jarvis-voice dsp --near-end-trace` give
 the latency is from his first sound to the first verdict, and any verdict before him is a false one.
 Speech is made by espeak-ng and sox, as the tests make it (`aec_bench.speak`).
 
+Then the product's rule (BargeInRule) in a closed loop: a verdict that lasts 20 ms pauses the answer (the
+speaker falls silent 70 ms later: the runner's tick, the next render and the device buffer), the scene is
+made again with the answer held from there, and the chain run again; 400 ms of near-end speech in all
+stop the answer for good, and 500 ms without any let it go on where it paused (the answer then plays on,
+later by the pause, and the loop goes on). Reported: when the answer stopped for good (ms after his first
+sound), starts where it never did, and the pauses that let it go on.
+
 usage: .venv/bin/python barge_in_sweep.py --binary PATH [--step MS] [--work DIR] [--verbose]
 (the venv `run.sh` creates)
 """
@@ -58,6 +65,62 @@ def onset(samples):
     return 0
 
 
+CONFIRMATION_MS, MINIMUM_SPEECH_MS, RESUME_AFTER_MS, SILENT_AFTER_MS = 20, 400, 500, 70
+
+
+def frame_samples(mic, trace):
+    """The chain's frame in samples: one trace character per frame, the last one partly filled."""
+    return int(round(len(mic) / len(trace)))
+
+
+def runs_ms(trace, frame_ms, since_ms):
+    """(on, off) ms of each verdict run that ends after since_ms."""
+    out, start = [], None
+    for i, c in enumerate(trace + "0"):
+        if c == "1" and start is None:
+            start = i
+        elif c != "1" and start is not None:
+            if i * frame_ms > since_ms:
+                out.append((start * frame_ms, i * frame_ms))
+            start = None
+    return out
+
+
+def held(reference, holds):
+    """The playback with the answer held (silent) at each (output ms, length ms), in time order."""
+    out = reference
+    for at, length in holds:
+        cut = int(at * RATE // 1000)
+        out = np.concatenate([out[:cut], np.zeros(int(length * RATE // 1000)), out[cut:]])
+    return out[:len(reference)]
+
+
+def closed_loop(run, reference, talker_at, talker, heard_ms, from_ms):
+    """Plays the product's pause / stop / resume rule against the chain: returns (ms after heard_ms the
+    answer stopped for good or None, pauses that resumed)."""
+    holds, since, resumed = [], from_ms, 0
+    for _ in range(12):
+        trace, frame_ms = run(held(reference, holds), talker_at, talker)
+        first = next(((a, b) for a, b in runs_ms(trace, frame_ms, since) if b - max(a, since) >= CONFIRMATION_MS), None)
+        if first is None:
+            return None, resumed
+        paused = max(first[0], since) + CONFIRMATION_MS
+        open_hold = holds + [(paused + SILENT_AFTER_MS, 10_000)]
+        trace, frame_ms = run(held(reference, open_hold), talker_at, talker)
+        heard, last_end = 0, None
+        for a, b in runs_ms(trace, frame_ms, paused):
+            a = max(a, first[0])
+            if last_end is not None and a - last_end >= RESUME_AFTER_MS:
+                break
+            if heard + (b - a) >= MINIMUM_SPEECH_MS:
+                return round(a + MINIMUM_SPEECH_MS - heard - heard_ms), resumed
+            heard, last_end = heard + (b - a), b
+        resume = (last_end if last_end is not None else paused) + RESUME_AFTER_MS
+        holds.append((paused + SILENT_AFTER_MS, resume - paused))
+        since, resumed = resume, resumed + 1
+    return None, resumed
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", required=True)
@@ -77,31 +140,52 @@ def main():
     write_wav(os.path.join(args.work, "reference.wav"), reference)
     mic_path, trace_path = os.path.join(args.work, "mic.wav"), os.path.join(args.work, "trace.txt")
 
-    latencies, false_frames = [], 0
+    held_path = os.path.join(args.work, "held.wav")
+
+    def run(playback, at, words):
+        """The chain on the scene with this playback; returns its trace and the frame length in ms."""
+        mic = loudspeaker_echo(playback)
+        mic[at:at + len(words)] += words
+        write_wav(mic_path, mic)
+        write_wav(held_path, playback)
+        subprocess.run([args.binary, "dsp", "--mic", mic_path, "--reference", held_path,
+                        "--out", os.path.join(args.work, "out.wav"), "--near-end-trace", trace_path],
+                       check=True, stderr=subprocess.DEVNULL)
+        trace = open(trace_path).read()
+        return trace, frame_samples(mic, trace) * 1000 / RATE
+
+    latencies, stops, resumes, false_frames = [], [], 0, 0
     last_start = len(answer) - len(talker)
     for offset in range(300 * RATE // 1000, last_start, args.step * RATE // 1000):
         start = second + offset
         mic = echo.copy()
         mic[start:start + len(talker)] += talker
-        write_wav(mic_path, mic)
-        subprocess.run([args.binary, "dsp", "--mic", mic_path, "--reference", os.path.join(args.work, "reference.wav"),
-                        "--out", os.path.join(args.work, "out.wav"), "--near-end-trace", trace_path],
-                       check=True, stderr=subprocess.DEVNULL)
-        trace = open(trace_path).read()
-        frame = len(mic) // len(trace)
+        trace, _ = run(reference, start, talker)
+        frame = frame_samples(mic, trace)
         heard = (start + talker_start) // frame
         false_here = trace[second // frame:heard].count("1")
         false_frames += false_here
         first = trace.find("1", heard)
         latencies.append(None if first < 0 else (first - heard) * frame * 1000 // RATE)
+        stopped, resumed = closed_loop(run, reference, start, talker, (start + talker_start) * 1000 // RATE,
+                                       second * 1000 // RATE)
+        stops.append(stopped)
+        resumes += resumed
         if args.verbose:
-            print(f"start {offset * 1000 // RATE} ms: verdict after {latencies[-1]} ms, {false_here} false frames")
+            print(f"start {offset * 1000 // RATE} ms: verdict after {latencies[-1]} ms, {false_here} false frames; "
+                  f"stopped after {stopped} ms, {resumed} pause(s) resumed")
 
     found = [v for v in latencies if v is not None]
     late = sum(1 for v in latencies if v is None or v > 400)
     print(f"talker starts: {len(latencies)} (every {args.step} ms over the answer); verdict latency median "
           f"{np.median(found):.0f} ms, 90th percentile {np.percentile(found, 90):.0f} ms, max {max(found):.0f} ms; "
           f"later than 400 ms or missed: {late}; verdict frames before the talker: {false_frames}")
+    done = [v for v in stops if v is not None]
+    if done:
+        print(f"closed loop (pause at the verdict, stop after {MINIMUM_SPEECH_MS} ms of near-end speech): stopped for good "
+              f"at {len(done)} of {len(stops)} starts, median {np.median(done):.0f} ms after his first sound, 90th "
+              f"percentile {np.percentile(done, 90):.0f} ms, max {max(done):.0f} ms; never stopped: "
+              f"{len(stops) - len(done)}; pauses that resumed: {resumes}")
 
 
 if __name__ == "__main__":
