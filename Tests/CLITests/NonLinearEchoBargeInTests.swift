@@ -111,6 +111,74 @@ import TestSupport
         await jarvis.stop()
     }
 
+    /// A short voiced sound near the device (a "hm", a clink of a glass on a counter that rings): the
+    /// detector hears it, the answer pauses, and since it is shorter than the rule's minimum speech the
+    /// answer goes on where it paused and plays to its end, never cut, never truncated.
+    @Test func aShortSoundOverTheAnswerPausesItAndTheAnswerGoesOn() async throws {
+        var script = RealtimeStandInScript()
+        script.answerAudio = try await SpeechSynthesis.speak(Self.answer, rate: 24_000, directory: dir.path, name: "answer")
+        script.answerTranscript = Self.answer
+        script.vadThresholdRMS = 150
+        let realtime = try await RealtimeStandIn.start(script: script)
+        let jarvis = try await TermLLMStandIn.start()
+        let silence = [Int16](repeating: 0, count: 16_000)
+        let question = try await SpeechSynthesis.speak(Self.question, rate: 16_000, directory: dir.path, name: "question")
+        let interruption = try await SpeechSynthesis.speak(Self.interruption, rate: 16_000, directory: dir.path, name: "interruption")
+
+        var mic = Self.room
+        mic.infile = dir.file("sound-mic.raw")
+        try TestFiles.write([], to: dir.file("sound-mic.raw"))
+        let service = try ServiceUnderTest.start(in: dir, name: "sound", realtime: realtime, jarvis: jarvis, mic: mic,
+                                                 speakerLink: "kitchen", realtimeSection: "idle_timeout_s = 20")
+        defer { _ = service.process.signal(SIGKILL) }
+        try #require(try await service.ctlWhenReady("tap"), "log:\n\(service.logText)")
+        try #require(await service.waitForState("listening"), "log:\n\(service.logText)")
+        // The first answer plays alone (the canceller converges on the room, as in the other test)...
+        try service.speak(question + silence)
+        try #require(await service.waitForState("ai_speaking", timeout: .seconds(30)), "log:\n\(service.logText)")
+        try #require(await service.waitForState("listening", timeout: .seconds(30)), "log:\n\(service.logText)")
+        // ...and 1.5 s into the second, the sound.
+        try service.speak(question + silence)
+        try #require(await service.waitForState("ai_speaking", timeout: .seconds(30)), "log:\n\(service.logText)")
+        try await service.playOn(milliseconds: 1_500)
+        let logBefore = service.logText.count
+        try service.speak(Self.voicedSound(milliseconds: 150, like: interruption) + silence)
+        try #require(await service.waitForState("listening", timeout: .seconds(30)), "log:\n\(service.logText)")
+        let log = String(service.logText.dropFirst(logBefore))
+        #expect(log.contains("voice paused"), "the detector must hear the sound, or this proves nothing; log:\n\(log)")
+        #expect(log.contains("the voice goes on"), "log:\n\(log)")
+        #expect(log.contains("ai_speaking -> listening (playback progress)"), "the answer played to its end; log:\n\(log)")
+        #expect(!log.contains("barge-in"), "log:\n\(log)")
+        #expect(realtime.clientEvents(ofType: "conversation.item.truncate").isEmpty)
+        #expect(realtime.clientEvents(ofType: "response.cancel").isEmpty)
+        #expect(jarvis.recordedRequests.count == 2, "the sound did not become a request")
+        let status = try #require(try await service.waitForStatus { ($0["voice_pauses_resumed"]?.numberValue ?? 0) >= 1 },
+                                  "log:\n\(service.logText)")
+        #expect(status["barge_ins"]?.numberValue == 0, "\(status)")
+        let resumed = log.split(separator: "\n").first { $0.contains("the voice goes on") } ?? ""
+        print("short sound over the answer: \(resumed.drop { $0 != ":" }.dropFirst())")
+
+        await service.stop()
+        await realtime.shutdown()
+        await jarvis.stop()
+    }
+
+    /// `milliseconds` of a voiced sound (140 Hz and its harmonics up to 4 kHz, equally loud, Hann-shaped)
+    /// at the RMS of `speech`'s louder samples.
+    static func voicedSound(milliseconds: Int, like speech: [Int16]) -> [Int16] {
+        let count = 16 * milliseconds
+        var sound = (0..<count).map { n -> Double in
+            let t = Double(n) / 16_000
+            let harmonics = (1...28).reduce(0.0) { $0 + sin(2 * Double.pi * 140 * Double($1) * t + Double($1 * $1)) }
+            return harmonics * (0.5 - 0.5 * cos(2 * Double.pi * Double(n) / Double(count - 1)))
+        }
+        let power = { (x: [Double]) in x.reduce(0) { $0 + $1 * $1 } / Double(max(x.count, 1)) }
+        let loud = speech.map { Double($0) }.filter { abs($0) > 1_000 }
+        let scale = (power(loud) / power(sound)).squareRoot()
+        sound = sound.map { $0 * scale }
+        return sound.map { Int16(clamping: Int($0.rounded())) }
+    }
+
     static let echoTurnIgnored = "ignored a turn the server heard while the assistant spoke"
 
     func occurrences(of needle: String, in text: String) -> Int {
