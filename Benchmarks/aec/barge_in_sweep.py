@@ -31,6 +31,9 @@ import soundfile as sf
 
 from aec_bench import FS as RATE, speak
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from barge_in_rule import CONFIRMATION_MS, MINIMUM_SPEECH_MS, SILENT_AFTER_MS, pause_outcome  # noqa: E402
+
 ANSWER = ("You have a dentist appointment at ten in the morning, then lunch with Sam at noon, "
           "and the plumber comes at three in the afternoon. Remember to buy milk and bread on the way home.")
 INTERRUPTION = "wait, stop, what about tomorrow"
@@ -63,9 +66,6 @@ def onset(samples):
         if np.mean(samples[start:start + block] ** 2) > 184 ** 2:
             return start
     return 0
-
-
-CONFIRMATION_MS, MINIMUM_SPEECH_MS, RESUME_AFTER_MS, SILENT_AFTER_MS = 20, 400, 500, 70
 
 
 def frame_samples(mic, trace):
@@ -107,15 +107,11 @@ def closed_loop(run, reference, talker_at, talker, heard_ms, from_ms):
         paused = max(first[0], since) + CONFIRMATION_MS
         open_hold = holds + [(paused + SILENT_AFTER_MS, 10_000)]
         trace, frame_ms = run(held(reference, open_hold), talker_at, talker)
-        heard, last_end = 0, None
-        for a, b in runs_ms(trace, frame_ms, paused):
-            a = max(a, first[0])
-            if last_end is not None and a - last_end >= RESUME_AFTER_MS:
-                break
-            if heard + (b - a) >= MINIMUM_SPEECH_MS:
-                return round(a + MINIMUM_SPEECH_MS - heard - heard_ms), resumed
-            heard, last_end = heard + (b - a), b
-        resume = (last_end if last_end is not None else paused) + RESUME_AFTER_MS
+        runs = runs_ms(trace, frame_ms, paused)
+        stopped, at = pause_outcome(runs, paused, 0 if runs and runs[0][0] <= paused else None)
+        if stopped:
+            return round(at - heard_ms), resumed
+        resume = at
         holds.append((paused + SILENT_AFTER_MS, resume - paused))
         since, resumed = resume, resumed + 1
     return None, resumed

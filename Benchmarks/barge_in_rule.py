@@ -1,0 +1,26 @@
+"""BargeInRule's defaults (Sources/Appliance/Conversation/BargeInRule.swift) and what the engine does once
+the voice is paused (ConversationEngine+BargeIn), replicated once for the benchmarks that play the rule:
+Benchmarks/aec/barge_in_sweep.py and Benchmarks/aec-real/score.py."""
+
+CONFIRMATION_MS = 20
+LOOKBACK_MS = 300
+MINIMUM_SPEECH_MS = 400
+RESUME_AFTER_MS = 500
+SILENT_AFTER_MS = 70  # the runner's tick, the next render and the device buffer: the speaker falls silent
+
+
+def pause_outcome(runs, at, run):
+    """The voice paused at `at` ms. `runs`: the detector's (on, off) ms runs in time order; `run`: the index
+    of the one on at `at` (its speech counts from its start), or None. Near-end speech adds up over the
+    runs until MINIMUM_SPEECH_MS stop the assistant, or a gap of RESUME_AFTER_MS lets the voice go on.
+    Returns (True, the stop's ms) or (False, the resume's ms)."""
+    heard, last_end = 0, (at if run is None else None)
+    j = run if run is not None else next((k for k, (a, _) in enumerate(runs) if a > at), len(runs))
+    while j < len(runs):
+        a, b = runs[j]
+        if last_end is not None and a - last_end >= RESUME_AFTER_MS:
+            break
+        if heard + (b - a) >= MINIMUM_SPEECH_MS:
+            return True, a + MINIMUM_SPEECH_MS - heard
+        heard, last_end, j = heard + (b - a), b, j + 1
+    return False, last_end + RESUME_AFTER_MS
