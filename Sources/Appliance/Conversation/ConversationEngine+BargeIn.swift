@@ -185,6 +185,8 @@ extension ConversationEngine {
 
     mutating func speechStarted(itemID: String) {
         guard turnTaking == .handsFree, state != .connecting, hold == nil else { return }
+        // While the voice plays the server's turn alone never stops it (at most it pauses it, with the
+        // detector's speech just before); in the echo guard after it, near-end speech confirms it at once.
         if rule.localDetector, echoPossible, !localBargeInPending, voiceAudible || !nearEndHeardRecently {
             serverTurn = ServerTurn(itemID: itemID, confirmed: false)
             if voiceAudible, voice.pause == nil, nearEndHeardRecently, vadTurnsActive {
