@@ -21,24 +21,10 @@ import TestSupport
     let dir = TemporaryDirectory()
 
     @Test func theEchoNeverInterruptsTheAnswerButATalkerStopsItFast() async throws {
-        var script = RealtimeStandInScript()
-        script.answerAudio = try await SpeechSynthesis.speak(Self.answer, rate: 24_000, directory: dir.path, name: "answer")
-        script.answerTranscript = Self.answer
-        script.vadThresholdRMS = 150  // about -47 dBFS: a sensitive server VAD, like the real one on speech-like residue
-        let realtime = try await RealtimeStandIn.start(script: script)
-        let jarvis = try await TermLLMStandIn.start()
-        let silence = [Int16](repeating: 0, count: 16_000)
-        let question = try await SpeechSynthesis.speak(Self.question, rate: 16_000, directory: dir.path, name: "question")
-        let interruption = try await SpeechSynthesis.speak(Self.interruption, rate: 16_000, directory: dir.path, name: "interruption")
-
-        var mic = Self.room
-        mic.infile = dir.file("echo-mic.raw")
-        try TestFiles.write([], to: dir.file("echo-mic.raw"))
-        let service = try ServiceUnderTest.start(in: dir, name: "echo", realtime: realtime, jarvis: jarvis, mic: mic,
-                                                 speakerLink: "kitchen", realtimeSection: "idle_timeout_s = 20")
+        let kitchen = try await Kitchen.start(in: dir, name: "echo")
+        let (service, realtime, jarvis) = (kitchen.service, kitchen.realtime, kitchen.jarvis)
+        let (question, interruption, silence) = (kitchen.question, kitchen.interruption, kitchen.silence)
         defer { _ = service.process.signal(SIGKILL) }
-        try #require(try await service.ctlWhenReady("tap"), "log:\n\(service.logText)")
-        try #require(await service.waitForState("listening"), "log:\n\(service.logText)")
 
         // Phase 1: the question, then only the assistant talks (far end only), loud and non-linear.
         try service.speak(question + silence)
@@ -106,33 +92,17 @@ import TestSupport
             #expect(latency <= bound, message)
         }
 
-        await service.stop()
-        await realtime.shutdown()
-        await jarvis.stop()
+        await kitchen.stop()
     }
 
     /// A short voiced sound near the device (a "hm", a clink of a glass on a counter that rings): the
     /// detector hears it, the answer pauses, and since it is shorter than the rule's minimum speech the
     /// answer goes on where it paused and plays to its end, never cut, never truncated.
     @Test func aShortSoundOverTheAnswerPausesItAndTheAnswerGoesOn() async throws {
-        var script = RealtimeStandInScript()
-        script.answerAudio = try await SpeechSynthesis.speak(Self.answer, rate: 24_000, directory: dir.path, name: "answer")
-        script.answerTranscript = Self.answer
-        script.vadThresholdRMS = 150
-        let realtime = try await RealtimeStandIn.start(script: script)
-        let jarvis = try await TermLLMStandIn.start()
-        let silence = [Int16](repeating: 0, count: 16_000)
-        let question = try await SpeechSynthesis.speak(Self.question, rate: 16_000, directory: dir.path, name: "question")
-        let interruption = try await SpeechSynthesis.speak(Self.interruption, rate: 16_000, directory: dir.path, name: "interruption")
-
-        var mic = Self.room
-        mic.infile = dir.file("sound-mic.raw")
-        try TestFiles.write([], to: dir.file("sound-mic.raw"))
-        let service = try ServiceUnderTest.start(in: dir, name: "sound", realtime: realtime, jarvis: jarvis, mic: mic,
-                                                 speakerLink: "kitchen", realtimeSection: "idle_timeout_s = 20")
+        let kitchen = try await Kitchen.start(in: dir, name: "sound")
+        let (service, realtime, jarvis) = (kitchen.service, kitchen.realtime, kitchen.jarvis)
+        let (question, silence) = (kitchen.question, kitchen.silence)
         defer { _ = service.process.signal(SIGKILL) }
-        try #require(try await service.ctlWhenReady("tap"), "log:\n\(service.logText)")
-        try #require(await service.waitForState("listening"), "log:\n\(service.logText)")
         // The first answer plays alone (the canceller converges on the room, as in the other test)...
         try service.speak(question + silence)
         try #require(await service.waitForState("ai_speaking", timeout: .seconds(30)), "log:\n\(service.logText)")
@@ -142,7 +112,7 @@ import TestSupport
         try #require(await service.waitForState("ai_speaking", timeout: .seconds(30)), "log:\n\(service.logText)")
         try await service.playOn(milliseconds: 1_500)
         let logBefore = service.logText.count
-        try service.speak(Self.voicedSound(milliseconds: 150, like: interruption) + silence)
+        try service.speak(Self.voicedSound(milliseconds: 150, like: kitchen.interruption) + silence)
         try #require(await service.waitForState("listening", timeout: .seconds(30)), "log:\n\(service.logText)")
         let log = String(service.logText.dropFirst(logBefore))
         #expect(log.contains("voice paused"), "the detector must hear the sound, or this proves nothing; log:\n\(log)")
@@ -158,9 +128,7 @@ import TestSupport
         let resumed = log.split(separator: "\n").first { $0.contains("the voice goes on") } ?? ""
         print("short sound over the answer: \(resumed.drop { $0 != ":" }.dropFirst())")
 
-        await service.stop()
-        await realtime.shutdown()
-        await jarvis.stop()
+        await kitchen.stop()
     }
 
     /// `milliseconds` of a voiced sound (140 Hz and its harmonics up to 4 kHz, equally loud, Hann-shaped)
@@ -180,6 +148,50 @@ import TestSupport
     }
 
     static let echoTurnIgnored = "ignored a turn the server heard while the assistant spoke"
+
+    /// `jarvis-voice run` in `room` with a sensitive stand-in server VAD (energy, about -47 dBFS, like the
+    /// real one on speech-like residue) and the stand-ins' answer, tapped into a conversation: listening.
+    struct Kitchen {
+        let realtime: RealtimeStandIn
+        let jarvis: TermLLMStandIn
+        let service: ServiceUnderTest
+        let question: [Int16]
+        let interruption: [Int16]
+        let silence = [Int16](repeating: 0, count: 16_000)
+
+        static func start(in dir: TemporaryDirectory, name: String) async throws -> Kitchen {
+            var script = RealtimeStandInScript()
+            script.answerAudio = try await SpeechSynthesis.speak(answer, rate: 24_000, directory: dir.path, name: "answer")
+            script.answerTranscript = answer
+            script.vadThresholdRMS = 150
+            let realtime = try await RealtimeStandIn.start(script: script)
+            let jarvis = try await TermLLMStandIn.start()
+            var mic = room
+            mic.infile = dir.file("\(name)-mic.raw")
+            try TestFiles.write([], to: dir.file("\(name)-mic.raw"))
+            let service = try ServiceUnderTest.start(in: dir, name: name, realtime: realtime, jarvis: jarvis, mic: mic,
+                                                     speakerLink: "kitchen", realtimeSection: "idle_timeout_s = 20")
+            let kitchen = Kitchen(
+                realtime: realtime, jarvis: jarvis, service: service,
+                question: try await SpeechSynthesis.speak(NonLinearEchoBargeInTests.question, rate: 16_000, directory: dir.path, name: "question"),
+                interruption: try await SpeechSynthesis.speak(NonLinearEchoBargeInTests.interruption, rate: 16_000, directory: dir.path,
+                                                              name: "interruption"))
+            do {
+                try #require(try await service.ctlWhenReady("tap"), "log:\n\(service.logText)")
+                try #require(await service.waitForState("listening"), "log:\n\(service.logText)")
+            } catch {
+                _ = service.process.signal(SIGKILL)
+                throw error
+            }
+            return kitchen
+        }
+
+        func stop() async {
+            await service.stop()
+            await realtime.shutdown()
+            await jarvis.stop()
+        }
+    }
 
     func occurrences(of needle: String, in text: String) -> Int {
         text.split(separator: "\n").filter { $0.contains(needle) }.count
