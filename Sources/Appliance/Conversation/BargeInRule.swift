@@ -9,8 +9,8 @@
 ///   — a real talker is heard out within the detector's onset + `confirmation`, without waiting for the
 ///   server. With the voice paused the speaker no longer drowns him, and the detector hears him clean:
 ///   once it has heard `minimumSpeech` of near-end speech the assistant is stopped for good (response
-///   cancelled, item truncated at what was heard). A shorter sound (a cough, a clatter, a word to
-///   someone else, what the canceller left of a loud passage) lets the answer go on `resumeAfter` after
+///   cancelled, item truncated at what was heard). A shorter sound (a cough, a clatter, a short
+///   "hm", what the canceller left of a loud passage) lets the answer go on `resumeAfter` after
 ///   it ends, from where it paused: the assistant never cuts itself off for it.
 ///   The server's `speech_started` while the assistant is audible (or within `echoGuard` after it) is
 ///   held; it is the user's when the detector's `minimumSpeech` stops the assistant (or, after the voice,
