@@ -179,6 +179,18 @@ final class PCMHandle {
         return Int(n)
     }
 
+    func rewindable() throws(ALSAError) -> Int {
+        let n = snd_pcm_rewindable(pcm)
+        if n < 0 { throw fail("snd_pcm_rewindable", Int32(n)) }
+        return Int(n)
+    }
+
+    func rewind(frames: Int) throws(ALSAError) -> Int {
+        let n = snd_pcm_rewind(pcm, snd_pcm_uframes_t(max(0, frames)))
+        if n < 0 { throw fail("snd_pcm_rewind", Int32(n)) }
+        return Int(n)
+    }
+
     func wait(milliseconds: Int32) throws(ALSAError) -> Bool {
         while true {
             let rc = snd_pcm_wait(pcm, milliseconds)

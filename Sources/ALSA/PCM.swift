@@ -3,7 +3,7 @@ import Glibc
 /// An open, configured PCM (capture or playback): S16_LE interleaved, blocking, whole periods.
 ///
 /// Not thread-safe: one thread (normally `rt:capture` or `rt:playback`) owns it. `read`, `write`,
-/// `delay`, `avail` and `recover` neither allocate nor lock in Swift (alsa-lib takes its own mutex
+/// `delay`, `avail`, `rewind` and `recover` neither allocate nor lock in Swift (alsa-lib takes its own mutex
 /// around a PCM), so they may run in the period loop. The device closes when the value is released.
 public final class PCM {
     public let device: PCMDevice
@@ -39,6 +39,13 @@ public final class PCM {
 
     /// Frames that can be written (playback) or read (capture) without blocking.
     public func avail() throws(ALSAError) -> Int { try handle.avail() }
+
+    /// Playback: queued frames the application may still take back (`rewind`) before they are heard.
+    public func rewindable() throws(ALSAError) -> Int { try handle.rewindable() }
+
+    /// Playback: takes back up to `frames` of the most recently written, not yet heard frames; the next
+    /// write replaces them. Returns the frames taken back (possibly fewer).
+    public func rewind(frames: Int) throws(ALSAError) -> Int { try handle.rewind(frames: frames) }
 
     /// Waits until a period is ready or `milliseconds` pass; returns false on timeout.
     public func wait(milliseconds: Int) throws(ALSAError) -> Bool { try handle.wait(milliseconds: Int32(milliseconds)) }

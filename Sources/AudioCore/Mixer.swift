@@ -28,6 +28,10 @@ public final class Mixer: @unchecked Sendable {
         public var flushFadeMilliseconds: Int
         /// Work is done in chunks of at most this many frames (any `render` size is accepted).
         public var chunkFrames: Int
+        /// How much of what it rendered last the mixer remembers, so that a pause of the voice can take
+        /// back what the device has queued and not played yet (`takeBack(frames:into:)`). At least the
+        /// playback device's buffer; 0: no take-back.
+        public var takeBackMilliseconds: Int
 
         public init(
             format: AudioFormat = AudioFormat(sampleRate: 48_000, channels: 2),
@@ -35,7 +39,8 @@ public final class Mixer: @unchecked Sendable {
             mediaQueueMilliseconds: Int = 1_000,
             earconQueueMilliseconds: Int = 2_000,
             flushFadeMilliseconds: Int = 5,
-            chunkFrames: Int = 1_024
+            chunkFrames: Int = 1_024,
+            takeBackMilliseconds: Int = 100
         ) {
             self.format = format
             self.voiceQueueMilliseconds = voiceQueueMilliseconds
@@ -43,20 +48,23 @@ public final class Mixer: @unchecked Sendable {
             self.earconQueueMilliseconds = earconQueueMilliseconds
             self.flushFadeMilliseconds = flushFadeMilliseconds
             self.chunkFrames = chunkFrames
+            self.takeBackMilliseconds = takeBackMilliseconds
         }
     }
 
     public let configuration: Configuration
     public var format: AudioFormat { configuration.format }
 
-    private let controls: [MixerChannelControl]
-    private let states: UnsafeMutablePointer<MixerChannelState>
+    let controls: [MixerChannelControl]
+    let states: UnsafeMutablePointer<MixerChannelState>
     private let scratch: UnsafeMutableBufferPointer<Int16>
     private let accumulator: UnsafeMutableBufferPointer<Int32>
     /// One fade-out tail per input, `flushFadeFrames` frames each.
     private let fadeBuffers: UnsafeMutableBufferPointer<Int16>
-    private let flushFadeFrames: Int
-    private let channels: Int
+    let flushFadeFrames: Int
+    let channels: Int
+    /// The voice's last rendered frames and what a take-back put back in its queue (render thread).
+    let voiceHistory: VoiceRenderHistory
 
     public init(configuration: Configuration = Configuration()) {
         precondition(configuration.chunkFrames > 0, "Mixer chunkFrames must be positive")
@@ -84,6 +92,8 @@ public final class Mixer: @unchecked Sendable {
         flushFadeFrames = max(0, format.frames(milliseconds: configuration.flushFadeMilliseconds))
         fadeBuffers = .allocate(capacity: max(1, flushFadeFrames * format.channels * MixerChannel.allCases.count))
         fadeBuffers.initialize(repeating: 0)
+        voiceHistory = VoiceRenderHistory(capacityFrames: max(0, format.frames(milliseconds: configuration.takeBackMilliseconds)),
+                                          channels: format.channels)
     }
 
     deinit {
@@ -187,9 +197,9 @@ public final class Mixer: @unchecked Sendable {
         max(0, renderedPosition(channel) - max(0, deviceDelayFrames))
     }
 
-    /// Frames queued and not yet rendered.
+    /// Frames queued and not yet rendered (a take-back's included).
     public func framesQueued(_ channel: MixerChannel) -> Int {
-        controls[channel.rawValue].ring.availableToRead / channels
+        controls[channel.rawValue].ring.availableToRead / channels + (channel == .voice ? voiceHistory.putBackFrames : 0)
     }
 
     /// Periods in which the input ran out of audio part-way (a producer underrun or the natural end of
@@ -219,12 +229,19 @@ public final class Mixer: @unchecked Sendable {
         let acc = UnsafeMutableBufferPointer(rebasing: accumulator[0..<samples])
         acc.update(repeating: 0)
         for index in 0..<controls.count {
-            renderChannel(index, into: acc, frames: frames)
+            let clean = renderChannel(index, into: acc, frames: frames)
+            // The voice renders first: the accumulator holds its contribution alone.
+            if index == Self.voice { voiceHistory.recordVoice(acc, frames: frames, clean: clean) }
         }
+        voiceHistory.recordMix(acc, frames: frames)
         for i in 0..<samples { output[i] = Int16(clamping: acc[i]) }
     }
 
-    private func renderChannel(_ index: Int, into acc: UnsafeMutableBufferPointer<Int32>, frames: Int) {
+    static let voice = MixerChannel.voice.rawValue
+
+    /// Mixes input `index` into `acc`. Returns whether every frame came straight from its queue at the
+    /// gain alone (no fade, no pause, no gap, nothing taken back before): what a take-back can replace.
+    private func renderChannel(_ index: Int, into acc: UnsafeMutableBufferPointer<Int32>, frames: Int) -> Bool {
         let control = controls[index]
         let state = states + index
 
@@ -252,6 +269,7 @@ public final class Mixer: @unchecked Sendable {
         }
 
         var got = 0
+        var clean = !paused && state.pointee.fadeFrames == 0 && state.pointee.fadeInLeft == 0
         // A pending fade-out tail plays first.
         if state.pointee.fadeFrames > 0 {
             let n = min(frames, state.pointee.fadeFrames)
@@ -266,7 +284,11 @@ public final class Mixer: @unchecked Sendable {
         }
         if got < frames, !paused {
             let want = (frames - got) * channels
-            let read = control.ring.read(into: UnsafeMutableBufferPointer(rebasing: scratch[0..<want])) / channels
+            let (read, putBack) = readQueued(index, into: UnsafeMutableBufferPointer(rebasing: scratch[0..<want]))
+            if putBack > 0 { clean = false }
+            if index == Self.voice, read > 0 {
+                voiceHistory.recordQueued(UnsafeBufferPointer(rebasing: scratch[0..<(read * channels)]), atFrame: got)
+            }
             if read > 0, state.pointee.fadeInLeft > 0 {
                 fadeIn(UnsafeMutableBufferPointer(rebasing: scratch[0..<(read * channels)]), state: state)
             }
@@ -285,9 +307,29 @@ public final class Mixer: @unchecked Sendable {
             state.pointee.ramp.skip(frames: frames - got)
             if !paused, got > 0 || state.pointee.wasPlaying { control.dryRuns.add(1, ordering: .relaxed) }
             state.pointee.wasPlaying = false
+            clean = false
         } else {
             state.pointee.wasPlaying = true
         }
+        return clean
+    }
+
+    /// Reads input `index`'s queue: (voice) what a take-back put back first, then its ring. Returns the
+    /// frames read, and how many of them were put back.
+    private func readQueued(_ index: Int, into buffer: UnsafeMutableBufferPointer<Int16>) -> (frames: Int, putBack: Int) {
+        let putBack = index == Self.voice ? voiceHistory.readPutBack(into: buffer) : 0
+        let rest = UnsafeMutableBufferPointer(rebasing: buffer[(putBack * channels)...])
+        return (putBack + controls[index].ring.read(into: rest) / channels, putBack)
+    }
+
+    private func queuedFrames(_ index: Int) -> Int {
+        controls[index].ring.availableToRead / channels + (index == Self.voice ? voiceHistory.putBackFrames : 0)
+    }
+
+    /// Drops up to `frames` of input `index`'s queue (what was put back first); returns the frames dropped.
+    private func skipQueued(_ index: Int, frames: Int) -> Int {
+        let putBack = index == Self.voice ? voiceHistory.skipPutBack(frames: frames) : 0
+        return putBack + controls[index].ring.skip((frames - putBack) * channels) / channels
     }
 
     /// Moves the first `flushFadeFrames` queued frames into the fade buffer with a linear fade applied,
@@ -296,13 +338,13 @@ public final class Mixer: @unchecked Sendable {
                            dropRest: Bool) {
         // A fade still pending from an earlier flush is abandoned (it is short and already fading).
         state.pointee.fadeFrames = 0
-        let queued = control.ring.availableToRead / channels
+        let queued = queuedFrames(index)
         // A flush of a paused input drops everything: it is silent already.
         let keep = dropRest && state.pointee.paused ? 0 : min(queued, flushFadeFrames)
         if keep > 0 {
             let start = index * flushFadeFrames * channels
             let tail = UnsafeMutableBufferPointer(rebasing: fadeBuffers[start..<(start + keep * channels)])
-            _ = control.ring.read(into: tail)
+            _ = readQueued(index, into: tail)
             var fade = GainRamp(gain: 1)
             fade.ramp(to: 0, frames: keep, shape: .linear)
             fade.apply(to: tail, channels: channels)
@@ -311,7 +353,7 @@ public final class Mixer: @unchecked Sendable {
         }
         state.pointee.fadeInLeft = 0
         guard dropRest else { return }
-        let drop = control.ring.skip((queued - keep) * channels) / channels
+        let drop = skipQueued(index, frames: queued - keep)
         if drop > 0 {
             control.dropped.add(drop, ordering: .releasing)
             // The position jumps over the dropped frames only when audio written after them plays.

@@ -89,6 +89,8 @@ public final class AudioLoopStatus: Sendable {
     let heartbeat = Atomic<Int64>(0)
     let delayFramesValue = Atomic<Int>(0)
     let runningFlag = Atomic<Bool>(false)
+    let takeBacksCounter = Atomic<Int>(0)
+    let framesTakenBackCounter = Atomic<Int>(0)
 
     public init() {}
 
@@ -105,6 +107,9 @@ public final class AudioLoopStatus: Sendable {
     public var delayFrames: Int { delayFramesValue.load(ordering: .relaxed) }
     /// True while the device is open and periods flow.
     public var isRunning: Bool { runningFlag.load(ordering: .relaxed) }
+    /// Playback: how often queued frames were taken back and rewritten (`PlaybackTakeBack`), and how many.
+    public var takeBacks: Int { takeBacksCounter.load(ordering: .relaxed) }
+    public var framesTakenBack: Int { framesTakenBackCounter.load(ordering: .relaxed) }
 }
 
 /// CLOCK_MONOTONIC in nanoseconds (the clock ALSA timestamps and our heartbeats use).

@@ -95,7 +95,8 @@ public final class AudioPipeline: Service, Sendable {
                     startThresholdFrames: configuration.playbackFormat.sampleRate * configuration.periodMilliseconds / 1000
                         * configuration.bufferPeriods),
                 referenceTap: tap, fifoPriority: configuration.fifoPriority, backoff: configuration.backoff,
-                fillPeriods: configuration.bufferPeriods, relaxedFillPeriods: configuration.relaxedPlaybackPeriods),
+                fillPeriods: configuration.bufferPeriods, relaxedFillPeriods: configuration.relaxedPlaybackPeriods,
+                takeBack: mixer),
             renderer: { period in mixer.render(into: period.buffer) })
         playbackLoop.isRelaxed = true
         captureLoop.isRelaxed = true

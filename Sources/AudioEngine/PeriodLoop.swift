@@ -44,7 +44,7 @@ public class PeriodLoop: @unchecked Sendable {
             device: device, stream: stream, configuration: pcmConfiguration, backoff: backoff, loop: self)
         var frameIndex = 0
         while !isStopping {
-            guard let pcm = device.open({ buffers.ensure($0) }) else { continue }
+            guard let pcm = device.open({ buffers.ensure($0, wholeBuffer: stream == .playback) }) else { continue }
             serve(pcm, buffers: buffers, device: device, frameIndex: &frameIndex)
         }
         device.close()
@@ -122,14 +122,22 @@ public class PeriodLoop: @unchecked Sendable {
     }
 }
 
-/// Interleaved/deinterleaved scratch memory for one period, grown only when a (re)open negotiates
-/// a larger period; never touched by the allocator inside the period loop.
+/// Interleaved/deinterleaved scratch memory for one period (and, for playback, the whole device buffer:
+/// what a take-back rewrites), grown only when a (re)open negotiates a larger period; never touched by
+/// the allocator inside the period loop.
 final class PeriodBuffers {
     private(set) var interleaved = UnsafeMutableBufferPointer<Int16>(start: nil, count: 0)
+    private(set) var whole = UnsafeMutableBufferPointer<Int16>(start: nil, count: 0)
     private(set) var mono = UnsafeMutableBufferPointer<Int16>(start: nil, count: 0)
     private(set) var reference = UnsafeMutableBufferPointer<Int16>(start: nil, count: 0)
 
-    func ensure(_ parameters: PCMParameters) {
+    func ensure(_ parameters: PCMParameters, wholeBuffer: Bool = false) {
+        let wholeSamples = wholeBuffer ? parameters.bufferFrames * parameters.channels : 0
+        if whole.count != wholeSamples {
+            whole.deallocate()
+            whole = .allocate(capacity: wholeSamples)
+            whole.initialize(repeating: 0)
+        }
         let samples = parameters.periodSamples
         if interleaved.count != samples {
             interleaved.deallocate()
@@ -148,6 +156,7 @@ final class PeriodBuffers {
 
     deinit {
         interleaved.deallocate()
+        whole.deallocate()
         mono.deallocate()
         reference.deallocate()
     }

@@ -21,11 +21,15 @@ public struct PlaybackLoopConfiguration: Sendable {
     /// are queued, then top up to `upperBound` in one go (one wakeup per `upperBound - lowerBound`
     /// periods). nil: never relax. The device buffer must hold `upperBound` periods.
     public var relaxedFillPeriods: ClosedRange<Int>?
+    /// What the renderer can take back from the device before it is heard (a paused voice: the mixer).
+    /// nil: what was written plays out.
+    public var takeBack: (any PlaybackTakeBack)?
 
     public init(
         device: PCMDevice, pcm: PCMConfiguration = PCMConfiguration(), referenceTap: ReferenceTap? = nil,
         threadName: String = "rt:playback", fifoPriority: Int32? = 70, backoff: Backoff = .deviceReopen,
-        eventCapacity: Int = 256, fillPeriods: Int? = nil, relaxedFillPeriods: ClosedRange<Int>? = nil
+        eventCapacity: Int = 256, fillPeriods: Int? = nil, relaxedFillPeriods: ClosedRange<Int>? = nil,
+        takeBack: (any PlaybackTakeBack)? = nil
     ) {
         self.device = device
         self.pcm = pcm
@@ -36,8 +40,23 @@ public struct PlaybackLoopConfiguration: Sendable {
         self.eventCapacity = eventCapacity
         self.fillPeriods = fillPeriods
         self.relaxedFillPeriods = relaxedFillPeriods
+        self.takeBack = takeBack
     }
 }
+
+/// What a playback loop's renderer can take back from the device once written (`snd_pcm_rewind`): at each
+/// wakeup the loop asks how many of the frames still queued beyond the one playing now to replace, rewinds
+/// them and writes the replacement. Called on `rt:playback` only; must not allocate, lock, log or await.
+public protocol PlaybackTakeBack: AnyObject, Sendable {
+    /// How many of the last rendered frames to replace now, at most `limit`; 0: none.
+    func framesToTakeBack(limit: Int) -> Int
+    /// The replacement for the last `frames` rendered frames (at most what `framesToTakeBack` returned).
+    func takeBack(frames: Int, into output: UnsafeMutableBufferPointer<Int16>)
+    /// The last rendered period was not written: nothing rendered before it can be taken back.
+    func renderedPeriodLost()
+}
+
+extension Mixer: PlaybackTakeBack {}
 
 /// One period to fill. The buffer arrives zeroed (silence if the renderer leaves it alone).
 public struct PlaybackPeriod {
@@ -83,6 +102,10 @@ public final class PlaybackLoop: PeriodLoop, @unchecked Sendable {
                 }
                 try pcm.start()  // queued past a start threshold it could not reach by itself
             }
+            if let takeBack = configuration.takeBack, pcm.state == .running,
+               let delay = try takeBackQueued(pcm, takeBack, buffers: buffers, device: device) {
+                queued = delay
+            }
             repeat {
                 guard let delay = writePeriod(pcm, buffers: buffers, frameIndex: frameIndex, device: device) else { break }
                 device.succeeded()
@@ -92,6 +115,38 @@ public final class PlaybackLoop: PeriodLoop, @unchecked Sendable {
         } catch {
             _ = device.recover(from: error)
         }
+    }
+
+    /// Replaces what the renderer takes back of the queue beyond the period playing now (it plays on while
+    /// this runs): rewinds the device, writes the replacement and tells the reference tap. Returns the
+    /// device delay after, or nil when nothing was taken back.
+    private func takeBackQueued(_ pcm: PCM, _ takeBack: any PlaybackTakeBack, buffers: PeriodBuffers,
+                                device: ReopeningDevice) throws(ALSAError) -> Int? {
+        let parameters = pcm.parameters
+        let step = configuration.referenceTap?.takeBackGranularity ?? 1
+        // Asking the renderer first spares the device call in every period without a pause.
+        let most = takeBack.framesToTakeBack(limit: buffers.whole.count / parameters.channels)
+        guard most > 0 else { return nil }
+        var limit = min(try pcm.rewindable() - parameters.periodFrames, most)
+        limit -= limit % step
+        guard limit > 0 else { return nil }
+        var frames = takeBack.framesToTakeBack(limit: limit)
+        frames -= frames % step
+        guard frames > 0 else { return nil }
+        let back = try pcm.rewind(frames: frames)
+        guard back > 0 else { return nil }
+        let replacement = UnsafeMutableBufferPointer(rebasing: buffers.whole[0..<(back * parameters.channels)])
+        takeBack.takeBack(frames: back, into: replacement)
+        configuration.referenceTap?.playbackTookBack(frames: back - back % step)
+        try pcm.write(UnsafeBufferPointer(replacement))
+        let measured = try? pcm.delay()
+        let now = monotonicNanoseconds()
+        let clock = measured.map { PlaybackClock(delayFrames: $0, nanoseconds: now) }
+        configuration.referenceTap?.playbackWrote(
+            UnsafeBufferPointer(replacement), channels: parameters.channels, run: device.run, clock: clock)
+        status.takeBacksCounter.add(1, ordering: .relaxed)
+        status.framesTakenBackCounter.add(back, ordering: .relaxed)
+        return measured
     }
 
     /// Wake when no more than `wake` frames are queued; write until `fill` are.
@@ -116,9 +171,13 @@ public final class PlaybackLoop: PeriodLoop, @unchecked Sendable {
         do {
             try pcm.write(UnsafeBufferPointer(buffer))
         } catch {
-            guard device.recover(from: error) else { return nil }
+            guard device.recover(from: error) else {
+                configuration.takeBack?.renderedPeriodLost()
+                return nil
+            }
             do { try pcm.write(UnsafeBufferPointer(buffer)) } catch {
                 _ = device.recover(from: error)
+                configuration.takeBack?.renderedPeriodLost()
                 return nil
             }
         }

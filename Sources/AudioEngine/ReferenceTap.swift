@@ -60,6 +60,8 @@ public final class ReferenceTap: @unchecked Sendable {
     /// skipped conversions (in playback-rate × sample-rate units).
     private var silentPeriods = 0
     private var silentFrames = 0
+    /// Producer-only: converter output still owed to playback frames that were taken back (dropped).
+    private var staleOutput = 0
 
     /// `sampleRate` is the capture loop's rate (the history's rate). `playbackRate` defaults to the
     /// same. `capacityFrames` defaults to 2 s, `resyncThresholdFrames` to 1 ms,
@@ -145,6 +147,7 @@ public final class ReferenceTap: @unchecked Sendable {
             let produced = silentFrames / playbackRate
             silentFrames -= produced * playbackRate
             for _ in 0..<produced {
+                if staleOutput > 0 { staleOutput -= 1; continue }
                 history[index % capacity] = 0
                 index += 1
             }
@@ -158,6 +161,7 @@ public final class ReferenceTap: @unchecked Sendable {
                 let (_, produced) = converter.process(
                     input: UnsafeBufferPointer(rebasing: mono[0..<count]), output: converted)
                 for j in 0..<produced {
+                    if staleOutput > 0 { staleOutput -= 1; continue }
                     history[index % capacity] = converted[j]
                     index += 1
                 }
@@ -169,6 +173,34 @@ public final class ReferenceTap: @unchecked Sendable {
         // device's queue that much earlier than the newest written playback frame.
         let delay = clock.map { Double($0.delayFrames) * Double(sampleRate) / Double(playbackRate) - Double(converter.outputLatency) }
         publish(written: index, delay: delay, atNanoseconds: clock?.nanoseconds ?? 0)
+    }
+
+    /// Playback frames per whole number of history samples: what `playbackTookBack` takes back in.
+    public var takeBackGranularity: Int {
+        var (a, b) = (playbackRate, sampleRate)
+        while b != 0 { (a, b) = (b, a % b) }
+        return playbackRate / max(1, a)
+    }
+
+    /// Producer (rt:playback): the device took back the last `frames` playback frames written
+    /// (`snd_pcm_rewind`, a multiple of `takeBackGranularity`); the next writes replace them. The history
+    /// goes back by as many samples, so what replaces them is heard at their instants. The converter still
+    /// holds its latency's worth of them: that much of its next output is dropped (its filter memory
+    /// blends the frames taken back into the first replacement samples, about a millisecond).
+    public func playbackTookBack(frames: Int) {
+        let samples = frames * sampleRate / playbackRate
+        guard samples > 0 else { return }
+        var index = written.load(ordering: .relaxed)
+        if let converter {
+            let held = min(samples, converter.outputLatency)
+            index -= samples - held
+            staleOutput += held
+            silentPeriods = 0
+            silentFrames = 0
+        } else {
+            index -= samples
+        }
+        publish(written: index, delay: nil, atNanoseconds: 0)
     }
 
     /// A new run starts at history index `index`; its origin is unknown until it plays.

@@ -14,9 +14,12 @@ public struct AudioStatus: Sendable, Equatable, Codable {
     public var referenceLagMilliseconds: Double
     /// The near-end detector hears someone talking near the device (told apart from the echo).
     public var nearEndSpeech: Bool
+    /// Since start: how often the speaker's queue was taken back for a paused voice (it fell silent a
+    /// period after the pause instead of after the whole device buffer).
+    public var playbackTakeBacks: Int
 
     public init(captureRunning: Bool, playbackRunning: Bool, captureXruns: Int, playbackXruns: Int,
-                echoReductionDB: Double, referenceLagMilliseconds: Double, nearEndSpeech: Bool) {
+                echoReductionDB: Double, referenceLagMilliseconds: Double, nearEndSpeech: Bool, playbackTakeBacks: Int = 0) {
         self.captureRunning = captureRunning
         self.playbackRunning = playbackRunning
         self.captureXruns = captureXruns
@@ -24,6 +27,7 @@ public struct AudioStatus: Sendable, Equatable, Codable {
         self.echoReductionDB = echoReductionDB
         self.referenceLagMilliseconds = referenceLagMilliseconds
         self.nearEndSpeech = nearEndSpeech
+        self.playbackTakeBacks = playbackTakeBacks
     }
 
     enum CodingKeys: String, CodingKey {
@@ -34,5 +38,6 @@ public struct AudioStatus: Sendable, Equatable, Codable {
         case echoReductionDB = "echo_reduction_db"
         case referenceLagMilliseconds = "reference_lag_ms"
         case nearEndSpeech = "near_end_speech"
+        case playbackTakeBacks = "playback_take_backs"
     }
 }

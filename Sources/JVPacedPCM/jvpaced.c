@@ -3,7 +3,8 @@
  *
  * It behaves like a sound card without one: the hardware pointer advances with CLOCK_MONOTONIC,
  * blocking I/O and snd_pcm_wait are paced by a timerfd that fires every period, snd_pcm_delay is
- * real, and a late application really underruns (XRUN). Options (all optional):
+ * real, a late application really underruns (XRUN), and snd_pcm_rewind takes back queued frames that
+ * have not played yet. Options (all optional):
  *
  *   pcm.cap { type jvpaced
  *             infile "/abs/in.raw"        # capture: raw S16_LE at the negotiated shape; silence after it
@@ -75,6 +76,7 @@ struct paced {
     int64_t app_frames;   /* playback: written by the app; capture: read by the app (this run) */
     int64_t hw_frames;    /* frames the clock has consumed/produced, capped at an xrun */
     int64_t flushed;      /* playback: frames already appended to outfile */
+    snd_pcm_uframes_t appl_seen; /* playback: the application pointer app_frames corresponds to */
     int16_t *ring;        /* playback: buffer_size frames of queued audio */
 };
 
@@ -119,8 +121,23 @@ static void flush_played(struct paced *p, int64_t upto) {
     }
 }
 
+/* Playback: follows snd_pcm_rewind, which moves the application pointer back without telling the
+ * plugin. Frames taken back are no longer queued (nor in the link's history); the next transfer
+ * replaces them. Anything else (a prepare, a reset) just resynchronizes. */
+static void follow_rewind(struct paced *p) {
+    if (p->io.stream != SND_PCM_STREAM_PLAYBACK) return;
+    snd_pcm_uframes_t appl = p->io.appl_ptr;
+    snd_pcm_sframes_t back = (snd_pcm_sframes_t)(p->appl_seen - appl);
+    if (back > 0 && back <= p->app_frames - p->hw_frames) {
+        p->app_frames -= back;
+        if (p->link) p->link->written = p->app_frames;
+    }
+    p->appl_seen = appl;
+}
+
 /* Advances the clock; returns 0, or -EPIPE when the stream just ran into an xrun. */
 static int advance(struct paced *p) {
+    follow_rewind(p);
     if (!p->start_ns) return 0;
     int64_t clk = clock_frames(p, now_ns());
     if (p->io.stream == SND_PCM_STREAM_PLAYBACK) {
@@ -250,6 +267,7 @@ static snd_pcm_sframes_t paced_transfer(snd_pcm_ioplug_t *io, const snd_pcm_chan
     unsigned ch = io->channels;
 
     if (io->stream == SND_PCM_STREAM_PLAYBACK) {
+        follow_rewind(p);
         int64_t bufsize = io->buffer_size;
         for (snd_pcm_uframes_t f = 0; f < size; f++) {
             int64_t slot = (p->app_frames + (int64_t)f) % bufsize;
@@ -291,6 +309,7 @@ static snd_pcm_sframes_t paced_transfer(snd_pcm_ioplug_t *io, const snd_pcm_chan
         }
     }
     p->app_frames += (int64_t)size;
+    p->appl_seen = io->appl_ptr + size;  /* alsa-lib moves the pointer on after this returns */
     return (snd_pcm_sframes_t)size;
 }
 

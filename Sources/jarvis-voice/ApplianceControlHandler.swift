@@ -105,6 +105,6 @@ struct ApplianceControlHandler: ControlHandler {
         return AudioStatus(
             captureRunning: capture.isRunning, playbackRunning: playback.isRunning, captureXruns: capture.xruns,
             playbackXruns: playback.xruns, echoReductionDB: chain.echoReductionDB, referenceLagMilliseconds: chain.lagMilliseconds,
-            nearEndSpeech: chain.nearEndSpeech)
+            nearEndSpeech: chain.nearEndSpeech, playbackTakeBacks: playback.takeBacks)
     }
 }

@@ -2,8 +2,9 @@
 //
 //   rtcheck-probe MODE [MILLISECONDS]
 //
-// Starts a pthread named "rt:test" that renders a `Mixer` (and meters it) every millisecond for MILLISECONDS (default
-// 400) while the main thread feeds, ducks and flushes it, as the service's threads would. MODE adds a
+// Starts a pthread named "rt:test" that renders a `Mixer` (and meters it, and takes back a paused voice
+// as the playback loop does) every millisecond for MILLISECONDS (default 400) while the main thread feeds,
+// ducks, pauses, resumes and flushes it, as the service's threads would. MODE adds a
 // deliberate violation on the realtime thread each period: `clean` (none), `allocate` (an Array),
 // `lock` (pthread_mutex_lock), `log` (a line on stderr). Prints the number of periods rendered.
 // `bench` instead renders MILLISECONDS of audio (three busy inputs, ramps running) as fast as it can
@@ -50,9 +51,12 @@ final class Probe: @unchecked Sendable {
     let periods = Atomic<Int>(0)
     let sink = Atomic<Int>(0)
     let named = Atomic<Bool>(false)
+    let takeBacks = Atomic<Int>(0)
     let mutex: UnsafeMutablePointer<pthread_mutex_t>
     /// One 1 ms period at 48 kHz stereo; allocated and freed off the realtime thread.
     let output = UnsafeMutableBufferPointer<Int16>.allocate(capacity: 48 * 2)
+    /// 20 ms to take back, as a playback loop's device buffer.
+    let replacement = UnsafeMutableBufferPointer<Int16>.allocate(capacity: 960 * 2)
 
     init(mode: Mode) {
         self.mode = mode
@@ -73,6 +77,11 @@ final class Probe: @unchecked Sendable {
         var meter = LevelMeter(format: mixer.format, windowMilliseconds: 10)
         var follower = EnvelopeFollower(format: mixer.format)
         while !stop.load(ordering: .acquiring) {
+            let back = mixer.framesToTakeBack(limit: 960)
+            if back > 0 {
+                mixer.takeBack(frames: back, into: replacement)
+                takeBacks.add(1, ordering: .relaxed)
+            }
             mixer.render(into: output)
             meter.process(UnsafeBufferPointer(output))
             follower.process(UnsafeBufferPointer(output))
@@ -143,8 +152,10 @@ for step in 0..<(milliseconds / 5) {
     if step % 20 == 0, let change = ducker.duck() { probe.mixer.apply(change, to: .media) }
     if step % 20 == 10, let change = ducker.release() { probe.mixer.apply(change, to: .media) }
     if step % 15 == 7 { probe.mixer.flush(.voice) }
+    if step % 15 == 11 { probe.mixer.setPaused(true, for: .voice) }
+    if step % 15 == 13 { probe.mixer.setPaused(false, for: .voice) }
     nanosleep(&pause, nil)
 }
 probe.stop.store(true, ordering: .releasing)
 pthread_join(thread, nil)
-print("rt_named=\(probe.named.load(ordering: .relaxed) ? 1 : 0) periods=\(probe.periods.load(ordering: .relaxed)) voice_rendered=\(probe.mixer.framesRendered(.voice))")
+print("rt_named=\(probe.named.load(ordering: .relaxed) ? 1 : 0) periods=\(probe.periods.load(ordering: .relaxed)) voice_rendered=\(probe.mixer.framesRendered(.voice)) take_backs=\(probe.takeBacks.load(ordering: .relaxed))")

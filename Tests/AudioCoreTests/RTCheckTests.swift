@@ -13,6 +13,7 @@ import TestProcess
         #expect((report["thread.rt:test"] ?? 0) == 0)
         #expect(report["total"] == 0)
         #expect(report["periods"].map { $0 > 50 } == true)
+        #expect(report["take_backs"].map { $0 > 0 } == true, "the paused voice was taken back on the realtime thread")
     }
 
     @Test func allocationOnTheRealtimeThreadIsCounted() async throws {

@@ -138,4 +138,46 @@ import Testing
         let rms = (tone.reduce(0, +) / Double(tone.count)).squareRoot()
         #expect(rms > 7_000, "the tone after the onset: RMS \(rms), expected ~8500")
     }
+
+    /// The playback loop takes back the last 30 ms it wrote (a paused voice, `snd_pcm_rewind`) and writes
+    /// silence instead. The reference must be what the speaker played: the same as a tap that was given
+    /// the tone up to where the take-back starts and silence from there, at the same alignment (the
+    /// converter's memory blends about a millisecond), never the tone that did not play, nor the past
+    /// shifted by what was taken back.
+    @Test func framesTakenBackAreReplacedAtTheirInstants() throws {
+        let tap = try ReferenceTap(sampleRate: 16_000, playbackRate: 48_000)
+        let played = try ReferenceTap(sampleRate: 16_000, playbackRate: 48_000)
+        #expect(tap.takeBackGranularity == 3)
+        var period = [Int16](repeating: 0, count: 480)
+        func write(_ tap: ReferenceTap, toneFrom first: Int?, at milliseconds: Int64) {
+            for f in 0..<480 {
+                // 1010 Hz: a shift of the past by 30 ms shows.
+                period[f] = first.map { Int16(12_000 * sin(2 * Double.pi * 1_010 * Double($0 + f) / 48_000)) } ?? 0
+            }
+            period.withUnsafeBufferPointer {
+                tap.playbackWrote($0, channels: 1, delayFrames: 1_920, atNanoseconds: milliseconds * 1_000_000)
+            }
+        }
+        // 400 ms of tone in 10 ms periods, 40 ms queued (frame f is heard at f / 48 + 30 ms); the last 30 ms
+        // of it are taken back and replaced with silence at once.
+        for p in 0..<40 { write(tap, toneFrom: 480 * p, at: Int64(10 * p)) }
+        tap.playbackTookBack(frames: 1_440)
+        for _ in 0..<3 { write(tap, toneFrom: nil, at: 390) }
+        // What the speaker played: the tone up to frame 17760 (heard at 400 ms), then silence.
+        for p in 0..<40 { write(played, toneFrom: p < 37 ? 480 * p : nil, at: Int64(10 * p)) }
+        for t in [Int64(400), 410] {
+            write(tap, toneFrom: nil, at: t)
+            write(played, toneFrom: nil, at: t)
+        }
+        var out = [Int16](repeating: 0, count: 640)
+        var expected = [Int16](repeating: 0, count: 640)
+        _ = out.withUnsafeMutableBufferPointer { tap.pull(into: $0, firstFrameNanoseconds: 380_000_000) }
+        _ = expected.withUnsafeMutableBufferPointer { played.pull(into: $0, firstFrameNanoseconds: 380_000_000) }
+        // 380-400 ms the tone, from 400 ms silence; the converter blends the 1.5 ms around the take-back point.
+        let tone = out[0..<320].map { Double($0) * Double($0) }
+        #expect((tone.reduce(0, +) / Double(tone.count)).squareRoot() > 7_000)
+        for k in 0..<640 where !(312..<336).contains(k) {
+            #expect(abs(Int(out[k]) - Int(expected[k])) < 300, "sample \(k): \(out[k]), played \(expected[k])")
+        }
+    }
 }

@@ -63,7 +63,10 @@ import TestSupport
         #expect(service.logText.contains("barge-in"), "log:\n\(service.logText)")
         let phase2 = String(service.logText.dropFirst(logBeforeTalk))
         #expect(phase2.contains("voice paused"), "the voice pauses before the stop; log:\n\(service.logText)")
-        #expect(try await service.waitForStatus { $0["barge_ins"]?.numberValue == 1 } != nil, "log:\n\(service.logText)")
+        let stopped2 = try await service.waitForStatus { $0["barge_ins"]?.numberValue == 1 }
+        #expect(stopped2 != nil, "log:\n\(service.logText)")
+        // The pause took back what the speaker had queued (a period after it, not the whole buffer).
+        #expect((stopped2?["audio"]?["playback_take_backs"]?.numberValue ?? 0) >= 1, "\(String(describing: stopped2))")
         try await service.playOn(milliseconds: 600)
         let played = (try? TestFiles.readSamples(service.played)) ?? []
         let words = Self.wordOnsetsMilliseconds(interruption, rate: 16_000)

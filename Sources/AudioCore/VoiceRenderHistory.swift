@@ -1,0 +1,133 @@
+import Synchronization
+
+/// The mixer's memory of its last rendered frames, for taking back a paused voice (`Mixer.takeBack`):
+/// per frame the whole mix before saturation, the voice's contribution to it, and the voice samples as
+/// they left its queue; and the voice samples a take-back put back ahead of the queue.
+///
+/// Render thread only (allocation-free after init), except `putBackFrames`, which any thread may read.
+final class VoiceRenderHistory {
+    /// Frames remembered.
+    let capacity: Int
+    let channels: Int
+    private let mix: UnsafeMutablePointer<Int32>
+    private let voice: UnsafeMutablePointer<Int32>
+    private let queued: UnsafeMutablePointer<Int16>
+    /// Frames recorded so far; frame `f` lives in slot `f % capacity`.
+    private var end = 0
+    /// How many of the last recorded frames the voice played straight from its queue (`Mixer`'s clean
+    /// frames): only those can be taken back.
+    private(set) var cleanFrames = 0
+    private let putBack: UnsafeMutablePointer<Int16>
+    private var putBackStart = 0
+    private var putBackEnd = 0
+    private let putBackCount = Atomic<Int>(0)
+
+    init(capacityFrames: Int, channels: Int) {
+        capacity = capacityFrames
+        self.channels = channels
+        let samples = max(1, capacityFrames * channels)
+        mix = .allocate(capacity: samples)
+        mix.initialize(repeating: 0, count: samples)
+        voice = .allocate(capacity: samples)
+        voice.initialize(repeating: 0, count: samples)
+        queued = .allocate(capacity: samples)
+        queued.initialize(repeating: 0, count: samples)
+        putBack = .allocate(capacity: samples)
+        putBack.initialize(repeating: 0, count: samples)
+    }
+
+    deinit {
+        mix.deallocate()
+        voice.deallocate()
+        queued.deallocate()
+        putBack.deallocate()
+    }
+
+    /// Voice frames put back and not played again yet (any thread).
+    var putBackFrames: Int { putBackCount.load(ordering: .relaxed) }
+
+    // MARK: recording (one chunk: recordQueued, recordVoice, then recordMix)
+
+    /// The voice samples read from its queue for the chunk's frames from `frame` on.
+    func recordQueued(_ samples: UnsafeBufferPointer<Int16>, atFrame frame: Int) {
+        guard capacity > 0 else { return }
+        for f in 0..<(samples.count / channels) {
+            let slot = ((end + frame + f) % capacity) * channels
+            for c in 0..<channels { queued[slot + c] = samples[f * channels + c] }
+        }
+    }
+
+    /// The voice's contribution to the chunk (the accumulator after the voice alone).
+    func recordVoice(_ acc: UnsafeMutableBufferPointer<Int32>, frames: Int, clean: Bool) {
+        guard capacity > 0 else { return }
+        copy(acc, frames: frames, into: voice)
+        cleanFrames = clean ? min(capacity, cleanFrames + frames) : 0
+    }
+
+    /// The chunk's whole mix; the chunk is recorded.
+    func recordMix(_ acc: UnsafeMutableBufferPointer<Int32>, frames: Int) {
+        guard capacity > 0 else { return }
+        copy(acc, frames: frames, into: mix)
+        end += frames
+    }
+
+    private func copy(_ acc: UnsafeMutableBufferPointer<Int32>, frames: Int, into ring: UnsafeMutablePointer<Int32>) {
+        for f in 0..<frames {
+            let slot = ((end + f) % capacity) * channels
+            for c in 0..<channels { ring[slot + c] = acc[f * channels + c] }
+        }
+    }
+
+    /// What was rendered last may not have reached the device: nothing before now can be taken back.
+    func forget() { cleanFrames = 0 }
+
+    // MARK: take-back
+
+    /// Replaces the last `frames` rendered frames with the same mix in which the voice fades out over its
+    /// first `fadeFrames` and is silent after them (`output`, saturated), and puts the voice samples after
+    /// the fade back ahead of its queue. Requires `frames <= cleanFrames` and nothing put back.
+    func takeBack(frames: Int, fadeFrames: Int, into output: UnsafeMutableBufferPointer<Int16>) {
+        precondition(frames <= cleanFrames && putBackStart == putBackEnd && fadeFrames < frames,
+                     "VoiceRenderHistory.takeBack beyond what was rendered cleanly")
+        let first = end - frames
+        for f in 0..<frames {
+            let slot = ((first + f) % capacity) * channels
+            // The pause's linear fade (Mixer.startFade): 1 - (f + 1) / fadeFrames, then 0.
+            let gain = f < fadeFrames ? Float(fadeFrames - f - 1) / Float(fadeFrames) : 0
+            for c in 0..<channels {
+                let kept = Int32((Float(voice[slot + c]) * gain).rounded())
+                mix[slot + c] += kept - voice[slot + c]
+                voice[slot + c] = kept
+                output[f * channels + c] = Int16(clamping: mix[slot + c])
+            }
+        }
+        var n = 0
+        for f in fadeFrames..<frames {
+            let slot = ((first + f) % capacity) * channels
+            for c in 0..<channels { putBack[n * channels + c] = queued[slot + c] }
+            n += 1
+        }
+        putBackStart = 0
+        putBackEnd = n
+        putBackCount.store(n, ordering: .relaxed)
+        cleanFrames = 0
+    }
+
+    /// Reads put-back frames into `buffer` (interleaved); returns the frames read.
+    func readPutBack(into buffer: UnsafeMutableBufferPointer<Int16>) -> Int {
+        let n = min(putBackEnd - putBackStart, buffer.count / channels)
+        guard n > 0 else { return 0 }
+        for i in 0..<(n * channels) { buffer[i] = putBack[putBackStart * channels + i] }
+        putBackStart += n
+        putBackCount.store(putBackEnd - putBackStart, ordering: .relaxed)
+        return n
+    }
+
+    /// Drops up to `frames` put-back frames; returns how many.
+    func skipPutBack(frames: Int) -> Int {
+        let n = min(putBackEnd - putBackStart, max(0, frames))
+        putBackStart += n
+        putBackCount.store(putBackEnd - putBackStart, ordering: .relaxed)
+        return n
+    }
+}

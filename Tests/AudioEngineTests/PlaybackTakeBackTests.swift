@@ -1,0 +1,57 @@
+import ALSA
+import ALSATestbed
+import AudioCore
+import AudioEngine
+import Glibc
+import TestProcess
+import Testing
+
+/// A paused voice taken back from a paced device (`snd_pcm_rewind`): the speaker falls silent a period
+/// after the pause, not after the 40 ms the device had queued, and the answer goes on where it stopped.
+@Suite(.serialized) struct PlaybackTakeBackTests {
+    let dir = TemporaryDirectory()
+
+    /// Voice frame `f` carries `1000 + f`: where the speaker stopped and went on is readable.
+    static func countingVoice(frames: Int) -> [Int16] { (0..<frames).map { Int16(1_000 + $0) } }
+
+    @Test func aPausedVoiceFallsSilentAPeriodAfterThePauseAndGoesOnWhereItStopped() async throws {
+        let config = dir.file("asound.conf")
+        try TestPCMConfig.write([.paced(name: "spk", PacedPCMOptions(outfile: dir.file("out.raw")))], to: config)
+        let mixer = Mixer(configuration: .init(format: AudioFormat(sampleRate: 16_000, channels: 1), flushFadeMilliseconds: 5))
+        let voice = Self.countingVoice(frames: 24_000)
+        #expect(voice.withUnsafeBufferPointer { mixer.write($0, to: .voice) } == 24_000)
+        let pcm = PCMConfiguration(sampleRate: 16_000, channels: 1, periodMicroseconds: 10_000, periods: 4)
+        let loop = PlaybackLoop(configuration: PlaybackLoopConfiguration(
+            device: PCMDevice(name: "spk", configFile: config), pcm: pcm, fifoPriority: nil, fillPeriods: 4,
+            takeBack: mixer)) { mixer.render(into: $0.buffer) }
+        try loop.start()
+        #expect(await waitUntil { loop.status.frames >= 8_000 })
+        mixer.setPaused(true, for: .voice)
+        let writtenAtPause = loop.status.frames
+        #expect(await waitUntil { loop.status.frames >= writtenAtPause + 3_200 })
+        mixer.setPaused(false, for: .voice)
+        let writtenAtResume = loop.status.frames
+        #expect(await waitUntil { loop.status.frames >= writtenAtResume + 3_200 })
+        loop.stop()
+        #expect(loop.status.takeBacks == 1)
+        #expect(loop.status.xruns == 0)
+
+        let out = try TestFiles.readSamples(dir.file("out.raw"))
+        // Where the voice stops playing straight: the take-back's fade starts there.
+        let stop = try #require(out.indices.first { out[$0] != 1_000 + Int16(truncatingIfNeeded: $0) })
+        // The device had queued up to `writtenAtPause` (4 periods, 40 ms) when the pause came; without the
+        // take-back all of it plays. Taken back, it stops within the period playing then, or the next.
+        #expect(stop < writtenAtPause - 160, "stopped at frame \(stop), \(writtenAtPause) written at the pause")
+        #expect(loop.status.framesTakenBack >= writtenAtPause - stop - 2 * 160)
+        print("take-back: the voice stopped at frame \(stop) instead of \(writtenAtPause); \(loop.status.framesTakenBack) frames taken back")
+        // 5 ms fade out (80 frames), then silence until the resume.
+        for f in 1..<79 { #expect(out[stop + f] < out[stop + f - 1]) }
+        let resume = try #require(out.indices.first { $0 > stop + 80 && out[$0] != 0 })
+        #expect(resume >= writtenAtPause)
+        // It fades in over 80 frames and goes on at the frame after the fade out: nothing lost, nothing twice.
+        for k in 0..<400 {
+            #expect(out[resume + 80 + k] == 1_000 + Int16(stop + 80 + 80 + k), "frame \(resume + 80 + k)")
+        }
+        #expect(mixer.renderedPosition(.voice) + mixer.framesQueued(.voice) == 24_000)
+    }
+}
