@@ -77,9 +77,6 @@ import Testing
         _ = mixer.render(frames: 480, period: 480)
         mixer.setPaused(true, for: .voice)
         #expect(mixer.framesToTakeBack(limit: 1_440) == 480, "not across a period that never reached the device")
-        // A pending flush is not a pause.
-        mixer.flush(.voice)
-        #expect(mixer.framesToTakeBack(limit: 1_440) == 0)
         _ = mixer.render(frames: 480, period: 480)
 
         // The voice ran dry in the last period: the answer is over, nothing to take back.
@@ -95,5 +92,27 @@ import Testing
         _ = none.render(frames: 1_920, period: 480)
         none.setPaused(true, for: .voice)
         #expect(none.framesToTakeBack(limit: 1_440) == 0)
+    }
+
+    /// A flush (a barge-in without a pause, a tap) is taken back too: the speaker stops as soon, nothing
+    /// of the old answer plays after, and the next answer starts with a short fade-in at its position.
+    @Test func aFlushIsTakenBackAsSoon() {
+        let mixer = Mixer(configuration: .init(flushFadeMilliseconds: 5))
+        mixer.write(Self.countingVoice(frames: 4_800), to: .voice)
+        mixer.write(AudioTestSignals.constant(100, frames: 9_600, channels: 2), to: .media)
+        _ = mixer.render(frames: 1_920, period: 480)
+        mixer.flush(.voice)
+        #expect(mixer.framesToTakeBack(limit: 1_440) == 1_440)
+        var replacement = [Int16](repeating: 0, count: 1_440 * 2)
+        replacement.withUnsafeMutableBufferPointer { mixer.takeBack(frames: 1_440, into: $0) }
+        #expect(replacement[(240 * 2)...].allSatisfy { $0 == 100 })
+        #expect(mixer.render(frames: 480, period: 480).allSatisfy { $0 == 100 }, "no second fade of the dropped answer")
+        #expect(mixer.framesQueued(.voice) == 0)
+        #expect(mixer.framesDropped(.voice) == 4_800 - 720)
+        mixer.write(AudioTestSignals.constant(1_000, frames: 480, channels: 2), to: .voice)
+        let next = mixer.render(frames: 480, period: 480)
+        #expect(next[0] > 100 && next[0] < 200, "fades in")
+        #expect(next[(240 * 2)...].allSatisfy { $0 == 1_100 })
+        #expect(mixer.renderedPosition(.voice) == mixer.framesWritten(.voice))
     }
 }
