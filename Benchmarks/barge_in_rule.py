@@ -3,11 +3,11 @@ the voice is paused (ConversationEngine+BargeIn), replicated once for the benchm
 Benchmarks/aec/barge_in_sweep.py and Benchmarks/aec-real/score.py."""
 import numpy as np
 
-CONFIRMATION_MS = 20
+CONFIRMATION_MS = 0
 LOOKBACK_MS = 300
 MINIMUM_SPEECH_MS = 400
 RESUME_AFTER_MS = 500
-SILENT_AFTER_MS = 70  # the runner's tick, the next render and the device buffer: the speaker falls silent
+SILENT_AFTER_MS = 40  # the runner's tick, the playback loop's wakeup, the period playing and the fade (take-back)
 
 
 def pause_outcome(runs, at, run):

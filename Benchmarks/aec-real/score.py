@@ -89,8 +89,8 @@ def speech_starts(prob):
 def barge_in(turns, trace_ms, audible):
     """What the product does while the assistant is audible (ConversationEngine+BargeIn, replicated;
     `audible`: per 10 ms hop, whether the assistant's voice is audible):
-    - the voice pauses when the detector turns on while it is audible and stays on for the rule's
-      confirmation (20 ms), or at once when a server VAD turn that started while it is audible has the
+    - the voice pauses when the detector turns on while it is audible (after the rule's confirmation, 0
+      ms), or at once when a server VAD turn that started while it is audible has the
       detector on at its start, heard within 300 ms before, or turning on before its speech_stopped;
     - paused, the detector's near-end speech adds up; at 400 ms in all the assistant is stopped; 500 ms
       after the speech ends short of it, the voice goes on.

@@ -10,8 +10,9 @@ starting every STEP ms. For each start, `jarvis-voice dsp --near-end-trace` give
 the latency is from his first sound to the first verdict, and any verdict before him is a false one.
 Speech is made by espeak-ng and sox, as the tests make it (`aec_bench.speak`).
 
-Then the product's rule (BargeInRule) in a closed loop: a verdict that lasts 20 ms pauses the answer (the
-speaker falls silent 70 ms later: the runner's tick, the next render and the device buffer), the scene is
+Then the product's rule (BargeInRule) in a closed loop: a verdict pauses the answer at once (the speaker
+falls silent 40 ms later: the runner's tick, the playback loop's wakeup, the period playing and the fade,
+the rest of the device's queue taken back), the scene is
 made again with the answer held from there, and the chain run again; 400 ms of near-end speech in all
 stop the answer for good, and 500 ms without any let it go on where it paused (the answer then plays on,
 later by the pause, and the loop goes on). Reported: when the answer stopped for good (ms after his first

@@ -5,8 +5,8 @@
 /// itself (`interrupt_response: false`) and barge-in is the appliance's decision:
 ///
 /// - With a local detector (`localDetector`, the service): near-end speech reported by the capture side
-///   (`ConversationEvent.nearEndSpeech`) that lasts `confirmation` pauses the assistant's voice on its own
-///   — a real talker is heard out within the detector's onset + `confirmation`, without waiting for the
+///   (`ConversationEvent.nearEndSpeech`; after `confirmation`, by default at once) pauses the assistant's
+///   voice on its own — a real talker is heard out within the detector's onset, without waiting for the
 ///   server. With the voice paused the speaker no longer drowns him, and the detector hears him clean:
 ///   once it has heard `minimumSpeech` of near-end speech the assistant is stopped for good (response
 ///   cancelled, item truncated at what was heard). A shorter sound (a cough, a clatter, a short
@@ -25,8 +25,11 @@ public struct BargeInRule: Sendable, Equatable {
     /// A near-end speech detector feeds `ConversationEvent.nearEndSpeech`. Default false (tests without
     /// a capture chain); the service sets it.
     public var localDetector: Bool
-    /// Near-end speech must last this long before it stops the assistant (on top of the detector's own
-    /// debounce). Default 20 ms.
+    /// Near-end speech must last this long before it pauses the assistant (on top of the detector's own
+    /// debounce). Default 0: at once. A verdict lasts at least the detector's 200 ms hangover, so a wait
+    /// filtered nothing and only delayed the pause, by a tick and a half of the runner on average
+    /// (session 27; the end-to-end test had hidden that: its stand-in server VAD holds a turn on the echo
+    /// when the talker starts, and a held turn never waited).
     public var confirmation: Duration
     /// After the assistant's audio stopped, its echo (room decay, server VAD latency) may still start a
     /// server turn for this long. Default 800 ms.
@@ -45,7 +48,7 @@ public struct BargeInRule: Sendable, Equatable {
     /// (`Benchmarks/aec/barge_in_sweep.py`: with 300 ms it resumed 24 times over 77 interruptions).
     public var resumeAfter: Duration
 
-    public init(localDetector: Bool = false, confirmation: Duration = .milliseconds(20), echoGuard: Duration = .milliseconds(800),
+    public init(localDetector: Bool = false, confirmation: Duration = .zero, echoGuard: Duration = .milliseconds(800),
                 lookback: Duration = .milliseconds(300), serverTurnWait: Duration = .seconds(2),
                 minimumSpeech: Duration = .milliseconds(400), resumeAfter: Duration = .milliseconds(500)) {
         self.localDetector = localDetector
