@@ -50,31 +50,38 @@ final class VoiceRenderHistory {
 
     /// The voice samples read from its queue for the chunk's frames from `frame` on.
     func recordQueued(_ samples: UnsafeBufferPointer<Int16>, atFrame frame: Int) {
-        guard capacity > 0 else { return }
-        for f in 0..<(samples.count / channels) {
-            let slot = ((end + frame + f) % capacity) * channels
-            for c in 0..<channels { queued[slot + c] = samples[f * channels + c] }
-        }
+        guard capacity > 0, let source = samples.baseAddress else { return }
+        Self.copy(source, frames: samples.count / channels, toRing: queued, at: end + frame, capacity: capacity, channels: channels)
     }
 
-    /// The voice's contribution to the chunk (the accumulator after the voice alone).
+    /// The voice's contribution to the chunk (the accumulator after the voice alone). Only a clean chunk
+    /// is remembered (nothing else can be taken back), so an idle voice costs nothing.
     func recordVoice(_ acc: UnsafeMutableBufferPointer<Int32>, frames: Int, clean: Bool) {
-        guard capacity > 0 else { return }
-        copy(acc, frames: frames, into: voice)
-        cleanFrames = clean ? min(capacity, cleanFrames + frames) : 0
+        guard capacity > 0, clean, let source = acc.baseAddress else {
+            cleanFrames = 0
+            return
+        }
+        Self.copy(source, frames: frames, toRing: voice, at: end, capacity: capacity, channels: channels)
+        cleanFrames = min(capacity, cleanFrames + frames)
     }
 
-    /// The chunk's whole mix; the chunk is recorded.
+    /// The chunk's whole mix, when its voice was remembered; the chunk is recorded.
     func recordMix(_ acc: UnsafeMutableBufferPointer<Int32>, frames: Int) {
-        guard capacity > 0 else { return }
-        copy(acc, frames: frames, into: mix)
+        guard capacity > 0, cleanFrames > 0, let source = acc.baseAddress else { return }
+        Self.copy(source, frames: frames, toRing: mix, at: end, capacity: capacity, channels: channels)
         end += frames
     }
 
-    private func copy(_ acc: UnsafeMutableBufferPointer<Int32>, frames: Int, into ring: UnsafeMutablePointer<Int32>) {
-        for f in 0..<frames {
-            let slot = ((end + f) % capacity) * channels
-            for c in 0..<channels { ring[slot + c] = acc[f * channels + c] }
+    /// Copies `frames` interleaved frames into `ring` from frame `position` on (modulo `capacity`), in at
+    /// most two contiguous pieces.
+    private static func copy<T>(_ source: UnsafePointer<T>, frames: Int, toRing ring: UnsafeMutablePointer<T>, at position: Int,
+                                capacity: Int, channels: Int) {
+        var done = 0
+        while done < frames {
+            let slot = (position + done) % capacity
+            let n = min(frames - done, capacity - slot)
+            (ring + slot * channels).update(from: source + done * channels, count: n * channels)
+            done += n
         }
     }
 
