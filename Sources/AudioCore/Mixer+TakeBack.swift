@@ -23,15 +23,15 @@ extension Mixer {
     }
 
     /// Renders into `output` the replacement for the last `frames` rendered frames (at most what
-    /// `framesToTakeBack` returned just before, on the same thread) and applies the pause there. A pending
+    /// `framesToTakeBack` returned just before, on the same thread; fewer, as a device may rewind less than
+    /// asked, shorten the fade) and applies the pause there. A pending
     /// flush then drops what was put back with the rest (the input is silent already: no second fade),
     /// and the next voice fades in.
     public func takeBack(frames: Int, into output: UnsafeMutableBufferPointer<Int16>) {
         precondition(output.count >= frames * channels, "Mixer.takeBack: output too short")
         let control = controls[Self.voice]
         let state = states + Self.voice
-        voiceHistory.takeBack(frames: frames, fadeFrames: flushFadeFrames, into: output)
-        let returned = frames - flushFadeFrames
+        let returned = voiceHistory.takeBack(frames: frames, fadeFrames: flushFadeFrames, into: output)
         control.position.subtract(returned, ordering: .releasing)
         control.rendered.subtract(returned, ordering: .releasing)
         state.pointee.paused = true

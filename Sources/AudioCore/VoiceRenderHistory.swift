@@ -91,11 +91,14 @@ final class VoiceRenderHistory {
     // MARK: take-back
 
     /// Replaces the last `frames` rendered frames with the same mix in which the voice fades out over its
-    /// first `fadeFrames` and is silent after them (`output`, saturated), and puts the voice samples after
-    /// the fade back ahead of its queue. Requires `frames <= cleanFrames` and nothing put back.
-    func takeBack(frames: Int, fadeFrames: Int, into output: UnsafeMutableBufferPointer<Int16>) {
-        precondition(frames <= cleanFrames && putBackStart == putBackEnd && fadeFrames < frames,
+    /// first `fadeFrames` (all of them, when fewer) and is silent after them (`output`, saturated), and
+    /// puts the voice samples after the fade back ahead of its queue; returns how many it put back.
+    /// Requires `frames <= cleanFrames` (then nothing is put back yet).
+    @discardableResult
+    func takeBack(frames: Int, fadeFrames requestedFade: Int, into output: UnsafeMutableBufferPointer<Int16>) -> Int {
+        precondition(frames <= cleanFrames && putBackStart == putBackEnd,
                      "VoiceRenderHistory.takeBack beyond what was rendered cleanly")
+        let fadeFrames = min(requestedFade, frames)
         let first = end - frames
         for f in 0..<frames {
             let slot = ((first + f) % capacity) * channels
@@ -118,6 +121,7 @@ final class VoiceRenderHistory {
         putBackEnd = n
         putBackCount.store(n, ordering: .relaxed)
         cleanFrames = 0
+        return n
     }
 
     /// Reads put-back frames into `buffer` (interleaved); returns the frames read.

@@ -133,10 +133,13 @@ public final class PlaybackLoop: PeriodLoop, @unchecked Sendable {
         var frames = takeBack.framesToTakeBack(limit: limit)
         frames -= frames % step
         guard frames > 0 else { return nil }
-        let back = try pcm.rewind(frames: frames)
+        // A device may take back fewer frames than asked; the renderer replaces what it did.
+        let back = min(try pcm.rewind(frames: frames), frames)
         guard back > 0 else { return nil }
         let replacement = UnsafeMutableBufferPointer(rebasing: buffers.whole[0..<(back * parameters.channels)])
         takeBack.takeBack(frames: back, into: replacement)
+        // (A device that took back a count off the tap's step leaves the reference a fraction of a sample
+        // off: the tap goes back by whole samples.)
         configuration.referenceTap?.playbackTookBack(frames: back - back % step)
         try pcm.write(UnsafeBufferPointer(replacement))
         let measured = try? pcm.delay()

@@ -115,4 +115,20 @@ import Testing
         #expect(next[(240 * 2)...].allSatisfy { $0 == 1_100 })
         #expect(mixer.renderedPosition(.voice) == mixer.framesWritten(.voice))
     }
+
+    /// A device that rewinds fewer frames than asked: the fade is as short as what was taken back, and
+    /// nothing goes back in the queue.
+    @Test func fewerFramesThanTheFadeAreFadedWhole() {
+        let mixer = Mixer(configuration: .init(flushFadeMilliseconds: 5))
+        mixer.write(AudioTestSignals.constant(8_000, frames: 4_800, channels: 2), to: .voice)
+        _ = mixer.render(frames: 1_920, period: 480)
+        mixer.setPaused(true, for: .voice)
+        var replacement = [Int16](repeating: 0, count: 100 * 2)
+        replacement.withUnsafeMutableBufferPointer { mixer.takeBack(frames: 100, into: $0) }
+        for f in 1..<100 { #expect(replacement[f * 2] < replacement[(f - 1) * 2]) }
+        #expect(replacement[99 * 2] == 0)
+        #expect(mixer.renderedPosition(.voice) == 1_920)
+        #expect(mixer.framesQueued(.voice) == 4_800 - 1_920)
+        #expect(mixer.render(frames: 480, period: 480).allSatisfy { $0 == 0 }, "paused, no second fade")
+    }
 }
