@@ -17,7 +17,8 @@ extension Mixer {
         let control = controls[Self.voice]
         let state = states + Self.voice
         let flushPending = control.flushRequests.load(ordering: .acquiring) != state.pointee.flushesSeen
-        guard !state.pointee.paused, control.paused.load(ordering: .acquiring) || flushPending else { return 0 }
+        guard !state.pointee.paused, control.paused.load(ordering: .acquiring) || state.pointee.held || flushPending
+        else { return 0 }
         let frames = min(limit, voiceHistory.cleanFrames)
         return frames > flushFadeFrames ? frames : 0
     }
@@ -41,4 +42,8 @@ extension Mixer {
 
     /// The last rendered period never reached the device (a failed write): it cannot be taken back.
     public func renderedPeriodLost() { voiceHistory.forget() }
+
+    /// The playback thread's own pause of the voice, on top of `setPaused` (either pauses it): a hold
+    /// decided on that thread takes effect at once, with no other thread in between (`NearEndPauseReflex`).
+    public func holdVoice(_ held: Bool) { states[Self.voice].held = held }
 }

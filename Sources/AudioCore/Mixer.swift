@@ -258,7 +258,7 @@ public final class Mixer: @unchecked Sendable {
             control.flushesApplied.store(flushes, ordering: .releasing)
         }
 
-        let paused = control.paused.load(ordering: .acquiring)
+        let paused = control.paused.load(ordering: .acquiring) || state.pointee.held
         if paused != state.pointee.paused {
             state.pointee.paused = paused
             if paused {

@@ -58,4 +58,6 @@ struct MixerChannelState {
     /// The input was paused at the last period; on resume the queue fades in over `fadeInFrames` frames.
     var paused = false
     var fadeInLeft = 0
+    /// The render thread's own hold (`Mixer.holdVoice`): paused like `MixerChannelControl.paused`.
+    var held = false
 }

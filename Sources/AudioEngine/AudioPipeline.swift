@@ -19,6 +19,9 @@ public final class AudioPipeline: Service, Sendable {
     public let captureLoop: CaptureLoop
     public let playbackLoop: PlaybackLoop
     public var captureStatistics: CaptureStatistics { processor.stats }
+    /// Pauses the voice on the playback thread at the near-end detector's verdict while the conversation
+    /// arms it (`isArmed`).
+    public let nearEndPauseReflex: NearEndPauseReflex
     /// A conversation captures the uplink (the chain must run); false lets the capture thread skip the
     /// chain while the reference is silent (the idle pre-roll is then the resampled mic). Any thread.
     public var uplinkActive: Bool {
@@ -86,6 +89,8 @@ public final class AudioPipeline: Service, Sendable {
                 relaxedBatchPeriods: configuration.relaxedCapturePeriods),
             processor: { period in processor.process(mic: period.mic, reference: period.reference, streamRun: period.streamRun) })
         let mixer = mixer
+        let reflex = NearEndPauseReflex(mixer: mixer, statistics: processor.stats)
+        nearEndPauseReflex = reflex
         playbackLoop = PlaybackLoop(
             configuration: PlaybackLoopConfiguration(
                 device: configuration.playbackDevice,
@@ -96,7 +101,7 @@ public final class AudioPipeline: Service, Sendable {
                         * configuration.bufferPeriods),
                 referenceTap: tap, fifoPriority: configuration.fifoPriority, backoff: configuration.backoff,
                 fillPeriods: configuration.bufferPeriods, relaxedFillPeriods: configuration.relaxedPlaybackPeriods,
-                takeBack: mixer),
+                takeBack: reflex),
             renderer: { period in mixer.render(into: period.buffer) })
         playbackLoop.isRelaxed = true
         captureLoop.isRelaxed = true

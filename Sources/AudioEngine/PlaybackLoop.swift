@@ -48,6 +48,8 @@ public struct PlaybackLoopConfiguration: Sendable {
 /// wakeup the loop asks how many of the frames still queued beyond the one playing now to replace, rewinds
 /// them and writes the replacement. Called on `rt:playback` only; must not allocate, lock, log or await.
 public protocol PlaybackTakeBack: AnyObject, Sendable {
+    /// The loop woke up (before anything else it does at that wakeup).
+    func wake()
     /// How many of the last rendered frames to replace now, at most `limit`; 0: none.
     func framesToTakeBack(limit: Int) -> Int
     /// The replacement for the last `frames` rendered frames (at most what `framesToTakeBack` returned).
@@ -56,7 +58,9 @@ public protocol PlaybackTakeBack: AnyObject, Sendable {
     func renderedPeriodLost()
 }
 
-extension Mixer: PlaybackTakeBack {}
+extension Mixer: PlaybackTakeBack {
+    public func wake() {}
+}
 
 /// One period to fill. The buffer arrives zeroed (silence if the renderer leaves it alone).
 public struct PlaybackPeriod {
@@ -95,16 +99,18 @@ public final class PlaybackLoop: PeriodLoop, @unchecked Sendable {
         let (wake, fill) = fillMarks(parameters)
         do {
             var queued = max(0, parameters.bufferFrames - (try pcm.avail()))
+            if let takeBack = configuration.takeBack {
+                takeBack.wake()
+                if pcm.state == .running, let delay = try takeBackQueued(pcm, takeBack, buffers: buffers, device: device) {
+                    queued = delay
+                }
+            }
             if queued > wake {
                 if pcm.state == .running {
                     nap(frames: queued - wake, sampleRate: parameters.sampleRate)
                     return
                 }
                 try pcm.start()  // queued past a start threshold it could not reach by itself
-            }
-            if let takeBack = configuration.takeBack, pcm.state == .running,
-               let delay = try takeBackQueued(pcm, takeBack, buffers: buffers, device: device) {
-                queued = delay
             }
             repeat {
                 guard let delay = writePeriod(pcm, buffers: buffers, frameIndex: frameIndex, device: device) else { break }

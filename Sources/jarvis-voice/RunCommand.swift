@@ -145,6 +145,7 @@ struct RunCommand: AsyncParsableCommand {
             earcons: { rendered[$0] },
             deviceDelayFrames: { playbackStatus.delayFrames },
             nearEndSpeech: { captureStatistics.nearEndSpeech },
+            nearEndPause: { armed in pipeline.nearEndPauseReflex.isArmed = armed },
             uplinkActivity: { active in pipeline.uplinkActive = active })
 
         let transport = WebSocketRealtimeTransport(

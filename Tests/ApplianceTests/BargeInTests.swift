@@ -138,6 +138,31 @@ import Realtime
         #expect(!h.lastSent.contains(.conversationItemDelete(itemID: "U2")), "the held turn is the user's")
     }
 
+    /// The audio side may pause the voice by itself at the detector's verdict exactly while the engine would:
+    /// armed while the answer plays, disarmed once the engine has paused (after its own pause), armed again
+    /// when the answer goes on, disarmed when it ends.
+    @Test func theAudioSidePausesByItselfExactlyWhileTheEngineWould() {
+        var h = speaking()
+        #expect(h.engine.nearEndPauseArmed)
+        h.handle(.nearEndSpeech(true), after: 10)
+        let pause = h.last.firstIndex(of: .pauseVoice), disarm = h.last.firstIndex(of: .pauseVoiceOnNearEndSpeech(false))
+        #expect(pause != nil && disarm != nil && pause! < disarm!, "the engine pauses before it disarms: \(h.last)")
+        h.handle(.nearEndSpeech(false), after: 100)
+        #expect(h.fireNextTimer() == .voiceResume)
+        let resume = h.last.firstIndex(of: .resumeVoice), rearm = h.last.firstIndex(of: .pauseVoiceOnNearEndSpeech(true))
+        #expect(resume != nil && rearm != nil && resume! < rearm!, "\(h.last)")
+        h.server(.outputAudioDone(responseID: "R1", itemID: "A1"))
+        h.server(.responseDone(ResponseInfo(id: "R1", status: "completed")), after: 5)
+        h.handle(.voicePlayed(samples: 48_000), after: 1_500)
+        #expect(h.state == .listening)
+        #expect(!h.engine.nearEndPauseArmed)
+        // Without a local detector, or with a confirmation to wait for, it is never armed.
+        for rule in [BargeInRule(localDetector: false), BargeInRule(localDetector: true, confirmation: .milliseconds(20))] {
+            let other = speaking(rule: rule)
+            #expect(!other.engine.nearEndPauseArmed)
+        }
+    }
+
     /// A sound in the room (a cough, a clatter, the canceller's residue of a loud passage) that the detector
     /// hears for less than `minimumSpeech`: the answer pauses, then goes on from where it stopped.
     @Test func nearEndSpeechShorterThanTheMinimumPausesTheAnswerWhichThenGoesOn() {

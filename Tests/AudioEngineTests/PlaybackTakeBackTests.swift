@@ -1,7 +1,7 @@
 import ALSA
 import ALSATestbed
 import AudioCore
-import AudioEngine
+@testable import AudioEngine
 import Glibc
 import TestProcess
 import Testing
@@ -53,5 +53,51 @@ import Testing
             #expect(out[resume + 80 + k] == 1_000 + Int16(stop + 80 + 80 + k), "frame \(resume + 80 + k)")
         }
         #expect(mixer.renderedPosition(.voice) + mixer.framesQueued(.voice) == 24_000)
+    }
+
+    /// The reflex (`NearEndPauseReflex`): armed, the near-end verdict alone (no `setPaused`) silences the
+    /// voice at the loop's next wakeup, the queue taken back, and the end of the verdict lets it go on where
+    /// it stopped; unarmed, a verdict changes nothing.
+    @Test func anArmedReflexPausesAtTheVerdictAndLetsGoAfterIt() async throws {
+        let config = dir.file("asound.conf")
+        try TestPCMConfig.write([.paced(name: "spk", PacedPCMOptions(outfile: dir.file("out.raw")))], to: config)
+        let mixer = Mixer(configuration: .init(format: AudioFormat(sampleRate: 16_000, channels: 1), flushFadeMilliseconds: 5))
+        let statistics = CaptureStatistics(frameMilliseconds: 16)
+        let reflex = NearEndPauseReflex(mixer: mixer, statistics: statistics)
+        let voice = Self.countingVoice(frames: 24_000)
+        #expect(voice.withUnsafeBufferPointer { mixer.write($0, to: .voice) } == 24_000)
+        let pcm = PCMConfiguration(sampleRate: 16_000, channels: 1, periodMicroseconds: 10_000, periods: 4)
+        let loop = PlaybackLoop(configuration: PlaybackLoopConfiguration(
+            device: PCMDevice(name: "spk", configFile: config), pcm: pcm, fifoPriority: nil, fillPeriods: 4,
+            takeBack: reflex)) { mixer.render(into: $0.buffer) }
+        try loop.start()
+        // Not armed: a verdict is only a verdict.
+        #expect(await waitUntil { loop.status.frames >= 3_200 })
+        statistics.publishFrame(nearEndSpeech: true, farEndActive: true, bypassed: false)
+        let framesThen = loop.status.frames
+        #expect(await waitUntil { loop.status.frames >= framesThen + 1_600 })
+        statistics.publishFrame(nearEndSpeech: false, farEndActive: true, bypassed: false)
+        #expect(loop.status.takeBacks == 0)
+        reflex.isArmed = true
+        #expect(await waitUntil { loop.status.frames >= 8_000 })
+        statistics.publishFrame(nearEndSpeech: true, farEndActive: true, bypassed: false)
+        let writtenAtVerdict = loop.status.frames
+        #expect(await waitUntil { loop.status.frames >= writtenAtVerdict + 3_200 })
+        statistics.publishFrame(nearEndSpeech: false, farEndActive: true, bypassed: false)
+        let writtenAtEnd = loop.status.frames
+        #expect(await waitUntil { loop.status.frames >= writtenAtEnd + 3_200 })
+        loop.stop()
+        #expect(loop.status.takeBacks == 1)
+
+        let out = try TestFiles.readSamples(dir.file("out.raw"))
+        let stop = try #require(out.indices.first { out[$0] != 1_000 + Int16(truncatingIfNeeded: $0) })
+        #expect(stop > framesThen + 1_600, "the unarmed verdict did not pause it")
+        #expect(stop < writtenAtVerdict - 160, "stopped at frame \(stop), \(writtenAtVerdict) written at the verdict")
+        let resume = try #require(out.indices.first { $0 > stop + 80 && out[$0] != 0 })
+        #expect(resume >= writtenAtEnd)
+        for k in 0..<400 {
+            #expect(out[resume + 80 + k] == 1_000 + Int16(stop + 80 + 80 + k), "frame \(resume + 80 + k)")
+        }
+        print("reflex: the voice stopped at frame \(stop), \(writtenAtVerdict) written at the verdict")
     }
 }

@@ -17,6 +17,10 @@ public enum ConversationEffect: Sendable, Equatable {
     case pauseVoice
     /// Play the held voice audio on from where it stopped.
     case resumeVoice
+    /// Let the audio side pause the voice by itself the moment the near-end detector hears someone (true),
+    /// or no longer (false): armed exactly while the engine would pause at the next verdict, so the
+    /// speaker falls silent without waiting for the verdict to reach the engine (`NearEndPauseReflex`).
+    case pauseVoiceOnNearEndSpeech(Bool)
     case callTool(callID: String, name: String, arguments: String)
     case cancelTool(callID: String)
     case startTimer(TimerID, deadline: EngineTime)

@@ -88,6 +88,16 @@ extension ConversationEngine {
         }
     }
 
+    /// Arms the audio side's own pause exactly while the next verdict would pause the voice here at once
+    /// (no confirmation wait), so the speaker falls silent without waiting for the verdict to reach the
+    /// engine; the engine's pause follows at its next tick, before it disarms.
+    mutating func armNearEndPause() {
+        let armed = rule.localDetector && rule.confirmation <= .zero && vadTurnsActive && voiceAudible && voice.pause == nil
+        guard armed != nearEndPauseArmed else { return }
+        nearEndPauseArmed = armed
+        emit(.pauseVoiceOnNearEndSpeech(armed))
+    }
+
     /// Holds the assistant's voice where it is while the detector decides whether someone is talking.
     private mutating func pauseVoice() {
         cancelTimer(.bargeInConfirmation)

@@ -46,6 +46,8 @@ public struct ConversationEngine: Sendable {
     var serverTurn: ServerTurn?
     var localBargeInPending = false
     var voiceAudibleAt: EngineTime?
+    /// What the last `pauseVoiceOnNearEndSpeech` said.
+    var nearEndPauseArmed = false
     /// This stretch of `listening` already waited longer because the near end talked.
     var quietPeriodExtended = false
 
@@ -95,6 +97,7 @@ public struct ConversationEngine: Sendable {
         }
         noteVoiceAudible()
         endPauseWithoutSpeech()
+        armNearEndPause()
         deliverAnnouncementsIfListening()
         let produced = effects
         effects = []

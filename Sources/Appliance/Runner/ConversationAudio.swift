@@ -12,6 +12,9 @@ public protocol ConversationAudio: AnyObject, Sendable {
     func pauseVoice()
     /// ...and plays it on from there.
     func resumeVoice()
+    /// Lets the audio side pause the speech by itself the moment its near-end detector hears someone
+    /// (armed), or no longer.
+    func pauseVoiceOnNearEndSpeech(_ armed: Bool)
     /// 24 kHz samples of speech actually heard since the last flush (written − device delay), at most
     /// what was queued.
     func voicePlayedSamples() -> Int

@@ -35,6 +35,7 @@ public final class MixerConversationAudio: ConversationAudio, @unchecked Sendabl
     private let earcons: @Sendable (Earcon) -> [Int16]?
     private let deviceDelayFrames: @Sendable () -> Int
     private let nearEndSpeech: @Sendable () -> Bool
+    private let nearEndPause: @Sendable (Bool) -> Void
     private let uplinkActivity: @Sendable (Bool) -> Void
     private let captureRing: SPSCRing<Int16>
     private var captureScratch: [Int16]
@@ -46,12 +47,14 @@ public final class MixerConversationAudio: ConversationAudio, @unchecked Sendabl
     ///   - earcons: PCM (in `configuration.earconFormat`) for each cue; nil plays nothing.
     ///   - deviceDelayFrames: the playback device's delay (`snd_pcm_delay`, e.g. `PlaybackLoop.status.delayFrames`).
     ///   - nearEndSpeech: the capture chain's near-end speech verdict (`CaptureStatistics.nearEndSpeech`).
+    ///   - nearEndPause: arms the playback side's own pause at that verdict (`NearEndPauseReflex.isArmed`).
     ///   - uplinkActivity: told when a conversation starts (true) and stops (false) capturing, so the capture
     ///     side can idle in between (`AudioPipeline.uplinkActive`).
     public init(mixer: Mixer, captureRing: SPSCRing<Int16>, configuration: Configuration = Configuration(),
                 earcons: @escaping @Sendable (Earcon) -> [Int16]? = { _ in nil },
                 deviceDelayFrames: @escaping @Sendable () -> Int = { 0 },
                 nearEndSpeech: @escaping @Sendable () -> Bool = { false },
+                nearEndPause: @escaping @Sendable (Bool) -> Void = { _ in },
                 uplinkActivity: @escaping @Sendable (Bool) -> Void = { _ in }) throws {
         self.mixer = mixer
         let voiceWriter = try PlaybackChannelWriter(
@@ -63,6 +66,7 @@ public final class MixerConversationAudio: ConversationAudio, @unchecked Sendabl
         self.earcons = earcons
         self.deviceDelayFrames = deviceDelayFrames
         self.nearEndSpeech = nearEndSpeech
+        self.nearEndPause = nearEndPause
         self.uplinkActivity = uplinkActivity
         self.captureRing = captureRing
         captureScratch = [Int16](repeating: 0, count: max(1, AudioFormat.realtime.frames(milliseconds: 100)))
@@ -89,6 +93,8 @@ public final class MixerConversationAudio: ConversationAudio, @unchecked Sendabl
     public func pauseVoice() { mixer.setPaused(true, for: .voice) }
 
     public func resumeVoice() { mixer.setPaused(false, for: .voice) }
+
+    public func pauseVoiceOnNearEndSpeech(_ armed: Bool) { nearEndPause(armed) }
 
     public func voicePlayedSamples() -> Int { voice.played(deviceDelayFrames: deviceDelayFrames()) }
 

@@ -21,6 +21,8 @@ extension RunnerLoop {
             audio.pauseVoice()
         case .resumeVoice:
             audio.resumeVoice()
+        case .pauseVoiceOnNearEndSpeech(let armed):
+            audio.pauseVoiceOnNearEndSpeech(armed)
         case .callTool(let callID, let name, let arguments):
             startTool(callID: callID, name: name, arguments: arguments)
         case .cancelTool(let callID):
