@@ -7,7 +7,7 @@ CONFIRMATION_MS = 0
 LOOKBACK_MS = 300
 MINIMUM_SPEECH_MS = 400
 RESUME_AFTER_MS = 500
-SILENT_AFTER_MS = 40  # the runner's tick, the playback loop's wakeup, the period playing and the fade (take-back)
+SILENT_AFTER_MS = 25  # the playback loop's next wakeup (the reflex holds the voice there), the period playing, the fade
 
 
 def pause_outcome(runs, at, run):
