@@ -7,22 +7,28 @@ import TestProcess
 import Testing
 
 /// A paused voice taken back from a paced device (`snd_pcm_rewind`): the speaker falls silent a period
-/// after the pause, not after the 40 ms the device had queued, and the answer goes on where it stopped.
+/// after the pause, not after the 80 ms the device had queued, and the answer goes on where it stopped.
+/// The device holds 8 periods, so a loop that wakes up to 60 ms late on a loaded machine still has
+/// something to take back; the voice lasts 30 s, so a test thread that is late changes only when.
 @Suite(.serialized) struct PlaybackTakeBackTests {
     let dir = TemporaryDirectory()
 
-    /// Voice frame `f` carries `1000 + f`: where the speaker stopped and went on is readable.
-    static func countingVoice(frames: Int) -> [Int16] { (0..<frames).map { Int16(1_000 + $0) } }
+    /// Voice frame `f` carries `1000 + f % 30_000`: where the speaker stopped and went on is readable.
+    static func countingVoice(frames: Int) -> [Int16] { (0..<frames).map { Self.value($0) } }
+    static func value(_ frame: Int) -> Int16 { Int16(1_000 + frame % 30_000) }
+    static let frames = 480_000
+    static let mixer = Mixer.Configuration(format: AudioFormat(sampleRate: 16_000, channels: 1), voiceQueueMilliseconds: 31_000,
+                                           flushFadeMilliseconds: 5)
+    static let pcm = PCMConfiguration(sampleRate: 16_000, channels: 1, periodMicroseconds: 10_000, periods: 8)
 
     @Test func aPausedVoiceFallsSilentAPeriodAfterThePauseAndGoesOnWhereItStopped() async throws {
         let config = dir.file("asound.conf")
         try TestPCMConfig.write([.paced(name: "spk", PacedPCMOptions(outfile: dir.file("out.raw")))], to: config)
-        let mixer = Mixer(configuration: .init(format: AudioFormat(sampleRate: 16_000, channels: 1), flushFadeMilliseconds: 5))
-        let voice = Self.countingVoice(frames: 24_000)
-        #expect(voice.withUnsafeBufferPointer { mixer.write($0, to: .voice) } == 24_000)
-        let pcm = PCMConfiguration(sampleRate: 16_000, channels: 1, periodMicroseconds: 10_000, periods: 4)
+        let mixer = Mixer(configuration: Self.mixer)
+        let voice = Self.countingVoice(frames: Self.frames)
+        #expect(voice.withUnsafeBufferPointer { mixer.write($0, to: .voice) } == Self.frames)
         let loop = PlaybackLoop(configuration: PlaybackLoopConfiguration(
-            device: PCMDevice(name: "spk", configFile: config), pcm: pcm, fifoPriority: nil, fillPeriods: 4,
+            device: PCMDevice(name: "spk", configFile: config), pcm: Self.pcm, fifoPriority: nil, fillPeriods: 8,
             takeBack: mixer)) { mixer.render(into: $0.buffer) }
         try loop.start()
         #expect(await waitUntil { loop.status.frames >= 8_000 })
@@ -38,8 +44,8 @@ import Testing
 
         let out = try TestFiles.readSamples(dir.file("out.raw"))
         // Where the voice stops playing straight: the take-back's fade starts there.
-        let stop = try #require(out.indices.first { out[$0] != 1_000 + Int16(truncatingIfNeeded: $0) })
-        // The device had queued up to `writtenAtPause` (4 periods, 40 ms) when the pause came; without the
+        let stop = try #require(out.indices.first { out[$0] != Self.value($0) })
+        // The device had queued up to `writtenAtPause` (8 periods, 80 ms) when the pause came; without the
         // take-back all of it plays. Taken back, it stops within the period playing then, or the next.
         #expect(stop < writtenAtPause - 160, "stopped at frame \(stop), \(writtenAtPause) written at the pause")
         #expect(loop.status.framesTakenBack >= writtenAtPause - stop - 2 * 160)
@@ -50,9 +56,9 @@ import Testing
         #expect(resume >= writtenAtPause)
         // It fades in over 80 frames and goes on at the frame after the fade out: nothing lost, nothing twice.
         for k in 0..<400 {
-            #expect(out[resume + 80 + k] == 1_000 + Int16(stop + 80 + 80 + k), "frame \(resume + 80 + k)")
+            #expect(out[resume + 80 + k] == Self.value(stop + 80 + 80 + k), "frame \(resume + 80 + k)")
         }
-        #expect(mixer.renderedPosition(.voice) + mixer.framesQueued(.voice) == 24_000)
+        #expect(mixer.renderedPosition(.voice) + mixer.framesQueued(.voice) == Self.frames)
     }
 
     /// The reflex (`NearEndPauseReflex`): armed, the near-end verdict alone (no `setPaused`) silences the
@@ -61,14 +67,13 @@ import Testing
     @Test func anArmedReflexPausesAtTheVerdictAndLetsGoAfterIt() async throws {
         let config = dir.file("asound.conf")
         try TestPCMConfig.write([.paced(name: "spk", PacedPCMOptions(outfile: dir.file("out.raw")))], to: config)
-        let mixer = Mixer(configuration: .init(format: AudioFormat(sampleRate: 16_000, channels: 1), flushFadeMilliseconds: 5))
+        let mixer = Mixer(configuration: Self.mixer)
         let statistics = CaptureStatistics(frameMilliseconds: 16)
         let reflex = NearEndPauseReflex(mixer: mixer, statistics: statistics)
-        let voice = Self.countingVoice(frames: 24_000)
-        #expect(voice.withUnsafeBufferPointer { mixer.write($0, to: .voice) } == 24_000)
-        let pcm = PCMConfiguration(sampleRate: 16_000, channels: 1, periodMicroseconds: 10_000, periods: 4)
+        let voice = Self.countingVoice(frames: Self.frames)
+        #expect(voice.withUnsafeBufferPointer { mixer.write($0, to: .voice) } == Self.frames)
         let loop = PlaybackLoop(configuration: PlaybackLoopConfiguration(
-            device: PCMDevice(name: "spk", configFile: config), pcm: pcm, fifoPriority: nil, fillPeriods: 4,
+            device: PCMDevice(name: "spk", configFile: config), pcm: Self.pcm, fifoPriority: nil, fillPeriods: 8,
             takeBack: reflex)) { mixer.render(into: $0.buffer) }
         try loop.start()
         // Not armed: a verdict is only a verdict.
@@ -90,13 +95,13 @@ import Testing
         #expect(loop.status.takeBacks == 1)
 
         let out = try TestFiles.readSamples(dir.file("out.raw"))
-        let stop = try #require(out.indices.first { out[$0] != 1_000 + Int16(truncatingIfNeeded: $0) })
+        let stop = try #require(out.indices.first { out[$0] != Self.value($0) })
         #expect(stop > framesThen + 1_600, "the unarmed verdict did not pause it")
         #expect(stop < writtenAtVerdict - 160, "stopped at frame \(stop), \(writtenAtVerdict) written at the verdict")
         let resume = try #require(out.indices.first { $0 > stop + 80 && out[$0] != 0 })
         #expect(resume >= writtenAtEnd)
         for k in 0..<400 {
-            #expect(out[resume + 80 + k] == 1_000 + Int16(stop + 80 + 80 + k), "frame \(resume + 80 + k)")
+            #expect(out[resume + 80 + k] == Self.value(stop + 80 + 80 + k), "frame \(resume + 80 + k)")
         }
         print("reflex: the voice stopped at frame \(stop), \(writtenAtVerdict) written at the verdict")
     }
