@@ -198,9 +198,7 @@ public final class Mixer: @unchecked Sendable {
     }
 
     /// Frames queued and not yet rendered (a take-back's included).
-    public func framesQueued(_ channel: MixerChannel) -> Int {
-        controls[channel.rawValue].ring.availableToRead / channels + (channel == .voice ? voiceHistory.putBackFrames : 0)
-    }
+    public func framesQueued(_ channel: MixerChannel) -> Int { queuedFrames(channel.rawValue) }
 
     /// Periods in which the input ran out of audio part-way (a producer underrun or the natural end of
     /// a stream; the rest of that period was silence).
