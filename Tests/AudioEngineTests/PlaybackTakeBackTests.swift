@@ -21,16 +21,28 @@ import Testing
                                            flushFadeMilliseconds: 5)
     static let pcm = PCMConfiguration(sampleRate: 16_000, channels: 1, periodMicroseconds: 10_000, periods: 8)
 
-    @Test func aPausedVoiceFallsSilentAPeriodAfterThePauseAndGoesOnWhereItStopped() async throws {
-        let config = dir.file("asound.conf")
-        try TestPCMConfig.write([.paced(name: "spk", PacedPCMOptions(outfile: dir.file("out.raw")))], to: config)
+    /// A mixer with the counting voice queued.
+    func mixerWithVoice() -> Mixer {
         let mixer = Mixer(configuration: Self.mixer)
         let voice = Self.countingVoice(frames: Self.frames)
         #expect(voice.withUnsafeBufferPointer { mixer.write($0, to: .voice) } == Self.frames)
+        return mixer
+    }
+
+    /// A started playback loop rendering `mixer` into the paced device's `out.raw`.
+    func startedLoop(rendering mixer: Mixer, takeBack: any PlaybackTakeBack) throws -> PlaybackLoop {
+        let config = dir.file("asound.conf")
+        try TestPCMConfig.write([.paced(name: "spk", PacedPCMOptions(outfile: dir.file("out.raw")))], to: config)
         let loop = PlaybackLoop(configuration: PlaybackLoopConfiguration(
             device: PCMDevice(name: "spk", configFile: config), pcm: Self.pcm, fifoPriority: nil, fillPeriods: 8,
-            takeBack: mixer)) { mixer.render(into: $0.buffer) }
+            takeBack: takeBack)) { mixer.render(into: $0.buffer) }
         try loop.start()
+        return loop
+    }
+
+    @Test func aPausedVoiceFallsSilentAPeriodAfterThePauseAndGoesOnWhereItStopped() async throws {
+        let mixer = mixerWithVoice()
+        let loop = try startedLoop(rendering: mixer, takeBack: mixer)
         #expect(await waitUntil { loop.status.frames >= 8_000 })
         mixer.setPaused(true, for: .voice)
         let writtenAtPause = loop.status.frames
@@ -65,17 +77,10 @@ import Testing
     /// voice at the loop's next wakeup, the queue taken back, and the end of the verdict lets it go on where
     /// it stopped; unarmed, a verdict changes nothing.
     @Test func anArmedReflexPausesAtTheVerdictAndLetsGoAfterIt() async throws {
-        let config = dir.file("asound.conf")
-        try TestPCMConfig.write([.paced(name: "spk", PacedPCMOptions(outfile: dir.file("out.raw")))], to: config)
-        let mixer = Mixer(configuration: Self.mixer)
+        let mixer = mixerWithVoice()
         let statistics = CaptureStatistics(frameMilliseconds: 16)
         let reflex = NearEndPauseReflex(mixer: mixer, statistics: statistics)
-        let voice = Self.countingVoice(frames: Self.frames)
-        #expect(voice.withUnsafeBufferPointer { mixer.write($0, to: .voice) } == Self.frames)
-        let loop = PlaybackLoop(configuration: PlaybackLoopConfiguration(
-            device: PCMDevice(name: "spk", configFile: config), pcm: Self.pcm, fifoPriority: nil, fillPeriods: 8,
-            takeBack: reflex)) { mixer.render(into: $0.buffer) }
-        try loop.start()
+        let loop = try startedLoop(rendering: mixer, takeBack: reflex)
         // Not armed: a verdict is only a verdict.
         #expect(await waitUntil { loop.status.frames >= 3_200 })
         statistics.publishFrame(nearEndSpeech: true, farEndActive: true, bypassed: false)
