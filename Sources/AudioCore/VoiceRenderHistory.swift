@@ -111,11 +111,10 @@ final class VoiceRenderHistory {
                 output[f * channels + c] = Int16(clamping: mix[slot + c])
             }
         }
-        var n = 0
-        for f in fadeFrames..<frames {
-            let slot = ((first + f) % capacity) * channels
-            for c in 0..<channels { putBack[n * channels + c] = queued[slot + c] }
-            n += 1
+        let n = frames - fadeFrames
+        for f in 0..<n {
+            let slot = ((first + fadeFrames + f) % capacity) * channels
+            (putBack + f * channels).update(from: queued + slot, count: channels)
         }
         putBackStart = 0
         putBackEnd = n
@@ -127,8 +126,8 @@ final class VoiceRenderHistory {
     /// Reads put-back frames into `buffer` (interleaved); returns the frames read.
     func readPutBack(into buffer: UnsafeMutableBufferPointer<Int16>) -> Int {
         let n = min(putBackEnd - putBackStart, buffer.count / channels)
-        guard n > 0 else { return 0 }
-        for i in 0..<(n * channels) { buffer[i] = putBack[putBackStart * channels + i] }
+        guard n > 0, let destination = buffer.baseAddress else { return 0 }
+        destination.update(from: putBack + putBackStart * channels, count: n * channels)
         putBackStart += n
         putBackCount.store(putBackEnd - putBackStart, ordering: .relaxed)
         return n
