@@ -11,7 +11,11 @@
 ///   once it has heard `minimumSpeech` of near-end speech the assistant is stopped for good (response
 ///   cancelled, item truncated at what was heard). A shorter sound (a cough, a clatter, a short
 ///   "hm", what the canceller left of a loud passage) lets the answer go on `resumeAfter` after
-///   it ends, from where it paused: the assistant never cuts itself off for it.
+///   it ends, from where it paused: the assistant never cuts itself off for it. The detector's looser
+///   verdict (`ConversationEvent.possibleNearEndSpeech`: the same evidence in fewer bands, only while the
+///   far end sounds like speech) pauses the voice too, and holds the pause while it lasts, but never
+///   counts toward `minimumSpeech`: a talker's first syllable pauses the answer sooner, and a fan
+///   switched on under it costs a pause, not the answer.
 ///   The server's `speech_started` while the assistant is audible (or within `echoGuard` after it) is
 ///   held; it is the user's when the detector's `minimumSpeech` stops the assistant (or, after the voice,
 ///   when the detector hears near-end speech now or within `lookback` before). When its `speech_stopped`

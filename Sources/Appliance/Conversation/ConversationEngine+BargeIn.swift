@@ -7,6 +7,8 @@ extension ConversationEngine {
     /// What the capture side's near-end speech detector last reported.
     struct NearEndSpeech: Sendable {
         var active = false
+        /// The looser verdict (`ConversationEvent.possibleNearEndSpeech`): pauses, and holds a pause, never stops.
+        var possible = false
         /// The last instant near-end speech was on (its end, or its start while it lasts).
         var lastHeard: EngineTime?
     }
@@ -77,6 +79,23 @@ extension ConversationEngine {
         }
     }
 
+    /// The looser verdict pauses the voice at once (with no confirmation wait configured) and holds a pause
+    /// while it lasts; only the verdict itself adds up to the `minimumSpeech` that stops the assistant.
+    mutating func handlePossibleNearEndSpeech(_ active: Bool) {
+        guard active != nearEnd.possible else { return }
+        nearEnd.possible = active
+        if voice.pause != nil {
+            if active {
+                cancelTimer(.voiceResume)
+            } else if !nearEnd.active {
+                arm(.voiceResume, after: rule.resumeAfter)
+            }
+            return
+        }
+        guard active, rule.localDetector, rule.confirmation <= .zero, vadTurnsActive, voiceAudible else { return }
+        pauseVoice()
+    }
+
     /// The confirmation ran out with near-end speech still on: it lasted `confirmation` while the assistant
     /// talked (pause the voice), or `minimumSpeech` in all while it was paused (stop the assistant).
     mutating func confirmNearEndSpeech() {
@@ -103,8 +122,13 @@ extension ConversationEngine {
         cancelTimer(.bargeInConfirmation)
         emit(.pauseVoice)
         voice.pause = VoicePlayback.Pause(speechSince: nearEnd.active ? nearEnd.lastHeard : nil)
-        log(.info, "near-end speech over the assistant: voice paused")
-        if nearEnd.active { armMinimumSpeech() } else { arm(.voiceResume, after: rule.resumeAfter) }
+        log(.info, nearEnd.active ? "near-end speech over the assistant: voice paused"
+            : "someone may be talking over the assistant: voice paused")
+        if nearEnd.active {
+            armMinimumSpeech()
+        } else if !nearEnd.possible {
+            arm(.voiceResume, after: rule.resumeAfter)
+        }
     }
 
     private mutating func nearEndSpeechWhilePaused(_ active: Bool) {
@@ -119,7 +143,7 @@ extension ConversationEngine {
             pause.speechSince = nil
             voice.pause = pause
             cancelTimer(.bargeInConfirmation)
-            arm(.voiceResume, after: rule.resumeAfter)
+            if !nearEnd.possible { arm(.voiceResume, after: rule.resumeAfter) }
         }
     }
 
@@ -132,7 +156,7 @@ extension ConversationEngine {
 
     /// The near-end speech that paused the voice ended short of `minimumSpeech`: the answer goes on.
     mutating func resumeVoice() {
-        guard let pause = voice.pause, !nearEnd.active else { return }
+        guard let pause = voice.pause, !nearEnd.active, !nearEnd.possible else { return }
         voice.pause = nil
         emit(.resumeVoice)
         pausesResumed += 1
