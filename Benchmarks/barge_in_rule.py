@@ -7,6 +7,7 @@ CONFIRMATION_MS = 0
 LOOKBACK_MS = 300
 MINIMUM_SPEECH_MS = 400
 RESUME_AFTER_MS = 500
+POSSIBLE_SPEECH_LIMIT_MS = 1500
 SILENT_AFTER_MS = 25  # the playback loop's next wakeup (the reflex holds the voice there), the period playing, the fade
 
 
@@ -14,7 +15,8 @@ def pause_outcome(speech_ms, heard_ms, at):
     """The voice paused at `at` ms. `speech_ms`: the detector's verdict per ms (numpy bools); `heard_ms`: the
     verdict or its looser, possible one (what pauses). The verdict adds up, from the start of its run on at
     `at`, until MINIMUM_SPEECH_MS stop the assistant; RESUME_AFTER_MS with neither verdict on let the voice
-    go on. Returns (True, the stop's ms) or (False, the resume's ms)."""
+    go on, and so do POSSIBLE_SPEECH_LIMIT_MS with only the possible one on. Returns (True, the stop's ms) or
+    (False, the resume's ms)."""
     n = len(speech_ms)
     start = at
     while 0 < start <= n and speech_ms[start - 1] and at < n and speech_ms[at]:
@@ -22,15 +24,21 @@ def pause_outcome(speech_ms, heard_ms, at):
     heard = np.cumsum(speech_ms[start:].astype(np.int32))
     enough = np.flatnonzero(heard >= MINIMUM_SPEECH_MS)
     stop = start + int(enough[0]) if len(enough) else None
-    quiet_since, t = None, at
+    quiet_since, possible_since = None, None
     for t in range(at, n):
         if heard_ms[t]:
             quiet_since = None
         elif quiet_since is None:
             quiet_since = t
+        if speech_ms[t] or not heard_ms[t]:
+            possible_since = None
+        elif possible_since is None:
+            possible_since = t
         if stop is not None and t >= stop:
             return True, stop
         if quiet_since is not None and t - quiet_since >= RESUME_AFTER_MS:
+            return False, t
+        if possible_since is not None and t - possible_since >= POSSIBLE_SPEECH_LIMIT_MS:
             return False, t
     if stop is not None:
         return True, stop

@@ -210,6 +210,30 @@ import Realtime
         #expect(h.engine.pausesResumed == 1 && h.engine.bargeIns == 0 && h.lastSent.isEmpty)
     }
 
+    /// A sound that keeps the looser verdict on (a noise the room floor has not learnt yet) holds the answer
+    /// no longer than `possibleSpeechLimit`: then it goes on, and a verdict that goes on does not pause it again.
+    @Test func theLooserVerdictAloneHoldsAPauseAtMostItsLimit() {
+        var h = speaking(played: 12_000)
+        h.handle(.possibleNearEndSpeech(true), after: 10)
+        #expect(h.last.contains(.pauseVoice))
+        #expect(h.engine.armedTimers[.possibleSpeechLimit] == h.now + .milliseconds(1_500))
+        // The verdict itself, briefly: its own rule takes over, and hands back when it ends.
+        h.handle(.nearEndSpeech(true), after: 300)
+        #expect(h.engine.armedTimers[.possibleSpeechLimit] == nil)
+        h.handle(.nearEndSpeech(false), after: 100)
+        #expect(h.engine.armedTimers[.possibleSpeechLimit] == h.now + .milliseconds(1_500))
+        #expect(h.engine.armedTimers[.voiceResume] == nil)
+        #expect(h.fireNextTimer() == .possibleSpeechLimit)
+        #expect(h.last.contains(.resumeVoice) && !h.last.contains(.flushVoice))
+        #expect(h.engine.voice.pause == nil && h.engine.pausesResumed == 1 && h.engine.bargeIns == 0)
+        #expect(h.last.contains { if case .log(.info, let line) = $0 { line.contains("held the assistant for 1500 ms") } else { false } })
+        h.handle(.voicePlayed(samples: 13_000), after: 100)
+        #expect(!h.last.contains(.pauseVoice) && h.engine.voice.pause == nil, "still on: no new pause")
+        h.handle(.possibleNearEndSpeech(false), after: 100)
+        h.handle(.possibleNearEndSpeech(true), after: 100)
+        #expect(h.last.contains(.pauseVoice), "a new onset pauses again")
+    }
+
     /// Paused by the looser verdict, the verdict that follows stops the assistant after its own 400 ms, and
     /// the pause does not end while either verdict is on.
     @Test func theVerdictAfterAPossibleOneStopsTheAssistantAfterItsOwnMinimum() {

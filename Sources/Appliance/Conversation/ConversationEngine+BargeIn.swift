@@ -53,6 +53,7 @@ extension ConversationEngine {
         cancelTimer(.bargeInConfirmation)
         cancelTimer(.serverTurnWait)
         cancelTimer(.voiceResume)
+        cancelTimer(.possibleSpeechLimit)
     }
 
     // MARK: - The local detector
@@ -87,7 +88,9 @@ extension ConversationEngine {
         if voice.pause != nil {
             if active {
                 cancelTimer(.voiceResume)
+                if !nearEnd.active { arm(.possibleSpeechLimit, after: rule.possibleSpeechLimit) }
             } else if !nearEnd.active {
+                cancelTimer(.possibleSpeechLimit)
                 arm(.voiceResume, after: rule.resumeAfter)
             }
             return
@@ -126,7 +129,9 @@ extension ConversationEngine {
             : "someone may be talking over the assistant: voice paused")
         if nearEnd.active {
             armMinimumSpeech()
-        } else if !nearEnd.possible {
+        } else if nearEnd.possible {
+            arm(.possibleSpeechLimit, after: rule.possibleSpeechLimit)
+        } else {
             arm(.voiceResume, after: rule.resumeAfter)
         }
     }
@@ -135,6 +140,7 @@ extension ConversationEngine {
         guard var pause = voice.pause else { return }
         if active {
             cancelTimer(.voiceResume)
+            cancelTimer(.possibleSpeechLimit)
             pause.speechSince = now
             voice.pause = pause
             armMinimumSpeech()
@@ -143,7 +149,11 @@ extension ConversationEngine {
             pause.speechSince = nil
             voice.pause = pause
             cancelTimer(.bargeInConfirmation)
-            if !nearEnd.possible { arm(.voiceResume, after: rule.resumeAfter) }
+            if nearEnd.possible {
+                arm(.possibleSpeechLimit, after: rule.possibleSpeechLimit)
+            } else {
+                arm(.voiceResume, after: rule.resumeAfter)
+            }
         }
     }
 
@@ -157,11 +167,25 @@ extension ConversationEngine {
     /// The near-end speech that paused the voice ended short of `minimumSpeech`: the answer goes on.
     mutating func resumeVoice() {
         guard let pause = voice.pause, !nearEnd.active, !nearEnd.possible else { return }
-        voice.pause = nil
-        emit(.resumeVoice)
-        pausesResumed += 1
+        letVoiceGoOn()
         log(.info, "near-end speech over the assistant lasted \(pause.heard.wholeMilliseconds) ms, "
             + "under the \(rule.minimumSpeech.wholeMilliseconds) ms that stop it: the voice goes on")
+    }
+
+    /// Only the looser verdict has held the pause for `possibleSpeechLimit`: the answer goes on while it lasts.
+    mutating func possibleSpeechLimitReached() {
+        guard voice.pause != nil, !nearEnd.active else { return }
+        letVoiceGoOn()
+        log(.info, "a sound near the device held the assistant for \(rule.possibleSpeechLimit.wholeMilliseconds) ms "
+            + "without near-end speech: the voice goes on")
+    }
+
+    private mutating func letVoiceGoOn() {
+        voice.pause = nil
+        cancelTimer(.voiceResume)
+        cancelTimer(.possibleSpeechLimit)
+        emit(.resumeVoice)
+        pausesResumed += 1
         feedSpeakingWatchdog()
     }
 
@@ -172,11 +196,13 @@ extension ConversationEngine {
         voice.pause = nil
         emit(.resumeVoice)
         cancelTimer(.voiceResume)
+        cancelTimer(.possibleSpeechLimit)
         cancelTimer(.bargeInConfirmation)
     }
 
     private mutating func bargeIn() {
         cancelTimer(.voiceResume)
+        cancelTimer(.possibleSpeechLimit)
         stopSpeech(cancelResponse: true)
         bargeIns += 1
         log(.info, "barge-in: near-end speech over the assistant")
