@@ -97,8 +97,6 @@ extension ConversationEngine {
             serverTurnNeverCame()
         case .voiceResume:
             resumeVoice()
-        case .possibleSpeechLimit:
-            possibleSpeechLimitReached()
         }
     }
 }
