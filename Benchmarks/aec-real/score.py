@@ -136,7 +136,8 @@ def closed_loop_stops(template, work, echo, added, ref, utterance_ms, base):
     silent, the recorded echo dying away as in a room with RT60 0.4 s) and the system runs again on the new
     scene, until 400 ms of near-end speech stop the assistant (ms after the utterance starts) or it goes on
     past the utterance (None). `base`: `barge_in`'s events on the scene as recorded. Earlier pauses are not
-    held (the stop that ends one starting at most 500 ms before the utterance counts)."""
+    held; one that began at most 500 ms before the utterance, or earlier and still in effect when it starts,
+    is its first pause (the stop that ends it counts)."""
     mp, rp = os.path.join(work, "closed-loop_mic.wav"), os.path.join(work, "closed-loop_ref.wav")
     op = os.path.join(work, "closed-loop.out.wav")
     tr = op + ".trace"
@@ -152,8 +153,6 @@ def closed_loop_stops(template, work, echo, added, ref, utterance_ms, base):
 
     stops = []
     for a_ms, b_ms in utterance_ms:
-        # A pause still in effect when the utterance starts counts (its speech may go on into it), however
-        # long before it began (a sound in the room that paused the voice, then the talker).
         holds, since, events, stop = [], a_ms - RESUME_AFTER_MS, base, None
         for attempt in range(8):
             pause = next((e for e in events if (since <= e[0] or (attempt == 0 and e[0] < a_ms <= e[2])) and e[0] <= b_ms), None)
