@@ -7,24 +7,42 @@ CONFIRMATION_MS = 0
 LOOKBACK_MS = 300
 MINIMUM_SPEECH_MS = 400
 RESUME_AFTER_MS = 500
+POSSIBLE_SPEECH_LIMIT_MS = 1500
 SILENT_AFTER_MS = 25  # the playback loop's next wakeup (the reflex holds the voice there), the period playing, the fade
 
 
-def pause_outcome(runs, at, run):
-    """The voice paused at `at` ms. `runs`: the detector's (on, off) ms runs in time order; `run`: the index
-    of the one on at `at` (its speech counts from its start), or None. Near-end speech adds up over the
-    runs until MINIMUM_SPEECH_MS stop the assistant, or a gap of RESUME_AFTER_MS lets the voice go on.
-    Returns (True, the stop's ms) or (False, the resume's ms)."""
-    heard, last_end = 0, (at if run is None else None)
-    j = run if run is not None else next((k for k, (a, _) in enumerate(runs) if a > at), len(runs))
-    while j < len(runs):
-        a, b = runs[j]
-        if last_end is not None and a - last_end >= RESUME_AFTER_MS:
-            break
-        if heard + (b - a) >= MINIMUM_SPEECH_MS:
-            return True, a + MINIMUM_SPEECH_MS - heard
-        heard, last_end, j = heard + (b - a), b, j + 1
-    return False, last_end + RESUME_AFTER_MS
+def pause_outcome(speech_ms, heard_ms, at):
+    """The voice paused at `at` ms. `speech_ms`: the detector's verdict per ms (numpy bools); `heard_ms`: the
+    verdict or its looser, possible one (what pauses). The verdict adds up, from the start of its run on at
+    `at`, until MINIMUM_SPEECH_MS stop the assistant; RESUME_AFTER_MS with neither verdict on let the voice
+    go on, and so do POSSIBLE_SPEECH_LIMIT_MS with only the possible one on. Returns (True, the stop's ms) or
+    (False, the resume's ms)."""
+    n = len(speech_ms)
+    start = at
+    while 0 < start <= n and speech_ms[start - 1] and at < n and speech_ms[at]:
+        start -= 1
+    heard = np.cumsum(speech_ms[start:].astype(np.int32))
+    enough = np.flatnonzero(heard >= MINIMUM_SPEECH_MS)
+    stop = start + int(enough[0]) + 1 if len(enough) else None
+    quiet_since, possible_since = None, None
+    for t in range(at, n):
+        if heard_ms[t]:
+            quiet_since = None
+        elif quiet_since is None:
+            quiet_since = t
+        if speech_ms[t] or not heard_ms[t]:
+            possible_since = None
+        elif possible_since is None:
+            possible_since = t
+        if stop is not None and t >= stop:
+            return True, stop
+        if quiet_since is not None and t - quiet_since >= RESUME_AFTER_MS:
+            return False, t
+        if possible_since is not None and t - possible_since >= POSSIBLE_SPEECH_LIMIT_MS:
+            return False, t
+    if stop is not None:
+        return True, stop
+    return False, (quiet_since if quiet_since is not None else n) + RESUME_AFTER_MS
 
 
 def detector_runs(verdict_ms):
@@ -34,9 +52,15 @@ def detector_runs(verdict_ms):
 
 
 def verdict_ms(trace):
-    """`jarvis-voice dsp --near-end-trace`'s text (one character per 16 ms frame, '1' = near-end speech) as
-    one bool per millisecond."""
+    """`jarvis-voice dsp --near-end-trace`'s text (one character per 16 ms frame, '1' = near-end speech, 'p' =
+    possible near-end speech only) as one bool per millisecond: the verdict."""
     return (np.frombuffer(trace.strip().encode(), np.uint8) == ord("1")).repeat(16)
+
+
+def heard_ms(trace):
+    """The same trace's verdict or possible verdict (what pauses the assistant) per millisecond."""
+    codes = np.frombuffer(trace.strip().encode(), np.uint8)
+    return ((codes == ord("1")) | (codes == ord("p"))).repeat(16)
 
 
 def held(signal, holds, rate, rt60_ms=None):

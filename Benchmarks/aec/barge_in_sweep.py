@@ -7,14 +7,15 @@ played twice (the first time converges the canceller), its echo at the mic as lo
 soft-clipped (c*tanh(x/c), c = 0.2) and high-passed (200 Hz, 2nd-order Butterworth) as the paced test
 PCM makes it, 8 ms late. Over the second answer the talker says "wait, stop, what about tomorrow",
 starting every STEP ms. For each start, `jarvis-voice dsp --near-end-trace` gives the verdict per frame;
-the latency is from his first sound to the first verdict, and any verdict before him is a false one.
+the latency is from his first sound to the first verdict that pauses the answer (the verdict or the
+possible one, 'p' in the trace), and any such verdict before him is a false one.
 Speech is made by espeak-ng and sox, as the tests make it (`aec_bench.speak`).
 
-Then the product's rule (BargeInRule) in a closed loop: a verdict pauses the answer at once (the speaker
-falls silent 40 ms later: the runner's tick, the playback loop's wakeup, the period playing and the fade,
-the rest of the device's queue taken back), the scene is
-made again with the answer held from there, and the chain run again; 400 ms of near-end speech in all
-stop the answer for good, and 500 ms without any let it go on where it paused (the answer then plays on,
+Then the product's rule (BargeInRule) in a closed loop: either verdict pauses the answer at once (the
+speaker falls silent SILENT_AFTER_MS later: the playback loop's next wakeup, the period playing and the
+fade, the rest of the device's queue taken back), the scene is
+made again with the answer held from there, and the chain run again; 400 ms of near-end speech (the
+verdict) in all stop the answer for good, and 500 ms without either let it go on where it paused (the answer then plays on,
 later by the pause, and the loop goes on). Reported: when the answer stopped for good (ms after his first
 sound), starts where it never did, and the pauses that let it go on.
 
@@ -35,6 +36,7 @@ from aec_bench import FS as RATE, speak
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from barge_in_rule import (CONFIRMATION_MS, MINIMUM_SPEECH_MS, SILENT_AFTER_MS,  # noqa: E402
                            detector_runs, held, pause_outcome, verdict_ms)
+from barge_in_rule import heard_ms as pausing_ms  # noqa: E402
 
 ANSWER = ("You have a dentist appointment at ten in the morning, then lunch with Sam at noon, "
           "and the plumber comes at three in the afternoon. Remember to buy milk and bread on the way home.")
@@ -76,8 +78,8 @@ def frame_samples(samples, trace):
 
 
 def runs_after(trace, since_ms):
-    """(on, off) ms of each verdict run of a trace that ends after since_ms."""
-    return [(a, b) for a, b in detector_runs(verdict_ms(trace)) if b > since_ms]
+    """(on, off) ms of each run of a trace's verdict or possible verdict (what pauses) that ends after since_ms."""
+    return [(a, b) for a, b in detector_runs(pausing_ms(trace)) if b > since_ms]
 
 
 def closed_loop(run, trace, reference, talker_at, talker, heard_ms, from_ms):
@@ -90,8 +92,8 @@ def closed_loop(run, trace, reference, talker_at, talker, heard_ms, from_ms):
             return None, resumed
         paused = max(first[0], since) + CONFIRMATION_MS
         open_hold = holds + [(paused + SILENT_AFTER_MS, 10_000)]
-        runs = runs_after(run(held(reference, open_hold, RATE), talker_at, talker), paused)
-        stopped, at = pause_outcome(runs, paused, 0 if runs and runs[0][0] <= paused else None)
+        trace = run(held(reference, open_hold, RATE), talker_at, talker)
+        stopped, at = pause_outcome(verdict_ms(trace), pausing_ms(trace), paused)
         if stopped:
             return round(at - heard_ms), resumed
         resume = at
@@ -139,9 +141,9 @@ def main():
         trace = run(reference, start, talker)
         frame = frame_samples(len(reference), trace)
         heard = (start + talker_start) // frame
-        false_here = trace[second // frame:heard].count("1")
+        false_here = sum(trace[second // frame:heard].count(c) for c in "1p")
         false_frames += false_here
-        first = trace.find("1", heard)
+        first = min((i for i in (trace.find("1", heard), trace.find("p", heard)) if i >= 0), default=-1)
         latencies.append(None if first < 0 else (first - heard) * frame * 1000 // RATE)
         stopped, resumed = closed_loop(run, trace, reference, start, talker, (start + talker_start) * 1000 // RATE,
                                        second * 1000 // RATE)

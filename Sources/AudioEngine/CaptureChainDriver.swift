@@ -133,16 +133,19 @@ final class CaptureChainDriver: @unchecked Sendable {
         }
         let produced: Int
         let speech: Bool
+        let possible: Bool
         if bypass {
             produced = chain.bypass(mic: mic, uplink: uplinkFrame)
             speech = gate.speech(inMic: mic)
+            possible = speech
         } else {
             produced = chain.process(mic: mic, reference: reference, output: output, uplink: uplinkFrame)
             speech = chain.nearEnd.nearEndSpeech
+            possible = chain.nearEnd.possibleNearEndSpeech
             stats.publish(chain)
         }
         let written = uplink.write(UnsafeBufferPointer(rebasing: uplinkFrame[0..<produced]))
         if written < produced { stats.uplinkOverflows.add(produced - written, ordering: .relaxed) }
-        stats.publishFrame(nearEndSpeech: speech, farEndActive: bypass ? false : chain.nearEnd.farEndActive, bypassed: bypass)
+        stats.publishFrame(nearEndSpeech: speech, possibleNearEndSpeech: possible, farEndActive: bypass ? false : chain.nearEnd.farEndActive, bypassed: bypass)
     }
 }

@@ -12,6 +12,7 @@ public final class CaptureStatistics: Sendable {
     let uplinkOverflows = Atomic<Int>(0)
     let frames = Atomic<Int>(0)
     let nearEndFlag = Atomic<Bool>(false)
+    let possibleNearEndFlag = Atomic<Bool>(false)
     let farEndFlag = Atomic<Bool>(false)
     let lastNearEnd = Atomic<Int>(-1)
     let bypassed = Atomic<Int>(0)
@@ -31,11 +32,13 @@ public final class CaptureStatistics: Sendable {
         referenceGainFactor.store(chain.referenceGain, ordering: .relaxed)
     }
 
-    /// One more frame of captured audio (processed or bypassed) with the near-end detector's verdict.
-    func publishFrame(nearEndSpeech: Bool, farEndActive: Bool, bypassed wasBypassed: Bool) {
+    /// One more frame of captured audio (processed or bypassed) with the near-end detector's verdicts
+    /// (`possibleNearEndSpeech` nil: the same as `nearEndSpeech`).
+    func publishFrame(nearEndSpeech: Bool, possibleNearEndSpeech: Bool? = nil, farEndActive: Bool, bypassed wasBypassed: Bool) {
         let frame = frames.add(1, ordering: .relaxed).newValue
         if nearEndSpeech { lastNearEnd.store(frame, ordering: .relaxed) }
         nearEndFlag.store(nearEndSpeech, ordering: .relaxed)
+        possibleNearEndFlag.store(possibleNearEndSpeech ?? nearEndSpeech, ordering: .relaxed)
         farEndFlag.store(farEndActive, ordering: .relaxed)
         if wasBypassed { bypassed.add(1, ordering: .relaxed) }
     }
@@ -56,6 +59,8 @@ public final class CaptureStatistics: Sendable {
 
     /// Someone near the device is talking (the near-end detector's debounced verdict, latest frame).
     public var nearEndSpeech: Bool { nearEndFlag.load(ordering: .relaxed) }
+    /// Someone near the device may be starting to talk (`NearEndActivity.possibleNearEndSpeech`), latest frame.
+    public var possibleNearEndSpeech: Bool { possibleNearEndFlag.load(ordering: .relaxed) }
     /// The reference carried sound within the echo tail (echo expected), latest frame.
     public var farEndActive: Bool { farEndFlag.load(ordering: .relaxed) }
     /// Chain frames of captured audio so far (the audio clock).

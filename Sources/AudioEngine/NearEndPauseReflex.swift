@@ -5,7 +5,8 @@ import Synchronization
 /// someone, while the conversation engine has armed it; the playback loop then takes back what the device
 /// has queued (`PlaybackTakeBack`), at the same wakeup.
 ///
-/// The decision stays the engine's (`BargeInRule`: near-end speech over the assistant pauses it at once):
+/// The decision stays the engine's (`BargeInRule`: possible near-end speech over the assistant pauses it
+/// at once, `CaptureStatistics.possibleNearEndSpeech`, on whenever the verdict itself is):
 /// it arms the reflex exactly while it would pause on the next verdict, and pauses itself when the verdict
 /// reaches it at the runner's next tick (`Mixer.setPaused`). The reflex only does it without waiting for
 /// that tick: it holds the voice (`Mixer.holdVoice`) while armed and the verdict is on, and lets go when
@@ -29,7 +30,7 @@ public final class NearEndPauseReflex: PlaybackTakeBack, Sendable {
 
     public func wake() {
         // Acquiring `armed` first: a pause the engine set before disarming is seen by the render after.
-        mixer.holdVoice(armed.load(ordering: .acquiring) && statistics.nearEndSpeech)
+        mixer.holdVoice(armed.load(ordering: .acquiring) && statistics.possibleNearEndSpeech)
     }
 
     public func framesToTakeBack(limit: Int) -> Int { mixer.framesToTakeBack(limit: limit) }

@@ -60,7 +60,7 @@ import Glibc
 ///   by the echo's rise, which D's rise shows. Passed untouched, such bursts were most of what the chain
 ///   left on the real recordings (Benchmarks/aec-real/residual_spread.py, before the hold: 15 of 2192
 ///   far-end-only 10 ms hops held half of challenge-0woDOj's residual, 2 of 1477 the phone's).
-/// Two debounced detectors compare E in the speech bands (300 Hz–4 kHz) with 4 Ê plus a floor: a lenient
+/// Debounced detectors compare E in the speech bands (300 Hz–4 kHz) with 4 Ê plus a floor: a lenient
 /// one (suppression's Ê, floor 2 noise, noise falling fast and rising 2.7 dB/s) switches β; a strict one
 /// (the detector's Ê, margin 4, 32 ms onset) is the published near-end verdict (`activity`), which the
 /// barge-in rule trusts. The strict one's floor is the room floor, the minimum of E's smoothed power over
@@ -97,6 +97,14 @@ import Glibc
 /// (Benchmarks/aec-real, room_noise.py's switched-on variants: 26 stops on 24 runs cold, 26 warm; 0 with
 /// the voicing test). Noise has no pitch and a talker's vowels do; the real talkers' first verdicts did
 /// not move. A hum whose harmonics reach into the speech bands is periodic there too (README).
+/// A third, prompt detector counts the strict one's bands in `promptBandFraction` of them, with the same
+/// onset, voicing and hangover. It may start only while the far end sounds like speech
+/// (`SpeechLikeFarEnd`), and only on a frame whose speech bands as a whole stand above the predicted echo
+/// and the room floor: a talker adds sound, while a loud clipped echo that the filter misses in a few
+/// bands does not (on the end-to-end test's answer it started 0.9 s in at 11 of the 16 positions of the
+/// answer in the frame grid, at -6.5 to -2.2 dB overall; talkers' first verdicts stood at -4 to +23 dB,
+/// median +5.6, and those under 0 dB were heard a frame or two later). It is published as
+/// `NearEndActivity.possibleNearEndSpeech`, which pauses the assistant but never stops it.
 /// Benchmarks/aec-real, every recording in the cache, cold and warm, before the chain raised a quiet
 /// reference (session 15): no verdict begins while only the far end plays. Margin 5 without the mic rule
 /// did the same but missed talkers over music that margin 4 catches (one more cold, two more warm);
@@ -149,6 +157,14 @@ final class ResidualEchoSuppressor {
     /// 70 % of the residual); 1× gives 32.0 dB, 2× 33.7 (AEC3 32.6) for 0.04 dB of the near end in double
     /// talk.
     static let echoRiseMargin: Float = 2
+    /// The prompt verdict counts a frame with this share of the speech bands (the strict one: 30 %).
+    /// Benchmarks/aec/barge_in_sweep.py, session 29 (the answer met at every position of the frame): first
+    /// pausing verdict median 96 ms, 90th percentile 205 ms, 5 of 77 starts later than 400 ms (30 % alone:
+    /// 112, 736, 12); end to end the answer fell silent 90-190 ms after the talker, median 140 (30 %
+    /// alone: 130-220, median 190). As the verdict itself it stopped the assistant on a fan switched on
+    /// under the far end and paused it 7-9 times over music 2; without the far-end test, 10 pauses over
+    /// the ReSpeaker music (1 with it): hence its place.
+    static let promptBandFraction: Float = 0.2
     /// A strict verdict starts only on a frame this periodic (`PeriodicityMeter`).
     /// Benchmarks/aec-real, temporary builds: 0.3 and 0.35 leave every real talker's first verdict where
     /// it was (56 utterances of the 16 double-talk recordings and the 3 mixes, cold and warm) and stop on
@@ -242,6 +258,10 @@ final class ResidualEchoSuppressor {
     private var pauseTalkerPeak: Float = 0
     private var lenient: NearEndDetector
     private var strict: NearEndDetector
+    /// The strict detector's evidence in `promptBandFraction` of the bands: sooner, and fooled by the
+    /// residual of music, so it may start only while the far end sounds like speech (`farEndRhythm`).
+    private var prompt: NearEndDetector
+    private var farEndRhythm: SpeechLikeFarEnd
     private let holdsLostEcho: Bool
     private let endsQuietPauseTalkers: Bool
     private let talkerBandsRecoverAtOnce: Bool
@@ -344,12 +364,16 @@ final class ResidualEchoSuppressor {
                                   hangoverFrames: hangover)
         strict = NearEndDetector(margin: 4, bandFraction: 0.3, onsetFrames: Int((32 / frameMilliseconds).rounded()),
                                  hangoverFrames: hangover)
+        prompt = NearEndDetector(margin: 4, bandFraction: Self.promptBandFraction,
+                                 onsetFrames: Int((32 / frameMilliseconds).rounded()), hangoverFrames: hangover)
+        farEndRhythm = SpeechLikeFarEnd(frameMilliseconds: frameMilliseconds)
     }
 
     deinit {
         for p in [window, residualHistory, referenceHistory, overlap, spectrumRe, spectrumIm, referenceFrames,
                   envelope, coupling, detectorCoupling, micCoupling, onsetCoupling, micBand, previousMicBand, previousResidualBand, previousEstimateBand, micHistory, estimateBand, leakLog, crossXX, crossRe, crossIm, explainedBand, smoothedResidualBand, noise, gain, residualBand, referenceBand, echoBand, onsetEchoBand, detectorEchoBand] { p.deallocate() }
         bandOfBin.deallocate(); silentFrames.deallocate(); onsetFramesLeft.deallocate()
+        farEndRhythm.deallocate()
     }
 
     /// Lower edge of band `b` in Hz: 125 Hz steps to 1 kHz, then 16 bands per three octaves.
@@ -380,6 +404,7 @@ final class ResidualEchoSuppressor {
         let farEndWasActive = farEndHold > 0
         farEndHold = referencePower / Float(h) > 10_000 ? tailFrames : max(0, farEndHold - 1)
         let farEndActive = farEndHold > 0
+        farEndRhythm.update(power: referencePower / Float(h), farEndActive: farEndActive)
 
         // The mic's band powers, read only while the far end plays.
         if farEndActive {
@@ -529,13 +554,18 @@ final class ResidualEchoSuppressor {
         }
 
         // A verdict starts only on a voiced frame of a counted run; once on, it holds as before.
+        let bandCount = speechBands.count
+        let promptMayStart = farEndRhythm.isOpen
         var voiced = false
-        if !strict.speech && strict.counts(bandsAbove: strictAbove, bandCount: speechBands.count) {
+        if (!strict.speech && strict.counts(bandsAbove: strictAbove, bandCount: bandCount))
+            || (promptMayStart && !prompt.speech && prompt.counts(bandsAbove: strictAbove, bandCount: bandCount)) {
             for i in 0..<w { periodicity.input[i] = re[i] * window[i] }
             voiced = periodicity.measure() >= Self.voicedPeriodicity
         }
-        let speech = strict.update(bandsAbove: strictAbove, bandCount: speechBands.count, mayStart: voiced)
-        activity = NearEndActivity(farEndActive: farEndActive, nearEndSpeech: speech,
+        let speech = strict.update(bandsAbove: strictAbove, bandCount: bandCount, mayStart: voiced)
+        let possible = prompt.update(bandsAbove: strictAbove, bandCount: bandCount,
+                                     mayStart: voiced && promptMayStart && speechEnergy > predicted)
+        activity = NearEndActivity(farEndActive: farEndActive, nearEndSpeech: speech, possibleNearEndSpeech: possible || speech,
                                    nearToEchoDB: 10 * log10f((speechEnergy + 1) / (predicted + 1)))
     }
 

@@ -28,7 +28,7 @@ struct DSPCommand: ParsableCommand {
     @Option(help: "Output WAV path.")
     var out: String
 
-    @Option(help: "Also write the near-end detector's verdict: one character per frame of MIC ('1' near-end speech, '0' not).")
+    @Option(help: "Also write the near-end detector's verdict: one character per frame of MIC ('1' near-end speech, 'p' possible near-end speech only, '0' neither).")
     var nearEndTrace: String?
 
     @Flag(help: "Print the chain's estimates once per second of audio.")
@@ -66,7 +66,12 @@ struct DSPCommand: ParsableCommand {
             var trace = [UInt8](repeating: UInt8(ascii: "0"), count: (micWAV.samples.count + frame - 1) / frame)
             output = try Self.run(mic: micWAV.samples, reference: refWAV.samples, configuration: chainConfiguration, verbose: verbose, warm: warm) { start, activity in
                 let index = (start + frame / 2) / frame
-                if activity.nearEndSpeech && index >= 0 && index < trace.count { trace[index] = UInt8(ascii: "1") }
+                guard index >= 0 && index < trace.count else { return }
+                if activity.nearEndSpeech {
+                    trace[index] = UInt8(ascii: "1")
+                } else if activity.possibleNearEndSpeech {
+                    trace[index] = UInt8(ascii: "p")
+                }
             }
             if let nearEndTrace { try Self.write(trace, to: nearEndTrace) }
         } catch {

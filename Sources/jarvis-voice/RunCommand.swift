@@ -145,6 +145,7 @@ struct RunCommand: AsyncParsableCommand {
             earcons: { rendered[$0] },
             deviceDelayFrames: { playbackStatus.delayFrames },
             nearEndSpeech: { captureStatistics.nearEndSpeech },
+            possibleNearEndSpeech: { captureStatistics.possibleNearEndSpeech },
             nearEndPause: { armed in pipeline.nearEndPauseReflex.isArmed = armed },
             uplinkActivity: { active in pipeline.uplinkActive = active })
 

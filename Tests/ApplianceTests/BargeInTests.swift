@@ -189,6 +189,82 @@ import Realtime
         #expect(h.state == .listening && h.lastSent.isEmpty)
     }
 
+    /// The detector's looser verdict pauses the answer at once and holds the pause while it lasts, but
+    /// however long it lasts it never stops the assistant: only the verdict itself adds up to 400 ms.
+    @Test func possibleNearEndSpeechPausesTheAnswerButNeverStopsIt() {
+        var h = speaking(played: 12_000)
+        h.handle(.possibleNearEndSpeech(true), after: 10)
+        #expect(h.last.contains(.pauseVoice) && !h.last.contains(.flushVoice), "silent at once")
+        #expect(h.engine.armedTimers[.bargeInConfirmation] == nil, "nothing counts toward a stop yet")
+        #expect(h.engine.armedTimers[.voiceResume] == nil, "held while it lasts")
+        #expect(h.last.contains { if case .log(.info, let line) = $0 { line.contains("may be talking") } else { false } })
+        h.handle(.voicePlayed(samples: 12_480), after: 900)  // a fan switched on: 900 ms of it
+        #expect(h.engine.voice.pause != nil && h.engine.bargeIns == 0 && h.lastSent.isEmpty)
+        h.handle(.possibleNearEndSpeech(false), after: 10)
+        #expect(h.engine.armedTimers[.voiceResume] == h.now + .milliseconds(500))
+        h.handle(.possibleNearEndSpeech(true), after: 100)  // again before the resume
+        #expect(h.engine.armedTimers[.voiceResume] == nil)
+        h.handle(.possibleNearEndSpeech(false), after: 100)
+        #expect(h.fireNextTimer() == .voiceResume)
+        #expect(h.last.contains(.resumeVoice) && !h.last.contains(.flushVoice))
+        #expect(h.engine.pausesResumed == 1 && h.engine.bargeIns == 0 && h.lastSent.isEmpty)
+    }
+
+    /// A sound that keeps the looser verdict on (a noise the room floor has not learnt yet) holds the answer
+    /// no longer than `possibleSpeechLimit`: then it goes on, and a verdict that goes on does not pause it again.
+    @Test func theLooserVerdictAloneHoldsAPauseAtMostItsLimit() {
+        var h = speaking(played: 12_000)
+        h.handle(.possibleNearEndSpeech(true), after: 10)
+        #expect(h.last.contains(.pauseVoice))
+        #expect(h.engine.armedTimers[.possibleSpeechLimit] == h.now + .milliseconds(1_500))
+        // The verdict itself, briefly: its own rule takes over, and hands back when it ends.
+        h.handle(.nearEndSpeech(true), after: 300)
+        #expect(h.engine.armedTimers[.possibleSpeechLimit] == nil)
+        h.handle(.nearEndSpeech(false), after: 100)
+        #expect(h.engine.armedTimers[.possibleSpeechLimit] == h.now + .milliseconds(1_500))
+        #expect(h.engine.armedTimers[.voiceResume] == nil)
+        #expect(h.fireNextTimer() == .possibleSpeechLimit)
+        #expect(h.last.contains(.resumeVoice) && !h.last.contains(.flushVoice))
+        #expect(h.engine.voice.pause == nil && h.engine.pausesResumed == 1 && h.engine.bargeIns == 0)
+        #expect(h.last.contains { if case .log(.info, let line) = $0 { line.contains("held the assistant for 1500 ms") } else { false } })
+        h.handle(.voicePlayed(samples: 13_000), after: 100)
+        #expect(!h.last.contains(.pauseVoice) && h.engine.voice.pause == nil, "still on: no new pause")
+        h.handle(.possibleNearEndSpeech(false), after: 100)
+        h.handle(.possibleNearEndSpeech(true), after: 100)
+        #expect(h.last.contains(.pauseVoice), "a new onset pauses again")
+    }
+
+    /// Paused by the looser verdict, the verdict that follows stops the assistant after its own 400 ms, and
+    /// the pause does not end while either verdict is on.
+    @Test func theVerdictAfterAPossibleOneStopsTheAssistantAfterItsOwnMinimum() {
+        var h = speaking(played: 12_000)
+        h.handle(.possibleNearEndSpeech(true), after: 10)
+        #expect(h.last.contains(.pauseVoice))
+        h.handle(.nearEndSpeech(true), after: 48)
+        #expect(h.engine.armedTimers[.bargeInConfirmation] == h.now + .milliseconds(400))
+        h.handle(.nearEndSpeech(false), after: 150)  // a gap between his words; the looser verdict holds on
+        #expect(h.engine.armedTimers[.voiceResume] == nil, "the possible verdict still holds the pause")
+        h.handle(.nearEndSpeech(true), after: 100)
+        #expect(h.engine.armedTimers[.bargeInConfirmation] == h.now + .milliseconds(250))
+        #expect(h.fireNextTimer() == .bargeInConfirmation)
+        #expect(h.last.contains(.flushVoice) && h.engine.bargeIns == 1 && h.state == .userSpeaking)
+    }
+
+    /// The looser verdict pauses only where the verdict would: over the assistant's voice, with no
+    /// confirmation wait configured.
+    @Test func possibleNearEndSpeechPausesNothingElse() {
+        var quiet = EngineHarness(configuration: .init(tools: [AskJarvisTool.definition.functionTool], bargeIn: Self.rule))
+        quiet.startHandsFree()
+        quiet.handle(.possibleNearEndSpeech(true), after: 10)
+        #expect(!quiet.last.contains(.pauseVoice), "no voice playing")
+        var waiting = speaking(played: 12_000, rule: BargeInRule(localDetector: true, confirmation: .milliseconds(20)))
+        waiting.handle(.possibleNearEndSpeech(true), after: 10)
+        #expect(!waiting.last.contains(.pauseVoice), "a confirmation wait is for the verdict")
+        var serverOnly = speaking(played: 12_000, rule: BargeInRule(localDetector: false))
+        serverOnly.handle(.possibleNearEndSpeech(true), after: 10)
+        #expect(!serverOnly.last.contains(.pauseVoice))
+    }
+
     /// Stopped after a pause, the item is truncated at what was heard before the pause.
     @Test func aStopAfterAPauseTruncatesAtThePause() {
         var h = speaking(played: 12_000)

@@ -11,7 +11,11 @@
 ///   once it has heard `minimumSpeech` of near-end speech the assistant is stopped for good (response
 ///   cancelled, item truncated at what was heard). A shorter sound (a cough, a clatter, a short
 ///   "hm", what the canceller left of a loud passage) lets the answer go on `resumeAfter` after
-///   it ends, from where it paused: the assistant never cuts itself off for it.
+///   it ends, from where it paused: the assistant never cuts itself off for it. The detector's looser
+///   verdict (`ConversationEvent.possibleNearEndSpeech`: the same evidence in fewer bands, only while the
+///   far end sounds like speech) pauses the voice too, and holds the pause while it lasts, but never
+///   counts toward `minimumSpeech`: a talker's first syllable pauses the answer sooner, and a fan
+///   switched on under it costs a pause, not the answer.
 ///   The server's `speech_started` while the assistant is audible (or within `echoGuard` after it) is
 ///   held; it is the user's when the detector's `minimumSpeech` stops the assistant (or, after the voice,
 ///   when the detector hears near-end speech now or within `lookback` before). When its `speech_stopped`
@@ -47,10 +51,17 @@ public struct BargeInRule: Sendable, Equatable {
     /// Default 500 ms: a talker's pause between two words does not let the answer go on
     /// (`Benchmarks/aec/barge_in_sweep.py`: with 300 ms it resumed 24 times over 77 interruptions).
     public var resumeAfter: Duration
+    /// The looser verdict alone (`ConversationEvent.possibleNearEndSpeech`, the verdict itself off) holds a
+    /// pause at most this long; then the answer goes on even while it lasts. A sound the detector keeps
+    /// half-hearing (a noise the room floor has not learnt yet) never holds the answer longer; a talker's
+    /// verdict follows the pause within ~100 ms. Default 1.5 s (a fan switched on under the far end held it
+    /// 0.96 s, `Benchmarks/aec-real`).
+    public var possibleSpeechLimit: Duration
 
     public init(localDetector: Bool = false, confirmation: Duration = .zero, echoGuard: Duration = .milliseconds(800),
                 lookback: Duration = .milliseconds(300), serverTurnWait: Duration = .seconds(2),
-                minimumSpeech: Duration = .milliseconds(400), resumeAfter: Duration = .milliseconds(500)) {
+                minimumSpeech: Duration = .milliseconds(400), resumeAfter: Duration = .milliseconds(500),
+                possibleSpeechLimit: Duration = .milliseconds(1500)) {
         self.localDetector = localDetector
         self.confirmation = confirmation
         self.echoGuard = echoGuard
@@ -58,5 +69,6 @@ public struct BargeInRule: Sendable, Equatable {
         self.serverTurnWait = serverTurnWait
         self.minimumSpeech = minimumSpeech
         self.resumeAfter = resumeAfter
+        self.possibleSpeechLimit = possibleSpeechLimit
     }
 }

@@ -7,6 +7,8 @@ extension ConversationEngine {
     /// What the capture side's near-end speech detector last reported.
     struct NearEndSpeech: Sendable {
         var active = false
+        /// The looser verdict (`ConversationEvent.possibleNearEndSpeech`): pauses, and holds a pause, never stops.
+        var possible = false
         /// The last instant near-end speech was on (its end, or its start while it lasts).
         var lastHeard: EngineTime?
     }
@@ -51,6 +53,7 @@ extension ConversationEngine {
         cancelTimer(.bargeInConfirmation)
         cancelTimer(.serverTurnWait)
         cancelTimer(.voiceResume)
+        cancelTimer(.possibleSpeechLimit)
     }
 
     // MARK: - The local detector
@@ -75,6 +78,25 @@ extension ConversationEngine {
         } else if let turn = serverTurn, heldTurn {
             acceptServerTurn(turn.itemID, reason: "server VAD and near-end speech")
         }
+    }
+
+    /// The looser verdict pauses the voice at once (with no confirmation wait configured) and holds a pause
+    /// while it lasts; only the verdict itself adds up to the `minimumSpeech` that stops the assistant.
+    mutating func handlePossibleNearEndSpeech(_ active: Bool) {
+        guard active != nearEnd.possible else { return }
+        nearEnd.possible = active
+        if voice.pause != nil {
+            if active {
+                cancelTimer(.voiceResume)
+                if !nearEnd.active { arm(.possibleSpeechLimit, after: rule.possibleSpeechLimit) }
+            } else if !nearEnd.active {
+                cancelTimer(.possibleSpeechLimit)
+                arm(.voiceResume, after: rule.resumeAfter)
+            }
+            return
+        }
+        guard active, rule.localDetector, rule.confirmation <= .zero, vadTurnsActive, voiceAudible else { return }
+        pauseVoice()
     }
 
     /// The confirmation ran out with near-end speech still on: it lasted `confirmation` while the assistant
@@ -103,14 +125,22 @@ extension ConversationEngine {
         cancelTimer(.bargeInConfirmation)
         emit(.pauseVoice)
         voice.pause = VoicePlayback.Pause(speechSince: nearEnd.active ? nearEnd.lastHeard : nil)
-        log(.info, "near-end speech over the assistant: voice paused")
-        if nearEnd.active { armMinimumSpeech() } else { arm(.voiceResume, after: rule.resumeAfter) }
+        log(.info, nearEnd.active ? "near-end speech over the assistant: voice paused"
+            : "someone may be talking over the assistant: voice paused")
+        if nearEnd.active {
+            armMinimumSpeech()
+        } else if nearEnd.possible {
+            arm(.possibleSpeechLimit, after: rule.possibleSpeechLimit)
+        } else {
+            arm(.voiceResume, after: rule.resumeAfter)
+        }
     }
 
     private mutating func nearEndSpeechWhilePaused(_ active: Bool) {
         guard var pause = voice.pause else { return }
         if active {
             cancelTimer(.voiceResume)
+            cancelTimer(.possibleSpeechLimit)
             pause.speechSince = now
             voice.pause = pause
             armMinimumSpeech()
@@ -119,7 +149,11 @@ extension ConversationEngine {
             pause.speechSince = nil
             voice.pause = pause
             cancelTimer(.bargeInConfirmation)
-            arm(.voiceResume, after: rule.resumeAfter)
+            if nearEnd.possible {
+                arm(.possibleSpeechLimit, after: rule.possibleSpeechLimit)
+            } else {
+                arm(.voiceResume, after: rule.resumeAfter)
+            }
         }
     }
 
@@ -132,12 +166,26 @@ extension ConversationEngine {
 
     /// The near-end speech that paused the voice ended short of `minimumSpeech`: the answer goes on.
     mutating func resumeVoice() {
-        guard let pause = voice.pause, !nearEnd.active else { return }
-        voice.pause = nil
-        emit(.resumeVoice)
-        pausesResumed += 1
+        guard let pause = voice.pause, !nearEnd.active, !nearEnd.possible else { return }
+        letVoiceGoOn()
         log(.info, "near-end speech over the assistant lasted \(pause.heard.wholeMilliseconds) ms, "
             + "under the \(rule.minimumSpeech.wholeMilliseconds) ms that stop it: the voice goes on")
+    }
+
+    /// Only the looser verdict has held the pause for `possibleSpeechLimit`: the answer goes on while it lasts.
+    mutating func possibleSpeechLimitReached() {
+        guard voice.pause != nil, !nearEnd.active else { return }
+        letVoiceGoOn()
+        log(.info, "a sound near the device held the assistant for \(rule.possibleSpeechLimit.wholeMilliseconds) ms "
+            + "without near-end speech: the voice goes on")
+    }
+
+    private mutating func letVoiceGoOn() {
+        voice.pause = nil
+        cancelTimer(.voiceResume)
+        cancelTimer(.possibleSpeechLimit)
+        emit(.resumeVoice)
+        pausesResumed += 1
         feedSpeakingWatchdog()
     }
 
@@ -148,11 +196,13 @@ extension ConversationEngine {
         voice.pause = nil
         emit(.resumeVoice)
         cancelTimer(.voiceResume)
+        cancelTimer(.possibleSpeechLimit)
         cancelTimer(.bargeInConfirmation)
     }
 
     private mutating func bargeIn() {
         cancelTimer(.voiceResume)
+        cancelTimer(.possibleSpeechLimit)
         stopSpeech(cancelResponse: true)
         bargeIns += 1
         log(.info, "barge-in: near-end speech over the assistant")

@@ -97,6 +97,8 @@ extension ConversationEngine {
             serverTurnNeverCame()
         case .voiceResume:
             resumeVoice()
+        case .possibleSpeechLimit:
+            possibleSpeechLimitReached()
         }
     }
 }

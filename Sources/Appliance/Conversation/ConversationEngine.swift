@@ -94,6 +94,7 @@ public struct ConversationEngine: Sendable {
         case .say(let text, let id): handleSay(text, id: id)
         case .userSpeechDetected: handleSpeechDetected()
         case .nearEndSpeech(let active): handleNearEndSpeech(active)
+        case .possibleNearEndSpeech(let active): handlePossibleNearEndSpeech(active)
         }
         noteVoiceAudible()
         endPauseWithoutSpeech()

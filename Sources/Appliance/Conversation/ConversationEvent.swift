@@ -42,6 +42,9 @@ public enum ConversationEvent: Sendable, Equatable {
     /// (`true`) or stopped (`false`) talking, told apart from the speaker's echo. Barge-in in hands-free
     /// conversations follows `ConversationConfiguration.bargeIn`.
     case nearEndSpeech(Bool)
+    /// The detector's sooner, looser verdict changed: someone may be starting to talk (on whenever
+    /// `nearEndSpeech` is). It pauses the assistant's voice, never stops it (`BargeInRule`).
+    case possibleNearEndSpeech(Bool)
 }
 
 public enum ButtonGesture: Sendable, Equatable {

@@ -35,6 +35,7 @@ public final class MixerConversationAudio: ConversationAudio, @unchecked Sendabl
     private let earcons: @Sendable (Earcon) -> [Int16]?
     private let deviceDelayFrames: @Sendable () -> Int
     private let nearEndSpeech: @Sendable () -> Bool
+    private let possibleNearEndSpeech: @Sendable () -> Bool
     private let nearEndPause: @Sendable (Bool) -> Void
     private let uplinkActivity: @Sendable (Bool) -> Void
     private let captureRing: SPSCRing<Int16>
@@ -47,6 +48,8 @@ public final class MixerConversationAudio: ConversationAudio, @unchecked Sendabl
     ///   - earcons: PCM (in `configuration.earconFormat`) for each cue; nil plays nothing.
     ///   - deviceDelayFrames: the playback device's delay (`snd_pcm_delay`, e.g. `PlaybackLoop.status.delayFrames`).
     ///   - nearEndSpeech: the capture chain's near-end speech verdict (`CaptureStatistics.nearEndSpeech`).
+    ///   - possibleNearEndSpeech: its sooner, looser verdict (`CaptureStatistics.possibleNearEndSpeech`); nil:
+    ///     the verdict itself.
     ///   - nearEndPause: arms the playback side's own pause at that verdict (`NearEndPauseReflex.isArmed`).
     ///   - uplinkActivity: told when a conversation starts (true) and stops (false) capturing, so the capture
     ///     side can idle in between (`AudioPipeline.uplinkActive`).
@@ -54,6 +57,7 @@ public final class MixerConversationAudio: ConversationAudio, @unchecked Sendabl
                 earcons: @escaping @Sendable (Earcon) -> [Int16]? = { _ in nil },
                 deviceDelayFrames: @escaping @Sendable () -> Int = { 0 },
                 nearEndSpeech: @escaping @Sendable () -> Bool = { false },
+                possibleNearEndSpeech: (@Sendable () -> Bool)? = nil,
                 nearEndPause: @escaping @Sendable (Bool) -> Void = { _ in },
                 uplinkActivity: @escaping @Sendable (Bool) -> Void = { _ in }) throws {
         self.mixer = mixer
@@ -66,6 +70,7 @@ public final class MixerConversationAudio: ConversationAudio, @unchecked Sendabl
         self.earcons = earcons
         self.deviceDelayFrames = deviceDelayFrames
         self.nearEndSpeech = nearEndSpeech
+        self.possibleNearEndSpeech = possibleNearEndSpeech ?? nearEndSpeech
         self.nearEndPause = nearEndPause
         self.uplinkActivity = uplinkActivity
         self.captureRing = captureRing
@@ -156,6 +161,7 @@ public final class MixerConversationAudio: ConversationAudio, @unchecked Sendabl
     }
 
     public func nearEndSpeechActive() -> Bool { nearEndSpeech() }
+    public func possibleNearEndSpeechActive() -> Bool { possibleNearEndSpeech() }
 
     public func pullUplink(at now: EngineTime) -> [String] {
         drainCapture()

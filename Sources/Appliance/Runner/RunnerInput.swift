@@ -45,6 +45,7 @@ extension ConversationEvent {
         case .say: "say"
         case .userSpeechDetected: "speech heard"
         case .nearEndSpeech(let active): active ? "near-end speech" : "near-end speech ended"
+        case .possibleNearEndSpeech(let active): active ? "possible near-end speech" : "possible near-end speech ended"
         }
     }
 }

@@ -22,6 +22,7 @@ final class RunnerLoop {
     var voiceScratch: [Int16] = []
     /// The capture side's near-end speech verdict last fed to the engine.
     var nearEndSpeech = false
+    var possibleNearEndSpeech = false
     var sayWaiters = SayWaiters()
 
     init(runner: ConversationRunner) {
@@ -116,6 +117,13 @@ final class RunnerLoop {
         audio.pump()
         for frame in audio.pullUplink(at: runner.clock.now()) { await send(frame) }
         if audio.takeSpeechDetected() { await feed(.userSpeechDetected) }
+        // The looser verdict first: a talker's first frames usually turn both on at the same tick, and
+        // the engine pauses on either.
+        let possible = audio.possibleNearEndSpeechActive()
+        if possible != possibleNearEndSpeech {
+            possibleNearEndSpeech = possible
+            await feed(.possibleNearEndSpeech(possible))
+        }
         let nearEnd = audio.nearEndSpeechActive()
         if nearEnd != nearEndSpeech {
             nearEndSpeech = nearEnd
