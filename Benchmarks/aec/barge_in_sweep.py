@@ -5,8 +5,13 @@ at many alignments of his words with the assistant's answer.
 The scene is the end-to-end barge-in test's room (Tests/CLITests/NonLinearEchoBargeInTests): the answer
 played twice (the first time converges the canceller), its echo at the mic as loud as the talker,
 soft-clipped (c*tanh(x/c), c = 0.2) and high-passed (200 Hz, 2nd-order Butterworth) as the paced test
-PCM makes it, 8 ms late. Over the second answer the talker says "wait, stop, what about tomorrow",
-starting every STEP ms. For each start, `jarvis-voice dsp --near-end-trace` gives the verdict per frame;
+PCM makes it, 8 ms late. The answer is made as the test's stand-in server sends it (espeak-ng, sox to
+24 kHz) and as the service plays it (48 kHz) and hears it (16 kHz). Over the second answer the talker says
+"wait, stop, what about tomorrow", starting every STEP ms; from one start to the next the second answer
+also moves by 1 ms, so the starts meet it at every position of the chain's 16 ms frame in turn, as the
+service's frames meet an answer wherever it happens to begin (a verdict on the echo can depend on it:
+the possible verdict once started 0.9 s into this answer at 11 of the 16 positions and at none of the
+one position the sweep used until session 29). For each start, `jarvis-voice dsp --near-end-trace` gives the verdict per frame;
 the latency is from his first sound to the first verdict that pauses the answer (the verdict or the
 possible one, 'p' in the trace), and any such verdict before him is a false one.
 Speech is made by espeak-ng and sox, as the tests make it (`aec_bench.speak`).
@@ -46,6 +51,17 @@ INTERRUPTION = "wait, stop, what about tomorrow"
 def speech(text, work, name):
     """espeak-ng en-us at 16 kHz, in 16-bit sample units."""
     return speak(text, "en-us", os.path.join(work, name + ".wav")) * 32768.0
+
+
+def played_answer(work):
+    """The answer as the stand-in server sends it (24 kHz, SpeechSynthesis) and as the chain hears the
+    service play it: 48 kHz out, 16 kHz in; in 16-bit sample units."""
+    path = os.path.join(work, "answer24k.wav")
+    subprocess.run(["espeak-ng", "-v", "en-us", "-s", "160", "-w", path + ".22k.wav", ANSWER], check=True)
+    subprocess.run(["sox", "-D", path + ".22k.wav", "-r", "24000", "-b", "16", "-c", "1", path], check=True)
+    x, fs = sf.read(path, dtype="float64")
+    assert fs == 24_000
+    return ss.resample_poly(ss.resample_poly(x, 2, 1), 1, 3) * 32768.0
 
 
 def loudspeaker_echo(played):
@@ -112,13 +128,9 @@ def main():
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
 
-    answer = speech(ANSWER, args.work, "answer")
+    answer = played_answer(args.work)
     talker = speech(INTERRUPTION, args.work, "interruption")
     talker_start = onset(talker)
-    pause = np.zeros(RATE * 3 // 2)
-    second = len(answer) + len(pause)
-    reference = np.concatenate([answer, pause, answer, np.zeros(RATE * 3)])
-    write_wav(os.path.join(args.work, "reference.wav"), reference)
     mic_path, trace_path = os.path.join(args.work, "mic.wav"), os.path.join(args.work, "trace.txt")
 
     held_path = os.path.join(args.work, "held.wav")
@@ -136,7 +148,9 @@ def main():
 
     latencies, stops, resumes, false_frames = [], [], 0, 0
     last_start = len(answer) - len(talker)
-    for offset in range(300 * RATE // 1000, last_start, args.step * RATE // 1000):
+    for i, offset in enumerate(range(300 * RATE // 1000, last_start, args.step * RATE // 1000)):
+        second = len(answer) + RATE * 3 // 2 + i % 16 * RATE // 1000
+        reference = np.concatenate([answer, np.zeros(second - len(answer)), answer, np.zeros(RATE * 3)])
         start = second + offset
         trace = run(reference, start, talker)
         frame = frame_samples(len(reference), trace)
