@@ -1,0 +1,106 @@
+import ALSATestbed
+import AudioCore
+import Glibc
+import Testing
+import TestProcess
+
+/// `jarvis-voice dsp --near-end-trace` in the end-to-end barge-in test's room (`NonLinearEchoBargeInTests`):
+/// a spoken answer played twice, its echo as loud as a talker through a saturating, band-limited
+/// loudspeaker (`c·tanh(x/c)`, c = 0.2, then a 200 Hz high-pass), 8 ms late. Offline and deterministic:
+/// what the service's verdicts do at every alignment of the answer with the chain's 16 ms frames, which
+/// one run of the service meets only by chance.
+@Suite struct NonLinearEchoVerdictTests {
+    static let interruption = "wait, stop, what about tomorrow"
+
+    /// Where the answer's echo still misses the linear filter in a few speech bands, the looser verdict
+    /// once started (0.9 s into the second answer, at 11 of these 16 alignments: a pause over the answer's
+    /// own echo, which end to end made it stutter). It must start nowhere, and neither may the verdict.
+    @Test func theAnswersOwnEchoStartsNoVerdictWhereverItMeetsTheFrames() async throws {
+        let room = try await Room.make()
+        var started: [Int: String] = [:]
+        for shift in 0..<16 {
+            let trace = try await room.trace(shiftMilliseconds: shift)
+            let second = trace.dropFirst(room.secondAnswerFrame(shiftMilliseconds: shift))
+            if let first = second.firstIndex(where: { $0 != "0" }) {
+                started[shift] = "'\(second[first])' \((first - second.startIndex) * 16) ms into the answer"
+            }
+        }
+        #expect(started.isEmpty, "verdicts on the answer's echo, by its shift in ms: \(started)")
+    }
+
+    /// A talker 1.5 s into the second answer pauses it within a few frames of his first sound (the looser
+    /// verdict; the sweep's median is about 100 ms), with no verdict before him.
+    @Test func aTalkerOverTheAnswerIsHeardWithinAFewFrames() async throws {
+        let room = try await Room.make()
+        let talker = try await SpeechSynthesis.speak(Self.interruption, rate: 16_000, directory: room.directory.path, name: "talker")
+        let firstSound = 16 * (NonLinearEchoBargeInTests.wordOnsetsMilliseconds(talker, rate: 16_000).first ?? 0)
+        var latencies: [Int] = []
+        for shift in [0, 5, 10] {
+            let at = room.secondAnswerFrame(shiftMilliseconds: shift) * 256 + 24_000
+            let trace = try await room.trace(shiftMilliseconds: shift, talker: talker, at: at)
+            let heard = (at + firstSound) / 256
+            let second = room.secondAnswerFrame(shiftMilliseconds: shift)
+            #expect(!trace[second..<heard].contains { $0 != "0" }, "a verdict before the talker (shift \(shift) ms)")
+            let first = try #require(trace[heard...].firstIndex { $0 != "0" }, "the talker was never heard (shift \(shift) ms)")
+            latencies.append((first - heard) * 16)
+            #expect((first - heard) * 16 <= 160, "first verdict '\(trace[first])' \((first - heard) * 16) ms after his first sound (shift \(shift) ms)")
+        }
+        print("talker 1.5 s into the answer, shifted 0, 5 and 10 ms: first verdict \(latencies) ms after his first sound")
+    }
+
+    /// The answer, its echo, and the binary.
+    struct Room {
+        let directory: TemporaryDirectory
+        let binary: String
+        let answer: [Int16]
+
+        static func make() async throws -> Room {
+            let binary = try #require(ChildProcess.builtExecutable("jarvis-voice"), "jarvis-voice is not built next to the tests")
+            let directory = TemporaryDirectory()
+            let answer = try await SpeechSynthesis.speak(NonLinearEchoBargeInTests.answer, rate: 16_000, directory: directory.path, name: "answer")
+            return Room(directory: directory, binary: binary, answer: answer)
+        }
+
+        /// The chain's frame where the second answer begins: after the first and 1.5 s + `shift` ms of silence.
+        func secondAnswerFrame(shiftMilliseconds shift: Int) -> Int { secondAnswerSample(shift) / 256 }
+
+        private func secondAnswerSample(_ shift: Int) -> Int { answer.count + 24_000 + 16 * shift }
+
+        /// The near-end trace ('1' verdict, 'p' possible only, '0' none, per 16 ms frame) with `talker` at
+        /// sample `at`.
+        func trace(shiftMilliseconds shift: Int, talker: [Int16] = [], at: Int = 0) async throws -> [Character] {
+            let second = secondAnswerSample(shift)
+            var reference = [Int16](repeating: 0, count: second + answer.count + 16_000)
+            reference.replaceSubrange(0..<answer.count, with: answer)
+            reference.replaceSubrange(second..<(second + answer.count), with: answer)
+            var mic = Self.loudspeakerEcho(reference)
+            for (i, s) in talker.enumerated() where at + i < mic.count {
+                mic[at + i] = Int16(clamping: Int(mic[at + i]) + Int(s))
+            }
+            let format = AudioFormat(sampleRate: 16000, channels: 1)
+            let micPath = directory.write("mic.wav", bytes: WAVFile(format: format, samples: mic).bytes)
+            let referencePath = directory.write("ref.wav", bytes: WAVFile(format: format, samples: reference).bytes)
+            let tracePath = directory.file("trace.txt")
+            let result = try await ChildProcess.run([binary, "dsp", "--mic", micPath, "--reference", referencePath,
+                                                     "--out", directory.file("out.wav"), "--near-end-trace", tracePath])
+            try #require(result.status == 0, "\(result.stderr)")
+            return Array(try #require(directory.read("trace.txt")))
+        }
+
+        /// What the paced test PCM's loudspeaker makes of `played` (NonLinearEchoBargeInTests.room): echo
+        /// gain 1, clipped at 0.2, high-passed at 200 Hz (RBJ, Q = 1/√2), 8 ms late.
+        static func loudspeakerEcho(_ played: [Int16]) -> [Int16] {
+            let w = 2 * Double.pi * 200 / 16_000, alpha = sin(w) / (2 * 0.5.squareRoot()), c = cos(w), a0 = 1 + alpha
+            let b0 = (1 + c) / 2 / a0, b1 = -(1 + c) / a0, b2 = b0, a1 = -2 * c / a0, a2 = (1 - alpha) / a0
+            var (x1, x2, y1, y2) = (0.0, 0.0, 0.0, 0.0)
+            var echo = [Int16](repeating: 0, count: played.count)
+            for i in 128..<played.count {
+                let x = 0.2 * tanh(Double(played[i - 128]) / 32768 / 0.2)
+                let y = b0 * x + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2
+                (x2, x1, y2, y1) = (x1, x, y1, y)
+                echo[i] = Int16(clamping: Int((y * 32768).rounded()))
+            }
+            return echo
+        }
+    }
+}
