@@ -8,7 +8,8 @@ public struct PacedPCMOptions: Sendable, Hashable {
     /// Keep reading frames appended to `infile` after its end (silence until they arrive), so a test
     /// can speak into the mic at a moment of its choosing.
     public var followInfile: Bool
-    /// Playback sink: frames are appended as they are played.
+    /// Playback sink: frames are appended as they are played. Capture: a copy of what the application
+    /// read (echo included) is appended as it reads it.
     public var outfile: String?
     /// While this file exists the device behaves as unplugged (open fails, I/O returns -ENODEV).
     public var failFile: String?

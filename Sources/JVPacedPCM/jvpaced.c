@@ -9,7 +9,8 @@
  *   pcm.cap { type jvpaced
  *             infile "/abs/in.raw"        # capture: raw S16_LE at the negotiated shape; silence after it
  *             infile_follow 1             # ... and keep reading what is appended to it later (like tail -f)
- *             outfile "/abs/out.raw"      # playback: frames appended as they are played
+ *             outfile "/abs/out.raw"      # playback: frames appended as they are played;
+ *                                         # capture: frames appended as the application reads them
  *             fail_file "/abs/unplugged"  # while this file exists: open fails, I/O returns -ENODEV
  *             link "room"                 # PCMs with the same link hear each other (acoustic path)
  *             echo_gain 0.5               # capture: + gain * what the linked playback played ...
@@ -61,7 +62,7 @@ struct paced {
     char *fail_file;
     int in_fd;            /* capture source, -1 when none or exhausted */
     int in_follow;        /* at the end of in_fd: silence, but keep it open for appended frames */
-    int out_fd;           /* playback sink, -1 when none */
+    int out_fd;           /* playback sink, or a copy of what capture delivered; -1 when none */
     struct link *link;
     double echo_gain;
     double echo_delay_ms;
@@ -307,6 +308,17 @@ static snd_pcm_sframes_t paced_transfer(snd_pcm_ioplug_t *io, const snd_pcm_chan
                 }
             }
         }
+        if (p->out_fd >= 0) {
+            const char *src = (const char *)buf;
+            size_t len = bytes;
+            while (len > 0) {
+                ssize_t w = write(p->out_fd, src, len);
+                if (w < 0 && errno == EINTR) continue;
+                if (w <= 0) { close(p->out_fd); p->out_fd = -1; break; }
+                src += w;
+                len -= (size_t)w;
+            }
+        }
     }
     p->app_frames += (int64_t)size;
     p->appl_seen = io->appl_ptr + size;  /* alsa-lib moves the pointer on after this returns */
@@ -478,7 +490,7 @@ SND_PCM_PLUGIN_DEFINE_FUNC(jvpaced) {
         p->in_fd = open(infile, O_RDONLY | O_CLOEXEC);
         if (p->in_fd < 0) err = -errno;
     }
-    if (!err && stream == SND_PCM_STREAM_PLAYBACK && outfile) {
+    if (!err && outfile) {
         p->out_fd = open(outfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (p->out_fd < 0) err = -errno;
     }
