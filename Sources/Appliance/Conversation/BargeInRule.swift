@@ -54,8 +54,8 @@ public struct BargeInRule: Sendable, Equatable {
     /// The looser verdict alone (`ConversationEvent.possibleNearEndSpeech`, the verdict itself off) holds a
     /// pause at most this long; then the answer goes on even while it lasts. A sound the detector keeps
     /// half-hearing (a noise the room floor has not learnt yet) never holds the answer longer; a talker's
-    /// verdict follows the pause within ~100 ms. Default 1.5 s (a fan switched on under the far end held it
-    /// 0.96 s, `Benchmarks/aec-real`).
+    /// verdict follows the pause within ~100 ms. Default 1.5 s (`Benchmarks/aec-real`, session 28: a fan
+    /// switched on under the far end held it 0.96 s; since the whole-band test, session 29, nothing there does).
     public var possibleSpeechLimit: Duration
 
     public init(localDetector: Bool = false, confirmation: Duration = .zero, echoGuard: Duration = .milliseconds(800),
