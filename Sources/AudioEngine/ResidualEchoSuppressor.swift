@@ -160,7 +160,7 @@ final class ResidualEchoSuppressor {
     /// The prompt verdict counts a frame with this share of the speech bands (the strict one: 30 %).
     /// Benchmarks/aec/barge_in_sweep.py, session 29 (the answer met at every position of the frame): first
     /// pausing verdict median 96 ms, 90th percentile 205 ms, 5 of 77 starts later than 400 ms (30 % alone:
-    /// 112, 736, 12); end to end the answer fell silent 90-190 ms after the talker, median 140 (30 %
+    /// 112, 736, 12); end to end the answer fell silent 90-190 ms after the talker, median 150 in 32 runs (30 %
     /// alone: 130-220, median 190). As the verdict itself it stopped the assistant on a fan switched on
     /// under the far end and paused it 7-9 times over music 2; without the far-end test, 10 pauses over
     /// the ReSpeaker music (1 with it): hence its place.
