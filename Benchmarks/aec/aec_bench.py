@@ -29,12 +29,12 @@ NEAR_A = "Hey Jarvis, set a timer for ten minutes please."
 NEAR_B = "And what is the weather like tomorrow morning?"
 
 
-def speak(text, voice, path, extra=()):
+def speak(text, voice, path, extra=(), rate=FS):
     raw = path + ".22k.wav"
     subprocess.run(["espeak-ng", "-v", voice, "-s", "160", *extra, "-w", raw, text], check=True)
-    subprocess.run(["sox", "-D", raw, "-r", str(FS), "-b", "16", "-c", "1", path], check=True)
+    subprocess.run(["sox", "-D", raw, "-r", str(rate), "-b", "16", "-c", "1", path], check=True)
     x, fs = sf.read(path, dtype="float64")
-    assert fs == FS
+    assert fs == rate
     return x
 
 

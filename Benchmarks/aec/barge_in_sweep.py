@@ -56,23 +56,26 @@ def speech(text, work, name):
 def played_answer(work):
     """The answer as the stand-in server sends it (24 kHz, SpeechSynthesis) and as the chain hears the
     service play it: 48 kHz out, 16 kHz in; in 16-bit sample units."""
-    path = os.path.join(work, "answer24k.wav")
-    subprocess.run(["espeak-ng", "-v", "en-us", "-s", "160", "-w", path + ".22k.wav", ANSWER], check=True)
-    subprocess.run(["sox", "-D", path + ".22k.wav", "-r", "24000", "-b", "16", "-c", "1", path], check=True)
-    x, fs = sf.read(path, dtype="float64")
-    assert fs == 24_000
+    x = speak(ANSWER, "en-us", os.path.join(work, "answer24k.wav"), rate=24_000)
     return ss.resample_poly(ss.resample_poly(x, 2, 1), 1, 3) * 32768.0
 
 
-def loudspeaker_echo(played):
+def loudspeaker(played):
+    """The paced test PCM's small loudspeaker (16-bit sample units in and out): c*tanh(x/c) on full scale 1,
+    c = 0.2, then its 200 Hz high-pass (RBJ, Q = 1/sqrt(2))."""
     x = 0.2 * np.tanh(played / 32768.0 / 0.2)
     w = 2 * np.pi * 200 / RATE
     alpha, c = np.sin(w) / (2 * np.sqrt(0.5)), np.cos(w)
     a0 = 1 + alpha
     b = [(1 + c) / 2 / a0, -(1 + c) / a0, (1 + c) / 2 / a0]
     a = [1, -2 * c / a0, (1 - alpha) / a0]
+    return ss.lfilter(b, a, x) * 32768.0
+
+
+def loudspeaker_echo(played):
+    """What the mic hears of `played`: the loudspeaker, 8 ms late."""
     delay = int(0.008 * RATE)
-    return np.concatenate([np.zeros(delay), ss.lfilter(b, a, x)[:-delay]]) * 32768.0
+    return np.concatenate([np.zeros(delay), loudspeaker(played)[:-delay]])
 
 
 def write_wav(path, samples):

@@ -23,18 +23,7 @@ import numpy as np
 import scipy.signal as ss
 import soundfile as sf
 
-RATE = 16_000
-CLIP, HIGHPASS_HZ = 0.2, 200  # NonLinearEchoBargeInTests.room
-
-
-def loudspeaker(picked):
-    """The paced PCM's loudspeaker on the picked samples (full scale 1): c*tanh(x/c), then its high-pass."""
-    w = 2 * np.pi * HIGHPASS_HZ / RATE
-    alpha, c = np.sin(w) / (2 * np.sqrt(0.5)), np.cos(w)
-    a0 = 1 + alpha
-    b = [(1 + c) / 2 / a0, -(1 + c) / a0, (1 + c) / 2 / a0]
-    a = [1, -2 * c / a0, (1 - alpha) / a0]
-    return ss.lfilter(b, a, CLIP * np.tanh(picked / CLIP))
+from barge_in_sweep import RATE, loudspeaker
 
 
 def onsets(x, threshold, quiet_blocks=5):
@@ -82,8 +71,8 @@ def main():
         index = 3 * np.arange(len(heard)) + offset
         picked = np.zeros(len(heard))
         ok = (index >= 0) & (index < len(played))
-        picked[ok] = played[index[ok]] / 32768
-        echo = np.round(loudspeaker(picked) * 32768)
+        picked[ok] = played[index[ok]]
+        echo = np.round(loudspeaker(picked))
         error = np.sum((heard - echo) ** 2)
         if best is None or error < best[0]:
             best = (error, offset, echo)
