@@ -160,11 +160,7 @@ import TestSupport
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else { return "" }
         let kept = String(cString: made)
         for file in ["\(name)-heard.raw", "\(name)-played.raw"] {
-            guard let bytes = try? TestFiles.read(dir.file(file)) else { return "" }
-            let fd = open(kept + "/" + file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { return "" }
-            defer { close(fd) }
-            guard bytes.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == bytes.count else { return "" }
+            guard (try? TestFiles.write(TestFiles.read(dir.file(file)), to: kept + "/" + file)) != nil else { return "" }
         }
         return "; the mic and the speaker are kept in \(kept) for Benchmarks/aec/replay_barge_in.py"
     }
