@@ -10,8 +10,6 @@ import TestProcess
 /// what the service's verdicts do at every alignment of the answer with the chain's 16 ms frames, which
 /// one run of the service meets only by chance.
 @Suite struct NonLinearEchoVerdictTests {
-    static let interruption = "wait, stop, what about tomorrow"
-
     /// Where the answer's echo still misses the linear filter in a few speech bands, the looser verdict
     /// once started (0.9 s into the second answer, at 11 of these 16 alignments: a pause over the answer's
     /// own echo, which end to end made it stutter). It must start nowhere, and neither may the verdict.
@@ -32,8 +30,7 @@ import TestProcess
     /// verdict; the sweep's median is about 100 ms), with no verdict before him.
     @Test func aTalkerOverTheAnswerIsHeardWithinAFewFrames() async throws {
         let room = try await Room.make()
-        let talker = try await SpeechSynthesis.speak(Self.interruption, rate: 16_000, directory: room.directory.path, name: "talker")
-        let firstSound = 16 * (NonLinearEchoBargeInTests.wordOnsetsMilliseconds(talker, rate: 16_000).first ?? 0)
+        let (talker, firstSound) = try await room.talker()
         var latencies: [Int] = []
         for shift in [0, 5, 10] {
             let at = room.secondAnswerFrame(shiftMilliseconds: shift) * 256 + 24_000
@@ -55,8 +52,7 @@ import TestProcess
     /// but lets the start of a warm music pass pause the answer (README, barge-in).
     @Test func aTalkerAsTheAnswerBeginsIsHeardAtOnce() async throws {
         let room = try await Room.make()
-        let talker = try await SpeechSynthesis.speak(Self.interruption, rate: 16_000, directory: room.directory.path, name: "talker")
-        let firstSound = 16 * (NonLinearEchoBargeInTests.wordOnsetsMilliseconds(talker, rate: 16_000).first ?? 0)
+        let (talker, firstSound) = try await room.talker()
         let answerSound = 16 * (NonLinearEchoBargeInTests.wordOnsetsMilliseconds(room.answer, rate: 16_000).first ?? 0)
         var latencies: [Int] = []
         for (shift, delay) in [(4, 0), (12, 0), (6, 100), (14, 100)] {
@@ -83,6 +79,13 @@ import TestProcess
             let directory = TemporaryDirectory()
             let answer = try await SpeechSynthesis.speak(NonLinearEchoBargeInTests.answer, rate: 16_000, directory: directory.path, name: "answer")
             return Room(directory: directory, binary: binary, answer: answer)
+        }
+
+        /// The end-to-end test's interruption, and the sample of its first sound (the test's word rule).
+        func talker() async throws -> (samples: [Int16], firstSound: Int) {
+            let talker = try await SpeechSynthesis.speak(NonLinearEchoBargeInTests.interruption, rate: 16_000,
+                                                         directory: directory.path, name: "talker")
+            return (talker, 16 * (NonLinearEchoBargeInTests.wordOnsetsMilliseconds(talker, rate: 16_000).first ?? 0))
         }
 
         /// The chain's frame where the second answer begins: after the first and 1.5 s + `shift` ms of silence.
