@@ -16,7 +16,11 @@ import Glibc
 ///   Two such couplings: the suppression's rises at most `riseLimit` times its value per update, so a
 ///   talker the detector misses (over loud, non-linear music) is not learnt as echo within a sentence;
 ///   the detector's is unlimited, so a louder echo (volume up, a device moved) is learnt before it looks
-///   like a talker;
+///   like a talker, except in a band's onset (below) where the mic stands above its echo (the mic rule
+///   below): there it only falls. The onset's X̂ is the answer's first, soft sound, so a talker already
+///   at the mic made a ratio thousands of times the echo's, and one update raised the coupling by 46 dB
+///   and hid him (a talker who started with the answer was heard 0.7-1.3 s late); the echo's own onset
+///   leak does not raise the mic above its echo and is learnt as before;
 /// - onset coupling: a third coupling, for the suppression only, learnt and used in a band's first
 ///   `onsetMilliseconds` after its reference comes back from more than an echo tail of silence, unless
 ///   the near end talks (the onset compensation of WebRTC AEC3's ERLE estimator). The linear filter
@@ -472,9 +476,11 @@ final class ResidualEchoSuppressor {
             // the next burst (whose onset would then look like a talker).
             if farEndActive && envelope[b] > 1e-3 && referenceBand[b] >= 0.25 * envelope[b] {
                 let ratio = max(e - noise[b], 0) / (envelope[b] + 1e-3)
+                let talkerInOnset = onset && micAboveEcho(b, farEndActive: true)
                 if onset { onsetCoupling[b] = Self.track(onsetCoupling[b], toward: ratio, talking: talking) }
                 coupling[b] = Self.track(coupling[b], toward: min(ratio, Self.riseLimit * coupling[b]), talking: talking)
-                detectorCoupling[b] = Self.track(detectorCoupling[b], toward: ratio, talking: talking)
+                detectorCoupling[b] = Self.track(detectorCoupling[b], toward: talkerInOnset ? min(ratio, detectorCoupling[b]) : ratio,
+                                                 talking: talking)
                 micCoupling[b] = Self.track(micCoupling[b], toward: micBand[b] / (envelope[b] + 1e-3), talking: talking)
             }
             let leakEcho = followsLinearEstimate && farEndActive ? followedLeak(b, output: e, talking: talking) : 0

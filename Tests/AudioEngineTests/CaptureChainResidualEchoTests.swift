@@ -475,12 +475,14 @@ private func swellScene(holdsLostEcho: Bool) -> Double {
 /// A warm suppressor at the start of every far-end burst after a pause (an answer after silence): the
 /// linear filter leaves 10 dB below the echo in the burst's first 250 ms, 34 dB below it after that
 /// (Benchmarks/aec-real --warm, challenge-farend, leaked there). Bursts of 1 s, 0.5 s of silence between
-/// them (more than the echo tail). `voiceFromBurst`: a voice starts 100 ms before that burst and goes on.
-/// `pauseSound`: a soft voice (-47 dBFS, 16 dB under the onset's residual) in the last 100 ms of every
-/// pause. Returns the output's and the residual's energy in the onsets of the last four bursts (or in
-/// the voiced onsets).
-private func onsetScene(onsetMilliseconds: Int, voiceFromBurst: Int? = nil, pauseSound: Bool = false,
-                        endsQuietPauseTalkers: Bool = true) -> (out: Double, residual: Double) {
+/// them (more than the echo tail). `voiceFromBurst`: a voice starts `voiceLead` frames (100 ms) before that
+/// burst and goes on. `fadeIn`: each burst rises by 20 dB over its first six frames, as a voice's first
+/// sound does. `pauseSound`: a soft voice (-47 dBFS, 16 dB under the onset's residual) in the last 100 ms
+/// of every pause. Returns the output's and the residual's energy in the onsets of the last four bursts (or
+/// in the voiced onsets), and the frames from the voice's first to the first strict verdict after it.
+private func onsetScene(onsetMilliseconds: Int, voiceFromBurst: Int? = nil, voiceLead: Int = 6, fadeIn: Bool = false,
+                        pauseSound: Bool = false,
+                        endsQuietPauseTalkers: Bool = true) -> (out: Double, residual: Double, heardAfterFrames: Int?) {
     let frame = 256, lag = 40
     let suppressor = ResidualEchoSuppressor(frameSize: frame, sampleRate: 16000, tailSamples: 3072,
                                             onsetMilliseconds: onsetMilliseconds,
@@ -492,13 +494,16 @@ private func onsetScene(onsetMilliseconds: Int, voiceFromBurst: Int? = nil, paus
     var mic = [Int16](repeating: 0, count: frame)
     var inputs: [[Int16]] = [], outputs: [[Int16]] = [], measured: [Bool] = []
     var glottis: Float = 0
+    var heardAfterFrames: Int?
+    let voiceFrame = voiceFromBurst.map { $0 * (burstFrames + pauseFrames) - voiceLead }
     for f in 0..<bursts * (burstFrames + pauseFrames) {
         let burst = f / (burstFrames + pauseFrames), inBurst = f % (burstFrames + pauseFrames)
         let playing = inBurst < burstFrames
-        let voiced = voiceFromBurst.map { f >= $0 * (burstFrames + pauseFrames) - 6 } ?? false
+        let voiced = voiceFrame.map { f >= $0 } ?? false
         let soft = pauseSound && inBurst >= burstFrames + pauseFrames - 6
+        let level: Float = fadeIn && inBurst < 6 ? 6000 * powf(10, -Float(6 - inBurst) / 6) : 6000
         for i in 0..<frame {
-            reference[i] = playing ? white.sample(rms: 6000) : 0
+            reference[i] = playing ? white.sample(rms: level) : 0
             let echo = 0.5 * Float(path.push(reference[i]))
             let left: Float = inBurst < onsetFrames ? 0.32 : 0.02
             var voice: Float = 0
@@ -513,6 +518,9 @@ private func onsetScene(onsetMilliseconds: Int, voiceFromBurst: Int? = nil, paus
         inputs.append(residual)
         suppressor.process(&residual, reference: reference, mic: mic)
         outputs.append(residual)
+        if let start = voiceFrame, f >= start, heardAfterFrames == nil, suppressor.activity.nearEndSpeech {
+            heardAfterFrames = f - start
+        }
         let inOnset = playing && inBurst < onsetFrames + 2
         measured.append(inOnset && (voiceFromBurst.map { burst >= $0 } ?? (burst >= bursts - 4)))
     }
@@ -522,7 +530,7 @@ private func onsetScene(onsetMilliseconds: Int, voiceFromBurst: Int? = nil, paus
         out += CaptureChainTestSignals.energy(outputs[f + 1][...])
         input += CaptureChainTestSignals.energy(inputs[f][...])
     }
-    return (out + 1, input + 1)
+    return (out + 1, input + 1, heardAfterFrames)
 }
 
 @Test func echoTheFilterLeavesAtAnOnsetAfterAPauseIsSuppressed() {
@@ -554,6 +562,18 @@ private func onsetScene(onsetMilliseconds: Int, voiceFromBurst: Int? = nil, paus
     let without = onsetScene(onsetMilliseconds: 0, voiceFromBurst: 8)
     let difference = 10 * log10(without.out / withOnset.out)
     #expect(abs(difference) < 1, "the voiced onsets lost \(difference) dB more with the onset coupling")
+}
+
+@Test func aVoiceThatBeginsWithAnOnsetIsHeardAtOnce() throws {
+    // A talker who starts as an answer begins (Tests/CLITests/NonLinearEchoVerdictTests with real speech): in
+    // the onset the reference envelope is the burst's soft first sound, so the voice makes a ratio many times
+    // the echo's. Learnt, it hid him until the burst ended (72-73 frames); now 1.
+    for burst in [6, 8, 10] {
+        let scene = onsetScene(onsetMilliseconds: ResidualEchoSuppressor.onsetMilliseconds, voiceFromBurst: burst,
+                               voiceLead: 0, fadeIn: true)
+        let heard = try #require(scene.heardAfterFrames, "the voice that began with burst \(burst) was never heard")
+        #expect(heard <= 6, "the voice that began with burst \(burst) was heard \(heard * 16) ms in")
+    }
 }
 
 /// Double talk: a voice (a pulse train through a one-pole low-pass, at the mic and in the canceller's
