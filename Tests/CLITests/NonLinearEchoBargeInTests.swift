@@ -84,8 +84,8 @@ import TestSupport
         let replay = latency > bound ? Self.keepForReplay(dir, name: "echo") : ""
         let message: Comment = "the assistant stopped \(latency) ms after the user started talking (\(xruns) xruns in this phase)\(replay); log:\n\(service.logText)"
         // A known gap (issue #11): over this loud, non-linear echo the near-end detectors miss a first word
-        // only a few dB above it at some alignments with the answer (Benchmarks/aec/barge_in_sweep.py: 5 of
-        // 77 since session 29), and the answer stops at the next word. That is a known issue while it stops within the bound
+        // only a few dB above it at some alignments with the answer (Benchmarks/aec/barge_in_sweep.py: 4 of
+        // 77 since session 30), and the answer stops at the next word. That is a known issue while it stops within the bound
         // of a later word's onset; anything slower fails.
         let spoken = stopped - heardAtSpeech / 48
         if latency > bound, let word = words.last(where: { $0 <= spoken }), word != onset, spoken - word <= bound {
