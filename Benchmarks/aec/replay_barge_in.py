@@ -3,8 +3,9 @@
 `jarvis-voice dsp`, to see what the capture chain's verdicts did in it.
 
 The test keeps a slow run's files (its failure or known-issue message names the directory): what the
-service's mic read (`echo-heard.raw`: 16 kHz mono S16, echo included, as the paced test PCM delivered it)
-and what its speaker played (`echo-played.raw`: 48 kHz stereo S16). The paced PCM's echo is rebuilt from
+service's mic read (`NAME-heard.raw`: 16 kHz mono S16, echo included, as the paced test PCM delivered it)
+and what its speaker played (`NAME-played.raw`: 48 kHz stereo S16); NAME is the test's room, `echo` (the
+talker 1.5 s into the answer) or `onset` (the talker as the answer begins). The paced PCM's echo is rebuilt from
 the played sound exactly as it makes it (the nearest 48 kHz sample at each capture instant, clipped,
 high-passed), which finds the alignment of the two files; the mic less that echo is the talker. The
 chain then runs on the mic and the played sound brought to 16 kHz as the service hears it (the reference,
@@ -13,7 +14,7 @@ aligned), and the script prints the talker's word onsets, the answer's stretches
 that a verdict on the live echo came from the signal, not from the live chain: the same samples gave the
 same verdict offline.
 
-usage: .venv/bin/python replay_barge_in.py --binary PATH DIR   (the venv `run.sh` creates)
+usage: .venv/bin/python replay_barge_in.py --binary PATH [--name echo|onset] DIR   (the venv `run.sh` creates)
 """
 import argparse
 import os
@@ -56,10 +57,11 @@ def stretches(power, threshold, gap_blocks=25):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", required=True)
+    parser.add_argument("--name", default="echo", help="the test's room: the files' prefix")
     parser.add_argument("dir")
     args = parser.parse_args()
-    heard = np.fromfile(os.path.join(args.dir, "echo-heard.raw"), dtype="<i2").astype(float)
-    stereo = np.fromfile(os.path.join(args.dir, "echo-played.raw"), dtype="<i2").reshape(-1, 2).astype(np.int32)
+    heard = np.fromfile(os.path.join(args.dir, f"{args.name}-heard.raw"), dtype="<i2").astype(float)
+    stereo = np.fromfile(os.path.join(args.dir, f"{args.name}-played.raw"), dtype="<i2").reshape(-1, 2).astype(np.int32)
     played = np.trunc(stereo.sum(axis=1) / 2)  # the paced PCM's link: the channels' mean, as C's integer division
 
     # Coarse lag from the played sound at 16 kHz, then the exact pick offset (48 kHz samples).

@@ -17,10 +17,11 @@ import Glibc
 ///   talker the detector misses (over loud, non-linear music) is not learnt as echo within a sentence;
 ///   the detector's is unlimited, so a louder echo (volume up, a device moved) is learnt before it looks
 ///   like a talker, except in a band's onset (below) where the mic stands above its echo (the mic rule
-///   below): there it only falls. The onset's X̂ is the answer's first, soft sound, so a talker already
-///   at the mic made a ratio thousands of times the echo's, and one update raised the coupling by 46 dB
-///   and hid him (a talker who started with the answer was heard 0.7-1.3 s late); the echo's own onset
-///   leak does not raise the mic above its echo and is learnt as before;
+///   below): there it, and the mic rule's own coupling, only fall. The onset's X̂ is the answer's first,
+///   soft sound, so a talker already at the mic made a ratio thousands of times the echo's, and one
+///   update raised the couplings by 40-46 dB and hid him (a talker who started with the answer, or 20 ms
+///   before it, was heard 0.7-1.3 s late or not at all); the echo's own onset leak does not raise the mic
+///   above its echo and is learnt as before;
 /// - onset coupling: a third coupling, for the suppression only, learnt and used in a band's first
 ///   `onsetMilliseconds` after its reference comes back from more than an echo tail of silence, unless
 ///   the near end talks (the onset compensation of WebRTC AEC3's ERLE estimator). The linear filter
@@ -481,7 +482,9 @@ final class ResidualEchoSuppressor {
                 coupling[b] = Self.track(coupling[b], toward: min(ratio, Self.riseLimit * coupling[b]), talking: talking)
                 detectorCoupling[b] = Self.track(detectorCoupling[b], toward: talkerInOnset ? min(ratio, detectorCoupling[b]) : ratio,
                                                  talking: talking)
-                micCoupling[b] = Self.track(micCoupling[b], toward: micBand[b] / (envelope[b] + 1e-3), talking: talking)
+                let micRatio = micBand[b] / (envelope[b] + 1e-3)
+                micCoupling[b] = Self.track(micCoupling[b], toward: talkerInOnset ? min(micRatio, micCoupling[b]) : micRatio,
+                                            talking: talking)
             }
             let leakEcho = followsLinearEstimate && farEndActive ? followedLeak(b, output: e, talking: talking) : 0
             onsetEchoBand[b] = max(leakEcho, (onset ? max(coupling[b], onsetCoupling[b]) : coupling[b]) * envelope[b])

@@ -67,22 +67,14 @@ import TestSupport
         #expect(stopped2 != nil, "log:\n\(service.logText)")
         // The pause took back what the speaker had queued (a period after it, not the whole buffer).
         #expect((stopped2?["audio"]?["playback_take_backs"]?.numberValue ?? 0) >= 1, "\(String(describing: stopped2))")
-        try await service.playOn(milliseconds: 600)
-        let played = (try? TestFiles.readSamples(service.played)) ?? []
-        let words = Self.wordOnsetsMilliseconds(interruption, rate: 16_000)
+        let silencing = try await whenTheAnswerFellSilent(in: service, talker: interruption, heardAt: heardAtSpeech, logBefore: logBeforeTalk).silencing
+        let (words, stopped, latency, bound) = (silencing.words, silencing.stopped, silencing.latency, silencing.bound)
         let onset = words.first ?? 0
-        let stopped = try #require(Self.silenceStartMilliseconds(inStereo48k: played, from: heardAtSpeech), "the answer never stopped")
-        let latency = stopped - (heardAtSpeech / 48 + onset)
         let pausesAlone = occurrences(of: "voice paused", in: log1)
         print("non-linear echo: \(echoTurns) server VAD turn(s) on the echo ignored, \(pausesAlone) pause(s) while it talked alone; "
               + "barge-in silenced the answer \(latency) ms after the talker started (his words at \(words) ms)")
-        // The 500 ms bound holds while the devices run in real time. When the machine starved the service
-        // (an overrun or underrun in this phase: the mic's audio arrived late or the speaker ran dry), the
-        // timing is the machine's, not the detector's; then the answer must still stop, within 3 s.
-        let xruns = occurrences(of: ", recovered", in: String(service.logText.dropFirst(logBeforeTalk)))
-        let bound = xruns == 0 ? 500 : 3_000
         let replay = latency > bound ? Self.keepForReplay(dir, name: "echo") : ""
-        let message: Comment = "the assistant stopped \(latency) ms after the user started talking (\(xruns) xruns in this phase)\(replay); log:\n\(service.logText)"
+        let message: Comment = "the assistant stopped \(latency) ms after the user started talking (\(silencing.xruns) xruns in this phase)\(replay); log:\n\(service.logText)"
         // A known gap (issue #11): over this loud, non-linear echo the near-end detectors miss a first word
         // only a few dB above it at some alignments with the answer (Benchmarks/aec/barge_in_sweep.py: 4 of
         // 77 since session 30), and the answer stops at the next word. That is a known issue while it stops within the bound
@@ -95,6 +87,40 @@ import TestSupport
         } else {
             #expect(latency <= bound, message)
         }
+
+        await kitchen.stop()
+    }
+
+    /// The user talks as the answer begins (the moment the service reports `ai_speaking`: his first sound
+    /// 20 ms before to 40 ms after the answer's). In each band's onset the reference barely plays, and until
+    /// session 30 the detector and the mic rule learnt him there as the answer's echo (0.8 s in 2 of 5 runs;
+    /// NonLinearEchoVerdictTests measures it offline); the answer must fall silent as fast as over its middle.
+    @Test func aTalkerWhoStartsAsTheAnswerBeginsStopsItFast() async throws {
+        let kitchen = try await Kitchen.start(in: dir, name: "onset")
+        let (service, realtime) = (kitchen.service, kitchen.realtime)
+        let (question, interruption, silence) = (kitchen.question, kitchen.interruption, kitchen.silence)
+        defer { _ = service.process.signal(SIGKILL) }
+        // The first answer plays alone (the canceller converges on the room, as in the other tests)...
+        try service.speak(question + silence)
+        try #require(await service.waitForState("ai_speaking", timeout: .seconds(30)), "log:\n\(service.logText)")
+        try #require(await service.waitForState("listening", timeout: .seconds(30)), "log:\n\(service.logText)")
+        // ...and the user talks as the second begins (no pad after the question: the paced mic hears silence
+        // once its file is read, so his words come with the next period, not after a queued second of pad).
+        let beforeAnswer = service.playedFrames
+        try service.speak(question)
+        try #require(await service.waitForState("ai_speaking", timeout: .seconds(30)), "log:\n\(service.logText)")
+        let logBeforeTalk = service.logText.count
+        let heardAtSpeech = service.playedFrames
+        try service.speak(interruption + silence)
+        #expect(await realtime.waitForClientEvent("conversation.item.truncate", timeout: .seconds(30)), "log:\n\(service.logText)")
+        let (played, silencing) = try await whenTheAnswerFellSilent(in: service, talker: interruption, heardAt: heardAtSpeech, logBefore: logBeforeTalk)
+        let talkerStart = heardAtSpeech / 48 + (silencing.words.first ?? 0)
+        let answerSound = Self.soundStartMilliseconds(inStereo48k: played, from: beforeAnswer).map { talkerStart - $0 }
+        print("talker as the answer begins (\(answerSound.map(String.init) ?? "?") ms after its first sound): "
+              + "the answer silenced \(silencing.latency) ms after he started")
+        let replay = silencing.latency > silencing.bound ? Self.keepForReplay(dir, name: "onset") : ""
+        #expect(silencing.latency <= silencing.bound,
+                "the assistant stopped \(silencing.latency) ms after the user started talking (\(silencing.xruns) xruns)\(replay); log:\n\(service.logText)")
 
         await kitchen.stop()
     }
@@ -133,6 +159,33 @@ import TestSupport
         print("short sound over the answer: \(resumed.drop { $0 != ":" }.dropFirst())")
 
         await kitchen.stop()
+    }
+
+    /// When the answer fell silent for a talker saying `talker`, appended to the mic when the speaker had
+    /// played `heardAt` frames.
+    struct Silencing {
+        /// His words' onsets in ms, when the speaker's output fell silent (ms from its start), and that
+        /// moment after his first sound.
+        let words: [Int]
+        let stopped: Int
+        let latency: Int
+        /// Overruns and underruns since the talk began, and the bound the latency must meet: 500 ms while
+        /// the devices ran in real time; when the machine starved the service (the mic's audio arrived
+        /// late or the speaker ran dry) the timing is the machine's, not the detector's, and the answer must
+        /// still stop within 3 s.
+        let xruns: Int
+        var bound: Int { xruns == 0 ? 500 : 3_000 }
+    }
+
+    /// Lets the speaker play 600 ms more, then reads what it played (48 kHz stereo) and when it fell silent.
+    func whenTheAnswerFellSilent(in service: ServiceUnderTest, talker: [Int16], heardAt: Int, logBefore: Int) async throws
+        -> (played: [Int16], silencing: Silencing) {
+        try await service.playOn(milliseconds: 600)
+        let played = (try? TestFiles.readSamples(service.played)) ?? []
+        let words = Self.wordOnsetsMilliseconds(talker, rate: 16_000)
+        let stopped = try #require(Self.silenceStartMilliseconds(inStereo48k: played, from: heardAt), "the answer never stopped")
+        let xruns = occurrences(of: ", recovered", in: String(service.logText.dropFirst(logBefore)))
+        return (played, Silencing(words: words, stopped: stopped, latency: stopped - (heardAt / 48 + (words.first ?? 0)), xruns: xruns))
     }
 
     /// `milliseconds` of a voiced sound (140 Hz and its harmonics up to 4 kHz, equally loud, Hann-shaped)
@@ -231,6 +284,20 @@ import TestSupport
             start += block
         }
         return onsets
+    }
+
+    /// From frame `from` of the speaker's output (48 kHz stereo), the first 10 ms block of the left channel
+    /// above -50 dBFS, in ms from the start of the output.
+    static func soundStartMilliseconds(inStereo48k samples: [Int16], from: Int) -> Int? {
+        let block = 480
+        var frame = from
+        while (frame + block) * 2 <= samples.count {
+            var energy = 0.0
+            for f in frame..<(frame + block) { energy += Double(samples[2 * f]) * Double(samples[2 * f]) }
+            if energy / Double(block) >= 104 * 104 { return frame / 48 }
+            frame += block
+        }
+        return nil
     }
 
     /// From frame `from` of the speaker's output (48 kHz stereo), where the sound stops for at least
