@@ -27,9 +27,7 @@ import TestSupport
         defer { _ = service.process.signal(SIGKILL) }
 
         // Phase 1: the question, then only the assistant talks (far end only), loud and non-linear.
-        try service.speak(question + silence)
-        try #require(await service.waitForState("ai_speaking", timeout: .seconds(30)), "log:\n\(service.logText)")
-        try #require(await service.waitForState("listening", timeout: .seconds(30)), "log:\n\(service.logText)")
+        try await kitchen.answerPlayedAlone()
         let log1 = service.logText
         #expect(log1.contains("ai_speaking -> listening (playback progress)"), "the answer played to its end; log:\n\(log1)")
         #expect(!log1.contains("barge-in"), "log:\n\(log1)")
@@ -101,9 +99,7 @@ import TestSupport
         let (question, interruption, silence) = (kitchen.question, kitchen.interruption, kitchen.silence)
         defer { _ = service.process.signal(SIGKILL) }
         // The first answer plays alone (the canceller converges on the room, as in the other tests)...
-        try service.speak(question + silence)
-        try #require(await service.waitForState("ai_speaking", timeout: .seconds(30)), "log:\n\(service.logText)")
-        try #require(await service.waitForState("listening", timeout: .seconds(30)), "log:\n\(service.logText)")
+        try await kitchen.answerPlayedAlone()
         // ...and the user talks as the second begins (no pad after the question: the paced mic hears silence
         // once its file is read, so his words come with the next period, not after a queued second of pad).
         let beforeAnswer = service.playedFrames
@@ -134,9 +130,7 @@ import TestSupport
         let (question, silence) = (kitchen.question, kitchen.silence)
         defer { _ = service.process.signal(SIGKILL) }
         // The first answer plays alone (the canceller converges on the room, as in the other test)...
-        try service.speak(question + silence)
-        try #require(await service.waitForState("ai_speaking", timeout: .seconds(30)), "log:\n\(service.logText)")
-        try #require(await service.waitForState("listening", timeout: .seconds(30)), "log:\n\(service.logText)")
+        try await kitchen.answerPlayedAlone()
         // ...and 1.5 s into the second, the sound.
         try service.speak(question + silence)
         try #require(await service.waitForState("ai_speaking", timeout: .seconds(30)), "log:\n\(service.logText)")
@@ -256,6 +250,13 @@ import TestSupport
             return kitchen
         }
 
+        /// The question, and its answer played alone to its end (the canceller converges on the room).
+        func answerPlayedAlone() async throws {
+            try service.speak(question + silence)
+            try #require(await service.waitForState("ai_speaking", timeout: .seconds(30)), "log:\n\(service.logText)")
+            try #require(await service.waitForState("listening", timeout: .seconds(30)), "log:\n\(service.logText)")
+        }
+
         func stop() async {
             await service.stop()
             await realtime.shutdown()
@@ -289,15 +290,7 @@ import TestSupport
     /// From frame `from` of the speaker's output (48 kHz stereo), the first 10 ms block of the left channel
     /// above -50 dBFS, in ms from the start of the output.
     static func soundStartMilliseconds(inStereo48k samples: [Int16], from: Int) -> Int? {
-        let block = 480
-        var frame = from
-        while (frame + block) * 2 <= samples.count {
-            var energy = 0.0
-            for f in frame..<(frame + block) { energy += Double(samples[2 * f]) * Double(samples[2 * f]) }
-            if energy / Double(block) >= 104 * 104 { return frame / 48 }
-            frame += block
-        }
-        return nil
+        stride(from: from, through: samples.count / 2 - 480, by: 480).first { !isSilentBlock(samples, at: $0) }.map { $0 / 48 }
     }
 
     /// From frame `from` of the speaker's output (48 kHz stereo), where the sound stops for at least
@@ -307,9 +300,7 @@ import TestSupport
         var frame = from
         var silentSince: Int?
         while (frame + block) * 2 <= samples.count {
-            var energy = 0.0
-            for f in frame..<(frame + block) { energy += Double(samples[2 * f]) * Double(samples[2 * f]) }
-            if energy / Double(block) < 104 * 104 {
+            if isSilentBlock(samples, at: frame) {
                 if silentSince == nil { silentSince = frame }
                 if let since = silentSince, frame + block - since >= 48 * 250 { return since / 48 }
             } else {
@@ -318,5 +309,12 @@ import TestSupport
             frame += block
         }
         return nil
+    }
+
+    /// Whether the 10 ms block of the left channel from frame `frame` (48 kHz stereo) is below -50 dBFS.
+    static func isSilentBlock(_ samples: [Int16], at frame: Int) -> Bool {
+        var energy = 0.0
+        for f in frame..<(frame + 480) { energy += Double(samples[2 * f]) * Double(samples[2 * f]) }
+        return energy / 480 < 104 * 104
     }
 }
