@@ -8,7 +8,8 @@ import Glibc
 /// floor had learnt it. The high-pass keeps a motor's low hum out: the measure follows the speech bands
 /// the detectors use, where a voice's harmonics are and a 110 Hz hum's fundamental is not.
 /// Write the block into `input` (a window that starts and ends near zero), call `measure()`, which
-/// filters `input` in place. All storage is allocated in init; one thread.
+/// filters `input` in place; `bestLag` and `correlation(near:slack:)` then read the same measure. All
+/// storage is allocated in init; one thread.
 final class PeriodicityMeter {
     let length: Int
     /// `length` samples, zero until written.
@@ -16,6 +17,10 @@ final class PeriodicityMeter {
     /// Sums of squares of the filtered block's first i samples, i = 0...length.
     private let energy: UnsafeMutablePointer<Float>
     private let lags: ClosedRange<Int>
+    /// The last measure's normalized autocorrelation per lag (index: lag − the shortest lag).
+    private let correlations: UnsafeMutablePointer<Float>
+    /// The lag of the last measure's highest correlation, in samples (the shortest lag for silence).
+    private(set) var bestLag: Int
     /// One second-order Butterworth high-pass section (RBJ), applied twice: 24 dB per octave.
     private let b0: Float, b1: Float, b2: Float, a1: Float, a2: Float
 
@@ -26,6 +31,8 @@ final class PeriodicityMeter {
         lags = shortest...longest
         input = .floats(length)
         energy = .floats(length + 1)
+        correlations = .floats(longest - shortest + 1)
+        bestLag = shortest
         let w0 = 2 * Float.pi * highPassHz / Float(sampleRate), alpha = sinf(w0) / Float(2).squareRoot()
         let c = cosf(w0), a0 = 1 + alpha
         b0 = (1 + c) / 2 / a0
@@ -35,7 +42,7 @@ final class PeriodicityMeter {
         a2 = (1 - alpha) / a0
     }
 
-    deinit { input.deallocate(); energy.deallocate() }
+    deinit { input.deallocate(); energy.deallocate(); correlations.deallocate() }
 
     /// The periodicity of `input` above the high-pass, 0...1 (0 for silence).
     func measure() -> Float {
@@ -52,13 +59,30 @@ final class PeriodicityMeter {
         energy[0] = 0
         for i in 0..<n { energy[i + 1] = energy[i] + input[i] * input[i] }
         var best: Float = 0
+        bestLag = lags.lowerBound
         for lag in lags {
+            let index = lag - lags.lowerBound
+            correlations[index] = 0
             let overlapEnergy = energy[n - lag] * (energy[n] - energy[lag])
             guard overlapEnergy > 0 else { continue }
             var dot: Float = 0
             for i in 0..<(n - lag) { dot += input[i] * input[i + lag] }
-            best = max(best, dot / sqrtf(overlapEnergy))
+            correlations[index] = dot / sqrtf(overlapEnergy)
+            if correlations[index] > best {
+                best = correlations[index]
+                bestLag = lag
+            }
         }
+        return best
+    }
+
+    /// The last measure's highest correlation at the lags within `slack` samples of `lag` (0 where none
+    /// of them is a pitch period).
+    func correlation(near lag: Int, slack: Int) -> Float {
+        let low = max(lags.lowerBound, lag - slack), high = min(lags.upperBound, lag + slack)
+        guard low <= high else { return 0 }
+        var best: Float = 0
+        for l in low...high { best = max(best, correlations[l - lags.lowerBound]) }
         return best
     }
 }

@@ -108,8 +108,11 @@ import Glibc
 /// and the room floor: a talker adds sound, while a loud clipped echo that the filter misses in a few
 /// bands does not (on the end-to-end test's answer it started 0.9 s in at 11 of the 16 positions of the
 /// answer in the frame grid, at -6.5 to -2.2 dB overall; talkers' first verdicts stood at -4 to +23 dB,
-/// median +5.6, and those under 0 dB were heard a frame or two later). It is published as
-/// `NearEndActivity.possibleNearEndSpeech`, which pauses the assistant but never stops it.
+/// median +5.6, and those under 0 dB were heard a frame or two later), or on a voiced frame whose pitch
+/// the reference does not have: the echo, however clipped, repeats at the played sound's pitch period,
+/// while a talker's first word can stand under that echo as a whole and still clear the margin in a few
+/// bands (a talker 1.0 s into the answer was heard only with his second word, 736 ms in). It is published
+/// as `NearEndActivity.possibleNearEndSpeech`, which pauses the assistant but never stops it.
 /// Benchmarks/aec-real, every recording in the cache, cold and warm, before the chain raised a quiet
 /// reference (session 15): no verdict begins while only the far end plays. Margin 5 without the mic rule
 /// did the same but missed talkers over music that margin 4 catches (one more cold, two more warm);
@@ -176,6 +179,18 @@ final class ResidualEchoSuppressor {
     /// none of the switched-on noises; 0.4 delays one by 128 ms. Without the meter's high-pass, 0.35
     /// delayed one by 32 ms and the humming hood still stopped the assistant (4 cold, 5 warm).
     static let voicedPeriodicity: Float = 0.35
+    /// The prompt verdict may also start under the predicted echo as a whole where the output's pitch is
+    /// not the reference's (`outputPitchIsNotTheReferences`): the reference is at least this periodic, and
+    /// repeats itself at the output's period (within a 30th of it, 3 %) less than half as well as at its
+    /// own. Benchmarks/aec/barge_in_sweep.py, session 31 (temporary builds): 4 -> 2 of 77 starts later
+    /// than 400 ms, no verdict before the talker, with the answer made as the service plays it and as the
+    /// tests make it; within a 20th (5 %) one of those stayed late with the tests' answer; at the
+    /// reference's own best lag instead of the output's (often an octave or two off) it paused on the echo
+    /// at one position of the frame in 16; with 0.35 here (voiced) a fan switched on under the far end
+    /// paused the assistant (Benchmarks/aec-real, cold), with 0.5 no verdict there moved, cold or warm.
+    static let pitchedReference: Float = 0.5
+    static let pitchToleranceDivisor = 30
+    static let pitchMismatch: Float = 0.5
     /// The mic must be this many times louder than the echo the mic coupling predicts for a talker (6 dB).
     static let micMargin: Float = 4
     /// The leak floor: per update, how far the tracked leak (in log10) moves toward a frame's when that is
@@ -246,6 +261,9 @@ final class ResidualEchoSuppressor {
     /// The suppressed output's periodicity, measured in each frame the strict detector counts while its
     /// verdict is off.
     private let periodicity: PeriodicityMeter
+    /// The aligned reference's periodicity, measured where the prompt verdict would start under the
+    /// predicted echo (`outputPitchIsNotTheReferences`).
+    private let referencePeriodicity: PeriodicityMeter
     private let gain: UnsafeMutablePointer<Float>
     private let residualBand: UnsafeMutablePointer<Float>
     private let referenceBand: UnsafeMutablePointer<Float>
@@ -361,6 +379,7 @@ final class ResidualEchoSuppressor {
         let subwindow = Float(Self.roomFloorMilliseconds) / Float(BandNoiseFloor.subwindowCount)
         roomFloor = BandNoiseFloor(bandCount: bands, subwindowFrames: Int((subwindow / frameMilliseconds).rounded()))
         periodicity = PeriodicityMeter(length: windowLength, sampleRate: sampleRate)
+        referencePeriodicity = PeriodicityMeter(length: windowLength, sampleRate: sampleRate)
         decay = powf(10, -3.2 * frameMilliseconds / 16 / 10)
         tailFrames = max(1, (tailSamples + frameSize - 1) / frameSize)
         onsetFrames = (onsetMilliseconds * sampleRate / 1000 + frameSize - 1) / frameSize
@@ -565,15 +584,17 @@ final class ResidualEchoSuppressor {
         // A verdict starts only on a voiced frame of a counted run; once on, it holds as before.
         let bandCount = speechBands.count
         let promptMayStart = farEndRhythm.isOpen
+        let promptCounts = promptMayStart && !prompt.speech && prompt.counts(bandsAbove: strictAbove, bandCount: bandCount)
         var voiced = false
-        if (!strict.speech && strict.counts(bandsAbove: strictAbove, bandCount: bandCount))
-            || (promptMayStart && !prompt.speech && prompt.counts(bandsAbove: strictAbove, bandCount: bandCount)) {
+        var addsSound = speechEnergy > predicted
+        if (!strict.speech && strict.counts(bandsAbove: strictAbove, bandCount: bandCount)) || promptCounts {
             for i in 0..<w { periodicity.input[i] = re[i] * window[i] }
             voiced = periodicity.measure() >= Self.voicedPeriodicity
+            if voiced && promptCounts && farEndActive && !addsSound { addsSound = outputPitchIsNotTheReferences() }
         }
         let speech = strict.update(bandsAbove: strictAbove, bandCount: bandCount, mayStart: voiced)
         let possible = prompt.update(bandsAbove: strictAbove, bandCount: bandCount,
-                                     mayStart: voiced && promptMayStart && speechEnergy > predicted)
+                                     mayStart: voiced && promptMayStart && addsSound)
         activity = NearEndActivity(farEndActive: farEndActive, nearEndSpeech: speech, possibleNearEndSpeech: possible || speech,
                                    nearToEchoDB: 10 * log10f((speechEnergy + 1) / (predicted + 1)))
     }
@@ -609,6 +630,19 @@ final class ResidualEchoSuppressor {
             leakLog[b] += (leak > leakLog[b] ? Self.leakRise : Self.leakFall) * (leak - leakLog[b])
         }
         return min(Self.maxLeak, Self.leakMargin * powf(10, leakLog[b])) * estimate
+    }
+
+    /// Whether the suppressed output's pitch (the periodicity meter's last measure) is one the aligned
+    /// reference of the same window does not have: the reference is clearly voiced (`pitchedReference`),
+    /// but repeats itself at the output's period, within a `pitchToleranceDivisor`th of it, less than
+    /// `pitchMismatch` times as well as at its own.
+    private func outputPitchIsNotTheReferences() -> Bool {
+        for i in 0..<windowLength { referencePeriodicity.input[i] = referenceHistory[i] * window[i] }
+        let voicing = referencePeriodicity.measure()
+        guard voicing >= Self.pitchedReference else { return false }
+        let lag = periodicity.bestLag
+        let slack = max(1, lag / Self.pitchToleranceDivisor)
+        return referencePeriodicity.correlation(near: lag, slack: slack) < Self.pitchMismatch * voicing
     }
 
     /// The mic rule: band `b` of the mic is louder than its echo (more than `micMargin` times the mic

@@ -51,3 +51,18 @@ private func periodicity(_ sample: (Int) -> Float) -> Float {
     #expect(filtered < ResidualEchoSuppressor.voicedPeriodicity, "above 300 Hz the hood measured \(filtered)")
     #expect(unfiltered > ResidualEchoSuppressor.voicedPeriodicity, "the whole band measured \(unfiltered)")
 }
+
+@Test func theMeasureKeepsItsBestLagAndEveryLagsCorrelation() {
+    // Glottal pulses at 125 Hz: one period is 128 samples.
+    let meter = PeriodicityMeter(length: 512, sampleRate: 16000)
+    var glottis: Float = 0
+    for i in 0..<meter.length {
+        glottis = 0.7 * glottis + (i % 128 == 0 ? 9000 : 0)
+        meter.input[i] = glottis * (0.5 - 0.5 * cosf(2 * .pi * (Float(i) + 0.5) / Float(meter.length)))
+    }
+    let best = meter.measure()
+    #expect(abs(meter.bestLag - 128) <= 1, "best lag \(meter.bestLag)")
+    #expect(meter.correlation(near: 128, slack: 2) == best)
+    #expect(meter.correlation(near: 100, slack: 3) < 0.5 * best, "a period 22 % shorter measured \(meter.correlation(near: 100, slack: 3))")
+    #expect(meter.correlation(near: 1000, slack: 4) == 0, "no pitch period lies there")
+}

@@ -45,6 +45,27 @@ import TestProcess
         print("talker 1.5 s into the answer, shifted 0, 5 and 10 ms: first verdict \(latencies) ms after his first sound")
     }
 
+    /// A talker whose first word stands under the answer's echo over the speech bands as a whole, which
+    /// alone says echo (Benchmarks/aec/barge_in_sweep.py: 1.0 and 2.9 s into the answer at these positions
+    /// of the frame, heard only with his second word, 736 and 752 ms after his first sound), but whose
+    /// pitch is not the answer's: the echo, however clipped, repeats at the played answer's pitch period.
+    @Test func aTalkerUnderTheEchoAsAWholeIsHeardByHisPitch() async throws {
+        let room = try await Room.make()
+        let (talker, firstSound) = try await room.talker()
+        var latencies: [Int] = []
+        for (shift, into) in [(7, 1000), (10, 2900)] {
+            let at = room.secondAnswerSample(shiftMilliseconds: shift) + 16 * into
+            let trace = try await room.trace(shiftMilliseconds: shift, talker: talker, at: at)
+            let heard = (at + firstSound) / 256
+            #expect(!trace[room.secondAnswerFrame(shiftMilliseconds: shift)..<heard].contains { $0 != "0" },
+                    "a verdict before the talker (shift \(shift) ms)")
+            let first = try #require(trace[heard...].firstIndex { $0 != "0" }, "never heard (\(into) ms into the answer)")
+            latencies.append((first - heard) * 16)
+        }
+        print("talker 1.0 and 2.9 s into the answer: first verdict \(latencies) ms after his first sound")
+        #expect(latencies.allSatisfy { $0 <= 160 }, "first verdicts \(latencies) ms after the talker's first sound")
+    }
+
     /// A talker who starts as the second answer does (40 ms before its first sound, with it, and 100 ms
     /// after). In a band's onset, where the reference comes back from silence barely playing, he fills the
     /// band; the detector's coupling learnt him as the answer's echo (46 dB in one frame) and hid him for
