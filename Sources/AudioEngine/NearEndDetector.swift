@@ -30,7 +30,12 @@ struct NearEndDetector {
     /// false holds back a verdict that is not on yet (the run keeps counting): a caller's further test
     /// of the evidence.
     mutating func update(bandsAbove: Int, bandCount: Int, mayStart: Bool = true) -> Bool {
-        run = counts(bandsAbove: bandsAbove, bandCount: bandCount) ? run + 1 : 0
+        update(counted: counts(bandsAbove: bandsAbove, bandCount: bandCount), mayStart: mayStart)
+    }
+
+    /// One frame the caller has already judged: `counted` whether it counts.
+    mutating func update(counted: Bool, mayStart: Bool = true) -> Bool {
+        run = counted ? run + 1 : 0
         let holds = run >= onsetFrames && (mayStart || speech)
         if holds {
             hangover = hangoverFrames
