@@ -190,8 +190,9 @@ final class ResidualEchoSuppressor {
     /// before the talker; with 3 bands (15 %) and 3 dB, 1 late. Within a 20th (5 %) one start stayed late
     /// with the tests' answer; at the reference's own best lag instead of the output's (often an octave or
     /// two off) it paused on the echo at one position of the frame in 16; with 0.35 here (voiced) a fan
-    /// switched on under the far end paused the assistant (Benchmarks/aec-real, cold); with 0.5 no verdict
-    /// there moved, cold or warm.
+    /// switched on under the far end paused the assistant (Benchmarks/aec-real, cold); with 0.5 the first
+    /// part moved no verdict there, cold or warm, and the second added one 208 ms pause warm, on a plucked
+    /// note the ReSpeaker music 1's loopback lacks.
     static let pitchedReference: Float = 0.5
     static let pitchBandFraction: Float = 0.1
     static let pitchWholeBand: Float = 0.794
@@ -264,11 +265,10 @@ final class ResidualEchoSuppressor {
     private let noise: UnsafeMutablePointer<Float>
     /// Per band, the canceller output's floor over the last `roomFloorMilliseconds` (`BandNoiseFloor`).
     private let roomFloor: BandNoiseFloor
-    /// The suppressed output's periodicity, measured in each frame the strict detector counts while its
-    /// verdict is off.
+    /// The suppressed output's periodicity, measured in each frame that may start a verdict.
     private let periodicity: PeriodicityMeter
-    /// The aligned reference's periodicity, measured where the prompt verdict would start under the
-    /// predicted echo (`outputPitchIsNotTheReferences`).
+    /// The aligned reference's periodicity, measured where only the pitch rule could start the looser
+    /// verdict (`outputPitchIsNotTheReferences`).
     private let referencePeriodicity: PeriodicityMeter
     private let gain: UnsafeMutablePointer<Float>
     private let residualBand: UnsafeMutablePointer<Float>
