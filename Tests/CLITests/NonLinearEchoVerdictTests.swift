@@ -34,13 +34,11 @@ import TestProcess
         var latencies: [Int] = []
         for shift in [0, 5, 10] {
             let at = room.secondAnswerFrame(shiftMilliseconds: shift) * 256 + 24_000
-            let trace = try await room.trace(shiftMilliseconds: shift, talker: talker, at: at)
-            let heard = (at + firstSound) / 256
-            let second = room.secondAnswerFrame(shiftMilliseconds: shift)
-            #expect(!trace[second..<heard].contains { $0 != "0" }, "a verdict before the talker (shift \(shift) ms)")
-            let first = try #require(trace[heard...].firstIndex { $0 != "0" }, "the talker was never heard (shift \(shift) ms)")
-            latencies.append((first - heard) * 16)
-            #expect((first - heard) * 16 <= 160, "first verdict '\(trace[first])' \((first - heard) * 16) ms after his first sound (shift \(shift) ms)")
+            let verdict = try await room.firstVerdict(shiftMilliseconds: shift, talker: talker, at: at, heardAt: at + firstSound)
+            #expect(!verdict.earlier, "a verdict before the talker (shift \(shift) ms)")
+            let milliseconds = try #require(verdict.milliseconds, "the talker was never heard (shift \(shift) ms)")
+            latencies.append(milliseconds)
+            #expect(milliseconds <= 160, "first verdict '\(verdict.kind)' \(milliseconds) ms after his first sound (shift \(shift) ms)")
         }
         print("talker 1.5 s into the answer, shifted 0, 5 and 10 ms: first verdict \(latencies) ms after his first sound")
     }
@@ -56,12 +54,9 @@ import TestProcess
         var latencies: [Int] = []
         for (shift, into) in [(7, 1000), (15, 1800), (10, 2900), (3, 3800)] {
             let at = room.secondAnswerSample(shiftMilliseconds: shift) + 16 * into
-            let trace = try await room.trace(shiftMilliseconds: shift, talker: talker, at: at)
-            let heard = (at + firstSound) / 256
-            #expect(!trace[room.secondAnswerFrame(shiftMilliseconds: shift)..<heard].contains { $0 != "0" },
-                    "a verdict before the talker (shift \(shift) ms)")
-            let first = try #require(trace[heard...].firstIndex { $0 != "0" }, "never heard (\(into) ms into the answer)")
-            latencies.append((first - heard) * 16)
+            let verdict = try await room.firstVerdict(shiftMilliseconds: shift, talker: talker, at: at, heardAt: at + firstSound)
+            #expect(!verdict.earlier, "a verdict before the talker (shift \(shift) ms)")
+            latencies.append(try #require(verdict.milliseconds, "never heard (\(into) ms into the answer)"))
         }
         print("talker 1.0, 1.8, 2.9 and 3.8 s into the answer: first verdict \(latencies) ms after his first sound")
         #expect(latencies.allSatisfy { $0 <= 160 }, "first verdicts \(latencies) ms after the talker's first sound")
@@ -81,9 +76,8 @@ import TestProcess
         for (shift, delay) in [(5, -40), (8, -40), (4, 0), (12, 0), (6, 100), (14, 100)] {
             let answerStart = room.secondAnswerSample(shiftMilliseconds: shift) + answerSound
             let heard = answerStart + 16 * delay
-            let trace = try await room.trace(shiftMilliseconds: shift, talker: talker, at: heard - firstSound)
-            let first = try #require(trace[(heard / 256)...].firstIndex { $0 != "0" }, "never heard (shift \(shift) ms, \(delay) ms in)")
-            latencies.append((first - heard / 256) * 16)
+            let verdict = try await room.firstVerdict(shiftMilliseconds: shift, talker: talker, at: heard - firstSound, heardAt: heard)
+            latencies.append(try #require(verdict.milliseconds, "never heard (shift \(shift) ms, \(delay) ms in)"))
         }
         print("talker as the answer begins (-40, -40, 0, 0, 100, 100 ms in): first verdict \(latencies) ms after his first sound")
         #expect(latencies.allSatisfy { $0 <= 160 }, "first verdicts \(latencies) ms after the talker's first sound")
@@ -114,6 +108,17 @@ import TestProcess
 
         /// The sample where the second answer begins.
         func secondAnswerSample(shiftMilliseconds shift: Int) -> Int { answer.count + 24_000 + 16 * shift }
+
+        /// With the talker's first sound at sample `heardAt`: the first verdict's kind and ms after his frame
+        /// (nil if none), and whether a verdict came in the second answer before that frame.
+        func firstVerdict(shiftMilliseconds shift: Int, talker: [Int16], at: Int, heardAt: Int) async throws
+            -> (milliseconds: Int?, kind: Character, earlier: Bool) {
+            let trace = try await trace(shiftMilliseconds: shift, talker: talker, at: at)
+            let heard = heardAt / 256, second = secondAnswerFrame(shiftMilliseconds: shift)
+            let earlier = second < heard && trace[second..<heard].contains { $0 != "0" }
+            guard let first = trace[heard...].firstIndex(where: { $0 != "0" }) else { return (nil, "0", earlier) }
+            return ((first - heard) * 16, trace[first], earlier)
+        }
 
         /// The near-end trace ('1' verdict, 'p' possible only, '0' none, per 16 ms frame) with `talker` at
         /// sample `at`.
