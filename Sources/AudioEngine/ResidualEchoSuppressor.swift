@@ -112,7 +112,8 @@ import Glibc
 /// the reference does not have: the echo, however clipped, repeats at the played sound's pitch period,
 /// while a talker's first word can stand under that echo as a whole and still clear the margin in a few
 /// bands (a talker 1.0 s into the answer was heard only with his second word, 736 ms in); such a frame
-/// counts with 10 % of the bands where the whole is no more than 1 dB under the echo. It is published
+/// counts with 10 % of the bands where the whole is no more than 1 dB under the echo, and with one band, up
+/// to 8 dB under it, once the talker has held that pitch over two frames (`HeldPitch`). It is published
 /// as `NearEndActivity.possibleNearEndSpeech`, which pauses the assistant but never stops it.
 /// Benchmarks/aec-real, every recording in the cache, cold and warm, before the chain raised a quiet
 /// reference (session 15): no verdict begins while only the far end plays. Margin 5 without the mic rule
@@ -198,6 +199,24 @@ final class ResidualEchoSuppressor {
     static let pitchWholeBand: Float = 0.794
     static let pitchToleranceDivisor = 30
     static let pitchMismatch: Float = 0.5
+    /// A pitch the reference lacks, held over `heldPitchFrames` frames in a row at one period (within a
+    /// `heldPitchToleranceDivisor`th, 5 %; `HeldPitch`), counts for the looser verdict's start with a single
+    /// speech band over the margin where the speech bands as a whole stand at most 8 dB under the echo
+    /// (`heldPitchWholeBand`), at periods of at least `heldPitchShortestMilliseconds` (up to 333 Hz).
+    /// Benchmarks/aec/barge_in_sweep.py, session 32 (temporary builds): the one start still heard late (192
+    /// ms; "wait," 4-8 dB under the echo as a whole, over the margin in 1-3 bands, repeating at 9.6-10.5 ms
+    /// where the answer did not) 112-144 ms, max 192 -> 144 ms, 90th percentile 118 -> 112 ms, no verdict
+    /// before the talker; with three frames, none earlier; with no band required (10 dB under the
+    /// echo), 157 verdict frames on the echo. Benchmarks/aec-real: the farend mix's second real talker
+    /// heard 948 -> 644 ms into his utterance (cold, warm, and five of its noisy-room variants); with
+    /// shorter periods allowed, one 208 ms pause on the phone (cold): its loudspeaker's echo of a gliding
+    /// voice (4.0-4.6 ms) repeated at 2.5-2.6 ms for five frames. Counting a voiced frame with 2 bands (10
+    /// %) where the whole stood 2 dB over the echo, whatever its pitch, took the sweep's median to 64 ms and
+    /// max to 128 but paused the phone 2-3 times more (cold, and its noisy-room variants): not kept.
+    static let heldPitchFrames = 2
+    static let heldPitchToleranceDivisor = 20
+    static let heldPitchWholeBand: Float = 0.158
+    static let heldPitchShortestMilliseconds = 3
     /// The mic must be this many times louder than the echo the mic coupling predicts for a talker (6 dB).
     static let micMargin: Float = 4
     /// The leak floor: per update, how far the tracked leak (in log10) moves toward a frame's when that is
@@ -267,9 +286,12 @@ final class ResidualEchoSuppressor {
     private let roomFloor: BandNoiseFloor
     /// The suppressed output's periodicity, measured in each frame that may start a verdict.
     private let periodicity: PeriodicityMeter
-    /// The aligned reference's periodicity, measured where only the pitch rule could start the looser
+    /// The aligned reference's periodicity, measured where only the pitch rules could start the looser
     /// verdict (`outputPitchIsNotTheReferences`).
     private let referencePeriodicity: PeriodicityMeter
+    /// Frames in a row whose pitch the reference lacks, at one period (the looser verdict's held-pitch rule).
+    private var heldPitch = HeldPitch(toleranceDivisor: heldPitchToleranceDivisor)
+    private let heldPitchShortestLag: Int
     private let gain: UnsafeMutablePointer<Float>
     private let residualBand: UnsafeMutablePointer<Float>
     private let referenceBand: UnsafeMutablePointer<Float>
@@ -386,6 +408,7 @@ final class ResidualEchoSuppressor {
         roomFloor = BandNoiseFloor(bandCount: bands, subwindowFrames: Int((subwindow / frameMilliseconds).rounded()))
         periodicity = PeriodicityMeter(length: windowLength, sampleRate: sampleRate)
         referencePeriodicity = PeriodicityMeter(length: windowLength, sampleRate: sampleRate)
+        heldPitchShortestLag = Self.heldPitchShortestMilliseconds * sampleRate / 1000
         decay = powf(10, -3.2 * frameMilliseconds / 16 / 10)
         tailFrames = max(1, (tailSamples + frameSize - 1) / frameSize)
         onsetFrames = (onsetMilliseconds * sampleRate / 1000 + frameSize - 1) / frameSize
@@ -597,15 +620,20 @@ final class ResidualEchoSuppressor {
         let pitchCandidate = promptStarting && farEndActive && !promptCounts
             && Float(strictAbove) >= Self.pitchBandFraction * Float(bandCount)
             && speechEnergy > Self.pitchWholeBand * predicted
-        var voiced = false, addsSound = speechEnergy > predicted, pitchCounts = false
-        if (!strict.speech && strict.counts(bandsAbove: strictAbove, bandCount: bandCount)) || promptCounts || pitchCandidate {
+        // A pitch the reference lacks held over frames counts with one band, further under the echo.
+        let heldPitchCandidate = promptStarting && farEndActive && strictAbove >= 1
+            && speechEnergy > Self.heldPitchWholeBand * predicted
+        var voiced = false, addsSound = speechEnergy > predicted, pitchCounts = false, differingLag: Int?
+        if (!strict.speech && strict.counts(bandsAbove: strictAbove, bandCount: bandCount)) || promptCounts || heldPitchCandidate {
             for i in 0..<w { periodicity.input[i] = re[i] * window[i] }
             voiced = periodicity.measure() >= Self.voicedPeriodicity
-            if voiced && farEndActive && ((promptCounts && !addsSound) || pitchCandidate) && outputPitchIsNotTheReferences() {
+            if voiced && farEndActive && ((promptCounts && !addsSound) || heldPitchCandidate) && outputPitchIsNotTheReferences() {
                 addsSound = true
                 pitchCounts = pitchCandidate
+                if heldPitchCandidate && periodicity.bestLag >= heldPitchShortestLag { differingLag = periodicity.bestLag }
             }
         }
+        if heldPitch.update(differingLag: differingLag) >= Self.heldPitchFrames { pitchCounts = true }
         let speech = strict.update(bandsAbove: strictAbove, bandCount: bandCount, mayStart: voiced)
         let possible = prompt.update(counted: promptBands || pitchCounts, mayStart: voiced && promptMayStart && addsSound)
         activity = NearEndActivity(farEndActive: farEndActive, nearEndSpeech: speech, possibleNearEndSpeech: possible || speech,

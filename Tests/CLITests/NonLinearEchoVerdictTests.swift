@@ -62,6 +62,20 @@ import TestProcess
         #expect(latencies.allSatisfy { $0 <= 160 }, "first verdicts \(latencies) ms after the talker's first sound")
     }
 
+    /// The sweep's one start still heard late once the pitch rule held (192 ms after his first sound at this
+    /// start and position of the frame): "wait," stood 4-8 dB under the answer's echo as a whole and cleared
+    /// the margin in 1-3 bands, but repeated at 9.6-10.5 ms from frame to frame where the answer did not.
+    @Test func aTalkerFurtherUnderTheEchoIsHeardByThePitchHeHolds() async throws {
+        let room = try await Room.make()
+        let (talker, firstSound) = try await room.talker()
+        let at = room.secondAnswerSample(shiftMilliseconds: 11) + 16 * 3000
+        let verdict = try await room.firstVerdict(shiftMilliseconds: 11, talker: talker, at: at, heardAt: at + firstSound)
+        #expect(!verdict.earlier, "a verdict before the talker")
+        let milliseconds = try #require(verdict.milliseconds, "never heard")
+        print("talker 3.0 s into the answer: first verdict \(milliseconds) ms after his first sound")
+        #expect(milliseconds <= 160, "first verdict '\(verdict.kind)' \(milliseconds) ms after his first sound")
+    }
+
     /// A talker who starts as the second answer does (40 ms before its first sound, with it, and 100 ms
     /// after). In a band's onset, where the reference comes back from silence barely playing, he fills the
     /// band; the detector's coupling learnt him as the answer's echo (46 dB in one frame) and hid him for
