@@ -48,9 +48,11 @@ ANSWER = ("You have a dentist appointment at ten in the morning, then lunch with
 INTERRUPTION = "wait, stop, what about tomorrow"
 
 
-def speech(text, work, name):
-    """espeak-ng en-us at 16 kHz, in 16-bit sample units."""
-    return speak(text, "en-us", os.path.join(work, name + ".wav")) * 32768.0
+def speech(text, work, name, voice="en-us", pitch=None):
+    """espeak-ng (en-us unless told) at 16 kHz, in 16-bit sample units; `pitch` is espeak-ng's -p (0-99,
+    its default 50)."""
+    extra = () if pitch is None else ("-p", str(pitch))
+    return speak(text, voice, os.path.join(work, name + ".wav"), extra) * 32768.0
 
 
 def played_answer(work):
@@ -128,11 +130,14 @@ def main():
     parser.add_argument("--step", type=int, default=100, help="ms between the talker's starts")
     parser.add_argument("--work", default=".work/barge-in")
     parser.add_argument("--verbose", action="store_true", help="print each start's latency and false frames")
+    parser.add_argument("--talker-voice", default="en-us",
+                        help="the talker's espeak-ng voice (the answer's is en-us: the same voice, pitch and all)")
+    parser.add_argument("--talker-pitch", type=int, help="the talker's espeak-ng pitch, 0-99 (its default 50)")
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
 
     answer = played_answer(args.work)
-    talker = speech(INTERRUPTION, args.work, "interruption")
+    talker = speech(INTERRUPTION, args.work, "interruption", args.talker_voice, args.talker_pitch)
     talker_start = onset(talker)
     mic_path, trace_path = os.path.join(args.work, "mic.wav"), os.path.join(args.work, "trace.txt")
 
