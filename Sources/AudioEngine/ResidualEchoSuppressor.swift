@@ -206,7 +206,7 @@ final class ResidualEchoSuppressor {
     /// Benchmarks/aec/barge_in_sweep.py, session 32 (temporary builds): the one start still heard late (192
     /// ms; "wait," 4-8 dB under the echo as a whole, over the margin in 1-3 bands, repeating at 9.6-10.5 ms
     /// where the answer did not) 112-144 ms, max 192 -> 144 ms, 90th percentile 118 -> 112 ms, no verdict
-    /// before the talker; with three frames, none earlier; with no band required (10 dB under the
+    /// before the talker; three frames required: no start sooner; with no band required (10 dB under the
     /// echo), 157 verdict frames on the echo. Benchmarks/aec-real: the farend mix's second real talker
     /// heard 948 -> 644 ms into his utterance (cold, warm, and five of its noisy-room variants); with
     /// shorter periods allowed, one 208 ms pause on the phone (cold): its loudspeaker's echo of a gliding

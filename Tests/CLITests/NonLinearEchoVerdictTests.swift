@@ -47,33 +47,21 @@ import TestProcess
     /// ms after his first sound at these four starts and positions of the frame): "wait," stood under the
     /// answer's echo over the speech bands as a whole, which alone says echo, or cleared the margin in only
     /// 2-3 bands; but its pitch is not the answer's, while the echo, however clipped, repeats at the played
-    /// answer's pitch period.
+    /// answer's pitch period. At the fifth, the one still late with that (192 ms, 3.0 s in), "wait," stood 4-8
+    /// dB under the echo as a whole and cleared the margin in 1-3 bands, but held his pitch (9.6-10.5 ms) from
+    /// frame to frame.
     @Test func aTalkerUnderTheEchoAsAWholeIsHeardByHisPitch() async throws {
         let room = try await Room.make()
         let (talker, firstSound) = try await room.talker()
         var latencies: [Int] = []
-        for (shift, into) in [(7, 1000), (15, 1800), (10, 2900), (3, 3800)] {
+        for (shift, into) in [(7, 1000), (15, 1800), (10, 2900), (3, 3800), (11, 3000)] {
             let at = room.secondAnswerSample(shiftMilliseconds: shift) + 16 * into
             let verdict = try await room.firstVerdict(shiftMilliseconds: shift, talker: talker, at: at, heardAt: at + firstSound)
             #expect(!verdict.earlier, "a verdict before the talker (shift \(shift) ms)")
             latencies.append(try #require(verdict.milliseconds, "never heard (\(into) ms into the answer)"))
         }
-        print("talker 1.0, 1.8, 2.9 and 3.8 s into the answer: first verdict \(latencies) ms after his first sound")
+        print("talker 1.0, 1.8, 2.9, 3.8 and 3.0 s into the answer: first verdict \(latencies) ms after his first sound")
         #expect(latencies.allSatisfy { $0 <= 160 }, "first verdicts \(latencies) ms after the talker's first sound")
-    }
-
-    /// The sweep's one start still heard late once the pitch rule held (192 ms after his first sound at this
-    /// start and position of the frame): "wait," stood 4-8 dB under the answer's echo as a whole and cleared
-    /// the margin in 1-3 bands, but repeated at 9.6-10.5 ms from frame to frame where the answer did not.
-    @Test func aTalkerFurtherUnderTheEchoIsHeardByThePitchHeHolds() async throws {
-        let room = try await Room.make()
-        let (talker, firstSound) = try await room.talker()
-        let at = room.secondAnswerSample(shiftMilliseconds: 11) + 16 * 3000
-        let verdict = try await room.firstVerdict(shiftMilliseconds: 11, talker: talker, at: at, heardAt: at + firstSound)
-        #expect(!verdict.earlier, "a verdict before the talker")
-        let milliseconds = try #require(verdict.milliseconds, "never heard")
-        print("talker 3.0 s into the answer: first verdict \(milliseconds) ms after his first sound")
-        #expect(milliseconds <= 160, "first verdict '\(verdict.kind)' \(milliseconds) ms after his first sound")
     }
 
     /// A talker who starts as the second answer does (40 ms before its first sound, with it, and 100 ms
