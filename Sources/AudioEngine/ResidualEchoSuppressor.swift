@@ -113,7 +113,8 @@ import Glibc
 /// while a talker's first word can stand under that echo as a whole and still clear the margin in a few
 /// bands (a talker 1.0 s into the answer was heard only with his second word, 736 ms in); such a frame
 /// counts with 10 % of the bands where the whole is no more than 1 dB under the echo, and with one band, up
-/// to 8 dB under it, once the talker has held that pitch over two frames (`HeldPitch`). It is published
+/// to 8 dB under it, once the talker has held that pitch over two frames (`HeldPitch`; there a reference
+/// with no pitch at all lacks his too). It is published
 /// as `NearEndActivity.possibleNearEndSpeech`, which pauses the assistant but never stops it.
 /// Benchmarks/aec-real, every recording in the cache, cold and warm, before the chain raised a quiet
 /// reference (session 15): no verdict begins while only the far end plays. Margin 5 without the mic rule
@@ -181,7 +182,7 @@ final class ResidualEchoSuppressor {
     /// none of the switched-on noises; 0.4 delays one by 128 ms. Without the meter's high-pass, 0.35
     /// delayed one by 32 ms and the humming hood still stopped the assistant (4 cold, 5 warm).
     static let voicedPeriodicity: Float = 0.35
-    /// The looser verdict's pitch rule (`outputPitchIsNotTheReferences`): on a voiced frame whose pitch the
+    /// The looser verdict's pitch rule (`referencePitchAgainstOutput`): on a voiced frame whose pitch the
     /// reference does not have it may start under the predicted echo as a whole, and with `pitchBandFraction`
     /// of the speech bands (10 %: 2 of 18) where the whole stands at most 1 dB under it (`pitchWholeBand`).
     /// The reference must be at least `pitchedReference` periodic and repeat itself at the output's period
@@ -213,6 +214,11 @@ final class ResidualEchoSuppressor {
     /// voice (4.0-4.6 ms) repeated at 2.5-2.6 ms for five frames. Counting a voiced frame with 2 bands (10
     /// %) where the whole stood 2 dB over the echo, whatever its pitch, took the sweep's median to 64 ms and
     /// max to 128 but paused the phone 2-3 times more (cold, and its noisy-room variants): not kept.
+    /// A reference with no pitch at all (under `voicedPeriodicity`) lacks the output's too, for this rule
+    /// only: with a deeper talker than the answer (barge_in_sweep.py --talker-pitch 25) late starts 3 -> 2
+    /// of 77, a female voice's median 80 -> 64 ms, the usual talker unchanged; Benchmarks/aec-real, cold
+    /// and warm: the same outputs, stops and far-end-only pauses, the phone's talker paused for 200-240 ms
+    /// sooner before two of his verdicts.
     static let heldPitchFrames = 2
     static let heldPitchToleranceDivisor = 20
     static let heldPitchWholeBand: Float = 0.158
@@ -287,7 +293,7 @@ final class ResidualEchoSuppressor {
     /// The suppressed output's periodicity, measured in each frame that may start a verdict.
     private let periodicity: PeriodicityMeter
     /// The aligned reference's periodicity, measured where only the pitch rules could start the looser
-    /// verdict (`outputPitchIsNotTheReferences`).
+    /// verdict (`referencePitchAgainstOutput`).
     private let referencePeriodicity: PeriodicityMeter
     /// Frames in a row whose pitch the reference lacks, at one period (the looser verdict's held-pitch rule).
     private var heldPitch = HeldPitch(toleranceDivisor: heldPitchToleranceDivisor)
@@ -627,10 +633,17 @@ final class ResidualEchoSuppressor {
         if (!strict.speech && strict.counts(bandsAbove: strictAbove, bandCount: bandCount)) || promptCounts || heldPitchCandidate {
             for i in 0..<w { periodicity.input[i] = re[i] * window[i] }
             voiced = periodicity.measure() >= Self.voicedPeriodicity
-            if voiced && farEndActive && ((promptCounts && !addsSound) || heldPitchCandidate) && outputPitchIsNotTheReferences() {
-                addsSound = true
-                pitchCounts = pitchCandidate
-                if heldPitchCandidate && periodicity.bestLag >= heldPitchShortestLag { differingLag = periodicity.bestLag }
+            if voiced && farEndActive && ((promptCounts && !addsSound) || heldPitchCandidate) {
+                let reference = referencePitchAgainstOutput()
+                if reference.differs {
+                    addsSound = true
+                    pitchCounts = pitchCandidate
+                }
+                // A reference with no pitch at all lacks the output's too, for a pitch held over frames.
+                if heldPitchCandidate && periodicity.bestLag >= heldPitchShortestLag
+                    && (reference.differs || reference.voicing < Self.voicedPeriodicity) {
+                    differingLag = periodicity.bestLag
+                }
             }
         }
         if heldPitch.update(differingLag: differingLag) >= Self.heldPitchFrames { pitchCounts = true }
@@ -673,17 +686,18 @@ final class ResidualEchoSuppressor {
         return min(Self.maxLeak, Self.leakMargin * powf(10, leakLog[b])) * estimate
     }
 
-    /// Whether the suppressed output's pitch (the periodicity meter's last measure) is one the aligned
-    /// reference of the same window does not have: the reference is clearly voiced (`pitchedReference`),
-    /// but repeats itself at the output's period, within a `pitchToleranceDivisor`th of it, less than
-    /// `pitchMismatch` times as well as at its own.
-    private func outputPitchIsNotTheReferences() -> Bool {
+    /// The aligned reference of the same window against the suppressed output's pitch (the periodicity
+    /// meter's last measure): how periodic the reference is (`voicing`), and whether the output's pitch is one
+    /// it does not have (`differs`): the reference is clearly voiced (`pitchedReference`), but repeats itself
+    /// at the output's period, within a `pitchToleranceDivisor`th of it, less than `pitchMismatch` times as
+    /// well as at its own.
+    private func referencePitchAgainstOutput() -> (voicing: Float, differs: Bool) {
         for i in 0..<windowLength { referencePeriodicity.input[i] = referenceHistory[i] * window[i] }
         let voicing = referencePeriodicity.measure()
-        guard voicing >= Self.pitchedReference else { return false }
+        guard voicing >= Self.pitchedReference else { return (voicing, false) }
         let lag = periodicity.bestLag
         let slack = max(1, lag / Self.pitchToleranceDivisor)
-        return referencePeriodicity.correlation(near: lag, slack: slack) < Self.pitchMismatch * voicing
+        return (voicing, referencePeriodicity.correlation(near: lag, slack: slack) < Self.pitchMismatch * voicing)
     }
 
     /// The mic rule: band `b` of the mic is louder than its echo (more than `micMargin` times the mic

@@ -75,7 +75,7 @@ import TestSupport
         let message: Comment = "the assistant stopped \(latency) ms after the user started talking (\(silencing.xruns) xruns in this phase)\(replay); log:\n\(service.logText)"
         // A known gap (issue #11): over this loud, non-linear echo the near-end detectors missed a first word
         // only a few dB above it at some alignments with the answer (Benchmarks/aec/barge_in_sweep.py: 4 of
-        // 77 in session 30, none since session 31's pitch rule with this test's voice, 3 with a deeper one), and
+        // 77 in session 30, none since session 31's pitch rule with this test's voice, 2 with a deeper one), and
         // the answer stopped at the next word. That is a known issue while it stops within the bound
         // of a later word's onset; anything slower fails.
         let spoken = stopped - heardAtSpeech / 48

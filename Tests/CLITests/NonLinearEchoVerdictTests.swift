@@ -64,6 +64,22 @@ import TestProcess
         #expect(latencies.allSatisfy { $0 <= 160 }, "first verdicts \(latencies) ms after the talker's first sound")
     }
 
+    /// A deeper voice than the answer's (espeak-ng pitch 25, ~80 Hz), 3.5 s in, was heard only with his second
+    /// word (736 ms): over an answer that had no pitch there (0.18-0.20 periodic) his first frames repeated at
+    /// 3.2 ms (0.75-0.85), a pitch a reference with none lacks too; his louder frames (3-5 bands, 3-7 dB over
+    /// the echo) look to the band rules like the phone's echo (Benchmarks/aec-real). barge_in_sweep.py
+    /// --talker-pitch 25 still hears 2 of 77 starts late.
+    @Test func aDeeperTalkerOverAnAnswerWithoutPitchIsHeardByThePitchHeHolds() async throws {
+        let room = try await Room.make()
+        let (talker, firstSound) = try await room.talker(pitch: 25)
+        let at = room.secondAnswerSample(shiftMilliseconds: 0) + 16 * 3500
+        let verdict = try await room.firstVerdict(shiftMilliseconds: 0, talker: talker, at: at, heardAt: at + firstSound)
+        #expect(!verdict.earlier, "a verdict before the talker")
+        let milliseconds = try #require(verdict.milliseconds, "never heard")
+        print("deeper talker 3.5 s into the answer: first verdict \(milliseconds) ms after his first sound")
+        #expect(milliseconds <= 160, "first verdict '\(verdict.kind)' \(milliseconds) ms after his first sound")
+    }
+
     /// A talker who starts as the second answer does (40 ms before its first sound, with it, and 100 ms
     /// after). In a band's onset, where the reference comes back from silence barely playing, he fills the
     /// band; the detector's coupling learnt him as the answer's echo (46 dB in one frame) and hid him for
@@ -98,10 +114,11 @@ import TestProcess
             return Room(directory: directory, binary: binary, answer: answer)
         }
 
-        /// The end-to-end test's interruption, and the sample of its first sound (the test's word rule).
-        func talker() async throws -> (samples: [Int16], firstSound: Int) {
+        /// The end-to-end test's interruption (at espeak-ng's `pitch`; nil: the answer's), and the sample of its
+        /// first sound (the test's word rule).
+        func talker(pitch: Int? = nil) async throws -> (samples: [Int16], firstSound: Int) {
             let talker = try await SpeechSynthesis.speak(NonLinearEchoBargeInTests.interruption, rate: 16_000,
-                                                         directory: directory.path, name: "talker")
+                                                         directory: directory.path, name: "talker", pitch: pitch)
             return (talker, 16 * (NonLinearEchoBargeInTests.wordOnsetsMilliseconds(talker, rate: 16_000).first ?? 0))
         }
 
