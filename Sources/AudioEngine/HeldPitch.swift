@@ -1,6 +1,7 @@
 /// Counts the frames in a row whose voiced pitch the played reference does not have, at one period (within
 /// a `toleranceDivisor`th of the last frame's). A talker holds his pitch from frame to frame; the meter's
-/// best period on the echo of a played voice jumps between its harmonics and gaps. One thread.
+/// best period on the echo of a played voice mostly jumps between its harmonics and gaps (at the shortest
+/// periods it can hold too, so the caller passes only periods it trusts). One thread.
 struct HeldPitch {
     let toleranceDivisor: Int
     private var lag = 0

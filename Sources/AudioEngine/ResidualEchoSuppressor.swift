@@ -217,7 +217,7 @@ final class ResidualEchoSuppressor {
     /// A reference with no pitch at all (under `voicedPeriodicity`) lacks the output's too, for this rule
     /// only: with a deeper talker than the answer (barge_in_sweep.py --talker-pitch 25) late starts 3 -> 2
     /// of 77, a female voice's median 80 -> 64 ms, the usual talker unchanged; Benchmarks/aec-real, cold
-    /// and warm: the same outputs, stops and far-end-only pauses, the phone's talker paused for 200-240 ms
+    /// and warm: the same outputs, stops and far-end-only pauses, the phone's talker paused for 224-240 ms
     /// sooner before two of his verdicts.
     static let heldPitchFrames = 2
     static let heldPitchToleranceDivisor = 20
