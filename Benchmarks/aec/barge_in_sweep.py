@@ -25,6 +25,7 @@ later by the pause, and the loop goes on). Reported: when the answer stopped for
 sound), starts where it never did, and the pauses that let it go on.
 
 usage: .venv/bin/python barge_in_sweep.py --binary PATH [--step MS] [--work DIR] [--verbose]
+       [--talker-voice V] [--talker-pitch P] [--answer-voice V] [--answer-pitch P]
 (the venv `run.sh` creates)
 """
 import argparse
@@ -55,10 +56,11 @@ def speech(text, work, name, voice="en-us", pitch=None):
     return speak(text, voice, os.path.join(work, name + ".wav"), extra) * 32768.0
 
 
-def played_answer(work):
+def played_answer(work, voice="en-us", pitch=None):
     """The answer as the stand-in server sends it (24 kHz, SpeechSynthesis) and as the chain hears the
-    service play it: 48 kHz out, 16 kHz in; in 16-bit sample units."""
-    x = speak(ANSWER, "en-us", os.path.join(work, "answer24k.wav"), rate=24_000)
+    service play it: 48 kHz out, 16 kHz in; in 16-bit sample units. `voice` and `pitch` as for `speech`."""
+    extra = () if pitch is None else ("-p", str(pitch))
+    x = speak(ANSWER, voice, os.path.join(work, "answer24k.wav"), extra, rate=24_000)
     return ss.resample_poly(ss.resample_poly(x, 2, 1), 1, 3) * 32768.0
 
 
@@ -133,10 +135,12 @@ def main():
     parser.add_argument("--talker-voice", default="en-us",
                         help="the talker's espeak-ng voice (the answer's is en-us: the same voice, pitch and all)")
     parser.add_argument("--talker-pitch", type=int, help="the talker's espeak-ng pitch, 0-99 (its default 50)")
+    parser.add_argument("--answer-voice", default="en-us", help="the answer's espeak-ng voice")
+    parser.add_argument("--answer-pitch", type=int, help="the answer's espeak-ng pitch, 0-99 (its default 50)")
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
 
-    answer = played_answer(args.work)
+    answer = played_answer(args.work, args.answer_voice, args.answer_pitch)
     talker = speech(INTERRUPTION, args.work, "interruption", args.talker_voice, args.talker_pitch)
     talker_start = onset(talker)
     mic_path, trace_path = os.path.join(args.work, "mic.wav"), os.path.join(args.work, "trace.txt")
