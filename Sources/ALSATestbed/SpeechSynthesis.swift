@@ -8,13 +8,14 @@ public enum SpeechSynthesis {
         public var description: String
     }
 
-    /// `text` spoken at 160 words per minute, at espeak-ng's `pitch` (0-99; nil: its default, 50); the WAV
-    /// and raw files are left in `directory` as `name`.*.
-    public static func speak(_ text: String, rate: Int, directory: String, name: String, pitch: Int? = nil) async throws(Failure) -> [Int16] {
+    /// `text` spoken at 160 words per minute in espeak-ng's `voice`, at its `pitch` (0-99; nil: its default,
+    /// 50); the WAV and raw files are left in `directory` as `name`.*.
+    public static func speak(_ text: String, rate: Int, directory: String, name: String, voice: String = "en-us",
+                             pitch: Int? = nil) async throws(Failure) -> [Int16] {
         let wav = directory + "/" + name + ".wav"
         let raw = directory + "/" + name + ".raw"
         let pitchArguments = pitch.map { ["-p", "\($0)"] } ?? []
-        try await run(["espeak-ng", "-v", "en-us", "-s", "160"] + pitchArguments + ["-w", wav, text])
+        try await run(["espeak-ng", "-v", voice, "-s", "160"] + pitchArguments + ["-w", wav, text])
         try await run(["sox", "-D", wav, "-r", "\(rate)", "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw", raw])
         let samples: [Int16]
         do { samples = try TestFiles.readSamples(raw) } catch { throw Failure(description: "\(error)") }

@@ -114,7 +114,9 @@ import Glibc
 /// bands (a talker 1.0 s into the answer was heard only with his second word, 736 ms in); such a frame
 /// counts with 10 % of the bands where the whole is no more than 1 dB under the echo, and with one band, up
 /// to 8 dB under it, once the talker has held that pitch over two frames (`HeldPitch`; there a reference
-/// with no pitch at all lacks his too). It is published
+/// with no pitch at all lacks his too). Where the output's pitch is the reference's own, the whole must have
+/// stood above the echo for `echoPitchFrames` frames in a row: a loud onset of a played voice, clipped by
+/// the loudspeaker, can stand a frame or two over its prediction, at the played pitch. It is published
 /// as `NearEndActivity.possibleNearEndSpeech`, which pauses the assistant but never stops it.
 /// Benchmarks/aec-real, every recording in the cache, cold and warm, before the chain raised a quiet
 /// reference (session 15): no verdict begins while only the far end plays. Margin 5 without the mic rule
@@ -223,6 +225,18 @@ final class ResidualEchoSuppressor {
     static let heldPitchToleranceDivisor = 20
     static let heldPitchWholeBand: Float = 0.158
     static let heldPitchShortestMilliseconds = 3
+    /// A voiced frame at the reference's own pitch (the reference clearly voiced and repeating itself at the
+    /// output's period: not `referencePitchAgainstOutput().differs`) adds sound for the looser verdict's
+    /// start only once the speech bands as a whole have stood over the predicted echo for this many frames
+    /// in a row. Benchmarks/aec/barge_in_sweep.py, session 33 (temporary builds), with a female answer
+    /// (--answer-voice en-us+f3, as a female voice of the Realtime API would be): its own echo 0.74 s in,
+    /// at "dentist", stood 2.3-2.4 dB over the prediction for one or two frames, voiced at the answer's
+    /// period, in 4-5 bands, and paused the answer at 12 of the 16 positions of the frame grid (683 false
+    /// verdict frames, 48 pauses that resumed, over 76 starts): 0 and 0 with 3 frames; with 2, 156 and 12;
+    /// with 3 dB over the echo instead of a run, 0 and 0, but a talker at the answer's pitch 1-1.6 dB over
+    /// it for five frames was heard 704 ms late (--answer-voice en-us+m3). The talkers' sweeps: the usual
+    /// 90th percentile 112 -> 118 ms, a female talker's max 112 -> 128 ms, the rest unchanged, none late.
+    static let echoPitchFrames = 3
     /// The mic must be this many times louder than the echo the mic coupling predicts for a talker (6 dB).
     static let micMargin: Float = 4
     /// The leak floor: per update, how far the tracked leak (in log10) moves toward a frame's when that is
@@ -298,6 +312,8 @@ final class ResidualEchoSuppressor {
     /// Frames in a row whose pitch the reference lacks, at one period (the looser verdict's held-pitch rule).
     private var heldPitch = HeldPitch(toleranceDivisor: heldPitchToleranceDivisor)
     private let heldPitchShortestLag: Int
+    /// Frames in a row, this one included, whose speech bands as a whole stood over the predicted echo.
+    private var aboveEchoFrames = 0
     private let gain: UnsafeMutablePointer<Float>
     private let residualBand: UnsafeMutablePointer<Float>
     private let referenceBand: UnsafeMutablePointer<Float>
@@ -630,11 +646,15 @@ final class ResidualEchoSuppressor {
         let heldPitchCandidate = promptStarting && farEndActive && strictAbove >= 1
             && speechEnergy > Self.heldPitchWholeBand * predicted
         var voiced = false, addsSound = speechEnergy > predicted, pitchCounts = false, differingLag: Int?
+        aboveEchoFrames = addsSound ? aboveEchoFrames + 1 : 0
         if (!strict.speech && strict.counts(bandsAbove: strictAbove, bandCount: bandCount)) || promptCounts || heldPitchCandidate {
             for i in 0..<w { periodicity.input[i] = re[i] * window[i] }
             voiced = periodicity.measure() >= Self.voicedPeriodicity
-            if voiced && farEndActive && ((promptCounts && !addsSound) || heldPitchCandidate) {
+            let briefOverEcho = promptCounts && addsSound && aboveEchoFrames < Self.echoPitchFrames
+            if voiced && farEndActive && ((promptCounts && !addsSound) || heldPitchCandidate || briefOverEcho) {
                 let reference = referencePitchAgainstOutput()
+                // Over the echo only briefly, at the played pitch: a clipped onset of the echo itself.
+                if briefOverEcho && reference.voicing >= Self.pitchedReference && !reference.differs { addsSound = false }
                 if reference.differs {
                     addsSound = true
                     pitchCounts = pitchCandidate
