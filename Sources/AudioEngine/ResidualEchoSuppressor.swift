@@ -116,8 +116,10 @@ import Glibc
 /// to 8 dB under it, once the talker has held that pitch over two frames (`HeldPitch`; there a reference
 /// with no pitch at all lacks his too). Where the output's pitch is the reference's own, the whole must have
 /// stood above the echo for `echoPitchFrames` frames in a row: a loud onset of a played voice, clipped by
-/// the loudspeaker, can stand a frame or two over its prediction, at the played pitch. It is published
-/// as `NearEndActivity.possibleNearEndSpeech`, which pauses the assistant but never stops it.
+/// the loudspeaker, can stand a frame or two over its prediction, at the played pitch. Well under the echo,
+/// a single frame's pitch the reference lacks does not count where the output also repeats at the
+/// reference's own period (`echoPeriodRepeat`): a clipped echo's best period can be a harmonic's. It is
+/// published as `NearEndActivity.possibleNearEndSpeech`, which pauses the assistant but never stops it.
 /// Benchmarks/aec-real, every recording in the cache, cold and warm, before the chain raised a quiet
 /// reference (session 15): no verdict begins while only the far end plays. Margin 5 without the mic rule
 /// did the same but missed talkers over music that margin 4 catches (one more cold, two more warm);
@@ -227,32 +229,32 @@ final class ResidualEchoSuppressor {
     static let heldPitchShortestMilliseconds = 3
     /// A voiced frame at the reference's own pitch (the reference clearly voiced and repeating itself at the
     /// output's period: `referencePitchAgainstOutput` says it does not differ) adds sound for the looser
-    /// verdict's start only once the speech bands as a whole have stood over the predicted echo for this
-    /// many frames in a row. Benchmarks/aec/barge_in_sweep.py, session 33 (temporary builds), with a female answer
-    /// (--answer-voice en-us+f3, as a female voice of the Realtime API would be): its own echo 0.74 s in,
-    /// at "dentist", stood 2.3-2.4 dB over the prediction for one or two frames, voiced at the answer's
-    /// period, in 4-5 bands, and paused the answer at 12 of the 16 positions of the frame grid (683 false
-    /// verdict frames, 48 pauses that resumed, over 76 starts): 0 and 0 with 3 frames; with 2, 156 and 12;
-    /// with 3 dB over the echo instead of a run, 0 and 0, but a talker at the answer's pitch 1-1.6 dB over
-    /// it for five frames was heard 704 ms late (--answer-voice en-us+m3). The talkers' sweeps: the usual
-    /// 90th percentile 112 -> 118 ms, a female talker's max 112 -> 128 ms, the rest unchanged, none late.
+    /// verdict's start only once the speech bands as a whole have stood over the predicted echo for this many
+    /// frames in a row. Benchmarks/aec/barge_in_sweep.py, session 33 (temporary builds), with a female answer
+    /// (--answer-voice en-us+f3, as a female voice of the Realtime API would be): its own echo 0.74 s in, at
+    /// "dentist", stood 2.3-2.4 dB over the prediction for one or two frames, voiced at the answer's period, in
+    /// 4-5 bands, and paused the answer at 12 of the 16 positions of the frame grid (683 false verdict frames,
+    /// 48 pauses that resumed, over 76 starts): 0 and 0 with 3 frames; with 2, 156 and 12; with 3 dB over the
+    /// echo instead of a run, 0 and 0, but a talker at the answer's pitch 1-1.6 dB over it for five frames was
+    /// heard 704 ms late (--answer-voice en-us+m3). The talkers' sweeps: the usual 90th percentile 112 -> 118
+    /// ms, a female talker's max 112 -> 128 ms, the rest unchanged, none late.
     static let echoPitchFrames = 3
     /// Where the speech bands as a whole stand under `echoPeriodWholeBand` of the predicted echo (-3 dB), a
     /// single frame whose pitch the reference lacks adds no sound if the output also repeats itself at the
     /// reference's own period, at least `echoPeriodRepeat` times as well as at its best: a clipped echo's
     /// harmonics are balanced otherwise than the played sound's, so its best period can be a harmonic's that
-    /// the reference does not favour, but it repeats at the played sound's period as the played sound does.
-    /// A pitch held over frames (`heldPitchFrames`) still adds sound. Benchmarks/aec/barge_in_sweep.py,
-    /// session 33 (temporary builds), a louder male answer (--answer-voice en-us+m7, 155 % voicing): its echo
-    /// 2.3 and 3.0 s in, 5-10 dB under the prediction in 4-5 bands, repeated best at 4.7 and 3.3 ms where the
-    /// reference did not, and paused the answer at 31 of 77 starts (411 false verdict frames): 0 and 0 with
-    /// 0.75 (39 and 3 with 0.8, 81 and 6 with 0.85); every other voice's sweep unchanged. With 0.5 or 0.7,
-    /// Benchmarks/aec-real's farend mix's second real talker was heard 644 -> 948 ms into his utterance
-    /// (cold, warm, and five noisy-room variants), with 0.75 and 0.8 not: the margin is narrow on both sides.
-    /// Applied in every frame and to held pitches as well (0.5), talkers were heard late at the answer's pitch
-    /// (2 of 75 starts over en-us+m3, 704 ms), the deeper talker at 3 starts instead of 2, and a higher one's
-    /// max 144 -> 288 ms. Left: at the end of that answer (8.5 s) its echo, 0.2-0.5 dB under the prediction,
-    /// held a 3.4 ms period for two frames.
+    /// the reference does not favour, but it repeats at the played sound's period as the played sound does. A
+    /// pitch held over frames (`heldPitchFrames`) still adds sound. Benchmarks/aec/barge_in_sweep.py, session
+    /// 33 (temporary builds), a louder male answer (--answer-voice en-us+m7, 155 % voicing): its echo 2.3 and
+    /// 3.0 s in, 5-10 dB under the prediction in 4-5 bands, repeated best at 4.7 and 3.3 ms where the reference
+    /// did not, and paused the answer at 31 of 77 starts (411 false verdict frames): 0 and 0 with 0.75 (39 and
+    /// 3 with 0.8, 81 and 6 with 0.85); every other voice's sweep unchanged. With 0.5 or 0.7,
+    /// Benchmarks/aec-real's farend mix's second real talker was heard 644 -> 948 ms into his utterance (cold,
+    /// warm, and five noisy-room variants), with 0.75 and 0.8 not: the margin is narrow on both sides. Applied
+    /// in every frame and to held pitches as well (0.5), talkers were heard late at the answer's pitch (2 of 75
+    /// starts over en-us+m3, 704 ms), the deeper talker at 3 starts instead of 2, and a higher one's max 144 ->
+    /// 288 ms. Left: at the end of that answer (8.5 s) its echo, 0.2-0.5 dB under the prediction, held a 3.4 ms
+    /// period for two frames.
     static let echoPeriodWholeBand: Float = 0.5
     static let echoPeriodRepeat: Float = 0.75
     /// The mic must be this many times louder than the echo the mic coupling predicts for a talker (6 dB).
@@ -663,7 +665,8 @@ final class ResidualEchoSuppressor {
         // A pitch the reference lacks held over frames counts with one band, further under the echo.
         let heldPitchCandidate = promptStarting && farEndActive && strictAbove >= 1
             && speechEnergy > Self.heldPitchWholeBand * predicted
-        var voiced = false, addsSound = speechEnergy > predicted, pitchCounts = false, differingLag: Int?, pitchDiffers = false
+        var voiced = false, addsSound = speechEnergy > predicted, pitchCounts = false, pitchDiffers = false
+        var differingLag: Int?
         aboveEchoFrames = addsSound ? aboveEchoFrames + 1 : 0
         if (!strict.speech && strict.counts(bandsAbove: strictAbove, bandCount: bandCount)) || promptCounts || heldPitchCandidate {
             for i in 0..<w { periodicity.input[i] = re[i] * window[i] }
@@ -676,7 +679,8 @@ final class ResidualEchoSuppressor {
                 // Over the echo only briefly, at the played pitch: a clipped onset of the echo itself.
                 if briefOverEcho && reference.voicing >= Self.pitchedReference && !reference.differs { addsSound = false }
                 // Well under the echo, a clipped echo's harmonic the reference does not favour.
-                let echoHarmonic = reference.outputRepeatsReferencePeriod && speechEnergy < Self.echoPeriodWholeBand * predicted
+                let echoHarmonic = reference.outputRepeatsReferencePeriod
+                    && speechEnergy < Self.echoPeriodWholeBand * predicted
                 if reference.differs && !echoHarmonic {
                     addsSound = true
                     pitchCounts = pitchCandidate
@@ -748,7 +752,8 @@ final class ResidualEchoSuppressor {
         guard referencePeriodicity.correlation(near: lag, slack: Self.pitchSlack(lag)) < Self.pitchMismatch * voicing else {
             return (voicing, false, false)
         }
-        return (voicing, true, periodicity.correlation(near: own, slack: Self.pitchSlack(own)) >= Self.echoPeriodRepeat * outputVoicing)
+        let repeatsOwn = periodicity.correlation(near: own, slack: Self.pitchSlack(own)) >= Self.echoPeriodRepeat * outputVoicing
+        return (voicing, true, repeatsOwn)
     }
 
     /// How far from a period, in samples, the pitch tests still take a repetition for it.
