@@ -694,6 +694,7 @@ final class ResidualEchoSuppressor {
         }
         if heldPitch.update(differingLag: differingLag) >= Self.heldPitchFrames {
             pitchCounts = true
+            // A held pitch adds sound even where it repeats at the echo's period too (`echoPeriodRepeat`).
             if pitchDiffers { addsSound = true }
         }
         let speech = strict.update(bandsAbove: strictAbove, bandCount: bandCount, mayStart: voiced)
