@@ -88,6 +88,22 @@ import TestProcess
         #expect(milliseconds <= 160, "first verdict '\(verdict.kind)' \(milliseconds) ms after his first sound")
     }
 
+    /// The usual talker over a female answer (espeak-ng's en-us+f2 and +f4), where the sweep (--answer-voice)
+    /// heard him only with a later word (1280, 1280 and 832 ms): an octave under the answer (his best period
+    /// 152-157 samples, hers 75-79) his pitch repeats at twice hers, as her voice does, so it passed for hers;
+    /// and over +f4 "wait," falls 153 -> 168 samples from one frame to the next, more than a 20th.
+    @Test(arguments: [("en-us+f2", 13, 3200), ("en-us+f4", 0, 300), ("en-us+f4", 1, 400)])
+    func aTalkerAnOctaveUnderAFemaleAnswerIsHeardByHisPitch(voice: String, shift: Int, into: Int) async throws {
+        let room = try await Room.make(voice: voice)
+        let (talker, firstSound) = try await room.talker()
+        let at = room.secondAnswerSample(shiftMilliseconds: shift) + 16 * into
+        let verdict = try await room.firstVerdict(shiftMilliseconds: shift, talker: talker, at: at, heardAt: at + firstSound)
+        #expect(!verdict.earlier, "a verdict before the talker")
+        let milliseconds = try #require(verdict.milliseconds, "never heard")
+        print("talker \(into) ms into the \(voice) answer: first verdict \(milliseconds) ms after his first sound")
+        #expect(milliseconds <= 160, "first verdict '\(verdict.kind)' \(milliseconds) ms after his first sound")
+    }
+
     /// A talker who starts as the second answer does (40 ms before its first sound, with it, and 100 ms
     /// after). In a band's onset, where the reference comes back from silence barely playing, he fills the
     /// band; the detector's coupling learnt him as the answer's echo (46 dB in one frame) and hid him for
