@@ -34,6 +34,23 @@ import TestProcess
         #expect(started.isEmpty, "verdicts on the answer's echo, by its shift in ms: \(started)")
     }
 
+    /// A deeper male answer (espeak-ng's en-us+m2, session 34): its echo at "dentist", 0.74 s in, cleared the
+    /// verdict's margin in a third of the speech bands for two voiced frames at the answer's own pitch, 0.5-4.8 dB
+    /// under the predicted echo as a whole, and started the verdict that stops the assistant at 7 of the 16
+    /// alignments. That verdict must start at none. The looser one still starts at one, 96 ms in, where the
+    /// loudspeaker's high-pass leaves the echo repeating best at half the played period, as a voice an octave
+    /// higher would: it pauses the answer, never stops it.
+    @Test func theEchoOfADeeperAnswerStartsNoVerdictThatStops() async throws {
+        let room = try await Room.make(voice: "en-us+m2")
+        var started: [Int: Int] = [:]
+        for shift in 0..<16 {
+            let trace = try await room.trace(shiftMilliseconds: shift)
+            let second = trace.dropFirst(room.secondAnswerFrame(shiftMilliseconds: shift))
+            if let first = second.firstIndex(of: "1") { started[shift] = (first - second.startIndex) * 16 }
+        }
+        #expect(started.isEmpty, "the verdict on the answer's echo, ms into it by its shift in ms: \(started)")
+    }
+
     /// A talker 1.5 s into the second answer pauses it within a few frames of his first sound (the looser
     /// verdict; the sweep's median is about 100 ms), with no verdict before him.
     @Test func aTalkerOverTheAnswerIsHeardWithinAFewFrames() async throws {
