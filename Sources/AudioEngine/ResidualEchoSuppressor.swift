@@ -237,7 +237,12 @@ final class ResidualEchoSuppressor {
     /// only: with a deeper talker than the answer (barge_in_sweep.py --talker-pitch 25) late starts 3 -> 2
     /// of 77, a female voice's median 80 -> 64 ms, the usual talker unchanged; Benchmarks/aec-real, cold
     /// and warm: the same outputs, stops and far-end-only pauses, the phone's talker paused for 224-240 ms
-    /// sooner before two of his verdicts.
+    /// sooner before two of his verdicts. Since session 34 such a held pitch also adds sound (the looser
+    /// verdict may start on it under the echo as a whole), as one the reference has at another period did:
+    /// over a deeper male answer (--answer-voice en-us+m4) late starts 3 -> 2 of 84 (max 1280 -> 752 ms; "wait,"
+    /// held 164 -> 151 samples over frames whose reference had no pitch, 0.4-0.8 dB under the echo), the deeper
+    /// talker over a female answer median 80 -> 72 ms, one start of the usual talker 80 -> 32 ms; no verdict
+    /// before the talker with any voice; Benchmarks/aec-real cold and warm the same bit for bit.
     /// Within a 10th rather than a 20th (session 34): "wait," falls fast, and over a female answer
     /// (--answer-voice en-us+f4) the usual talker's period moved 153 -> 168 samples (9.8 %) from one frame to
     /// the next; with the octave test (`referencePitchAgainstOutput`) late starts 2 -> 0 of 79 there (3 -> 0
@@ -685,7 +690,7 @@ final class ResidualEchoSuppressor {
         let heldPitchCandidate = promptStarting && farEndActive && strictAbove >= 1
             && speechEnergy > Self.heldPitchWholeBand * predicted
         let strictStarting = !strict.speech && strict.counts(bandsAbove: strictAbove, bandCount: bandCount)
-        var voiced = false, addsSound = speechEnergy > predicted, pitchCounts = false, pitchDiffers = false
+        var voiced = false, addsSound = speechEnergy > predicted, pitchCounts = false
         var strictMayStart = false
         var differingLag: Int?
         aboveEchoFrames = addsSound ? aboveEchoFrames + 1 : 0
@@ -699,7 +704,6 @@ final class ResidualEchoSuppressor {
             if voiced && farEndActive && ((promptCounts && !addsSound) || heldPitchCandidate || briefOverEcho) {
                 let reference = referencePitchAgainstOutput(outputVoicing: voicing)
                 referencePitch = reference
-                pitchDiffers = reference.differs
                 // Over the echo only briefly, at the played pitch: a clipped onset of the echo itself.
                 if briefOverEcho && reference.playsOutputPitch { addsSound = false }
                 // Well under the echo, a clipped echo's harmonic the reference does not favour.
@@ -722,9 +726,10 @@ final class ResidualEchoSuppressor {
             }
         }
         if heldPitch.update(differingLag: differingLag) >= Self.heldPitchFrames {
+            // A pitch the reference lacks, held: it adds sound even where the output also repeats at the echo's
+            // period (`echoPeriodRepeat`) or the reference has no pitch at all.
             pitchCounts = true
-            // A held pitch adds sound even where it repeats at the echo's period too (`echoPeriodRepeat`).
-            if pitchDiffers { addsSound = true }
+            addsSound = true
         }
         let speech = strict.update(bandsAbove: strictAbove, bandCount: bandCount, mayStart: strictMayStart)
         let possible = prompt.update(counted: promptBands || pitchCounts, mayStart: voiced && promptMayStart && addsSound)
