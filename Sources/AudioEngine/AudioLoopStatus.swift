@@ -22,6 +22,9 @@ public struct AudioLoopEvent: Sendable, BitwiseCopyable {
         case openFailed
         /// Recovery after an xrun failed; the loop reopens the device.
         case recoveryFailed
+        /// Playback: the device ran dry while the loop took back the paused voice (the queue it left, the
+        /// period playing, played out before the replacement was written), recovered.
+        case takeBackUnderrun
     }
 
     public var kind: Kind
@@ -70,6 +73,9 @@ public struct AudioLoopEvent: Sendable, BitwiseCopyable {
         case .disconnected: return "\(what) lost: \(reason); waiting for it to come back (\(retries))"
         case .openFailed: return "\(what) unavailable: \(reason); waiting for it (\(retries))"
         case .recoveryFailed: return "\(what): recovery failed: \(reason); reopening"
+        case .takeBackUnderrun:
+            return "\(what): underrun while taking back the paused voice (the period left playing ran out before "
+                + "the rest was rewritten: the playback thread ran late), recovered"
         }
     }
 
@@ -91,6 +97,7 @@ public final class AudioLoopStatus: Sendable {
     let runningFlag = Atomic<Bool>(false)
     let takeBacksCounter = Atomic<Int>(0)
     let framesTakenBackCounter = Atomic<Int>(0)
+    let takeBackUnderrunsCounter = Atomic<Int>(0)
 
     public init() {}
 
@@ -110,6 +117,9 @@ public final class AudioLoopStatus: Sendable {
     /// Playback: how often queued frames were taken back and rewritten (`PlaybackTakeBack`), and how many.
     public var takeBacks: Int { takeBacksCounter.load(ordering: .relaxed) }
     public var framesTakenBack: Int { framesTakenBackCounter.load(ordering: .relaxed) }
+    /// Playback: xruns (counted in `xruns` too) in which the device ran dry during a take-back, before the
+    /// replacement reached it: the one underrun a take-back itself can cause.
+    public var takeBackUnderruns: Int { takeBackUnderrunsCounter.load(ordering: .relaxed) }
 }
 
 /// CLOCK_MONOTONIC in nanoseconds (the clock ALSA timestamps and our heartbeats use).

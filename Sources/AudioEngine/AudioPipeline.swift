@@ -153,7 +153,7 @@ public final class AudioPipeline: Service, Sendable {
     private func log(_ message: String, kind: AudioLoopEvent.Kind) {
         switch kind {
         case .opened: logger.notice("\(message)")
-        case .xrun: logger.warning("\(message)")
+        case .xrun, .takeBackUnderrun: logger.warning("\(message)")
         default: logger.error("\(message)")
         }
     }

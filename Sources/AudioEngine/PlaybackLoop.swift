@@ -101,8 +101,12 @@ public final class PlaybackLoop: PeriodLoop, @unchecked Sendable {
             var queued = max(0, parameters.bufferFrames - (try pcm.avail()))
             if let takeBack = configuration.takeBack {
                 takeBack.wake()
-                if pcm.state == .running, let delay = try takeBackQueued(pcm, takeBack, buffers: buffers, device: device) {
-                    queued = delay
+                if pcm.state == .running {
+                    switch try takeBackQueued(pcm, takeBack, buffers: buffers, device: device) {
+                    case .nothing: break
+                    case .replaced(let delay): if let delay { queued = delay }
+                    case .ranDry: return
+                    }
                 }
             }
             if queued > wake {
@@ -123,39 +127,53 @@ public final class PlaybackLoop: PeriodLoop, @unchecked Sendable {
         }
     }
 
+    private enum TakeBackOutcome {
+        case nothing
+        /// The device delay after, when it could be measured.
+        case replaced(delay: Int?)
+        /// The period left playing ran out before the replacement was written; the device was recovered.
+        case ranDry
+    }
+
     /// Replaces what the renderer takes back of the queue beyond the period playing now (it plays on while
-    /// this runs): rewinds the device, writes the replacement and tells the reference tap. Returns the
-    /// device delay after, or nil when nothing was taken back.
+    /// this runs): rewinds the device, writes the replacement and tells the reference tap.
     private func takeBackQueued(_ pcm: PCM, _ takeBack: any PlaybackTakeBack, buffers: PeriodBuffers,
-                                device: ReopeningDevice) throws(ALSAError) -> Int? {
+                                device: ReopeningDevice) throws(ALSAError) -> TakeBackOutcome {
         let parameters = pcm.parameters
         let step = configuration.referenceTap?.takeBackGranularity ?? 1
         // Asking the renderer first spares the device call in every period without a pause.
         let most = takeBack.framesToTakeBack(limit: buffers.whole.count / parameters.channels)
-        guard most > 0 else { return nil }
+        guard most > 0 else { return .nothing }
         var limit = min(try pcm.rewindable() - parameters.periodFrames, most)
         limit -= limit % step
-        guard limit > 0 else { return nil }
+        guard limit > 0 else { return .nothing }
         var frames = takeBack.framesToTakeBack(limit: limit)
         frames -= frames % step
-        guard frames > 0 else { return nil }
+        guard frames > 0 else { return .nothing }
         // A device may take back fewer frames than asked; the renderer replaces what it did.
         let back = min(try pcm.rewind(frames: frames), frames)
-        guard back > 0 else { return nil }
+        guard back > 0 else { return .nothing }
         let replacement = UnsafeMutableBufferPointer(rebasing: buffers.whole[0..<(back * parameters.channels)])
         takeBack.takeBack(frames: back, into: replacement)
         // (A device that took back a count off the tap's step leaves the reference a fraction of a sample
         // off: the tap goes back by whole samples.)
         configuration.referenceTap?.playbackTookBack(frames: back - back % step)
-        try pcm.write(UnsafeBufferPointer(replacement))
+        status.takeBacksCounter.add(1, ordering: .relaxed)
+        status.framesTakenBackCounter.add(back, ordering: .relaxed)
+        do {
+            try pcm.write(UnsafeBufferPointer(replacement))
+        } catch where error.kind == .xrun {
+            // The replacement is lost with the rest of the queue: the paused voice is silent all the same.
+            takeBack.renderedPeriodLost()
+            _ = device.recover(from: error, takingBack: true)
+            return .ranDry
+        }
         let measured = try? pcm.delay()
         let now = monotonicNanoseconds()
         let clock = measured.map { PlaybackClock(delayFrames: $0, nanoseconds: now) }
         configuration.referenceTap?.playbackWrote(
             UnsafeBufferPointer(replacement), channels: parameters.channels, run: device.run, clock: clock)
-        status.takeBacksCounter.add(1, ordering: .relaxed)
-        status.framesTakenBackCounter.add(back, ordering: .relaxed)
-        return measured
+        return .replaced(delay: measured)
     }
 
     /// Wake when no more than `wake` frames are queued; write until `fill` are.

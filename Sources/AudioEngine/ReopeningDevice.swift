@@ -64,8 +64,9 @@ final class ReopeningDevice {
 
     /// A read, write, avail or delay call failed. Returns true when the stream was recovered in place
     /// (xrun, suspend: the caller may retry the call); false when the device was closed (the backoff
-    /// has been waited out; the next `open` reopens it).
-    func recover(from error: ALSAError) -> Bool {
+    /// has been waited out; the next `open` reopens it). `takingBack`: the call wrote a take-back's
+    /// replacement (an xrun there is the take-back's own).
+    func recover(from error: ALSAError, takingBack: Bool = false) -> Bool {
         guard let pcm else { return false }
         switch error.kind {
         case .xrun, .suspended:
@@ -73,7 +74,15 @@ final class ReopeningDevice {
                 try pcm.recover(from: error)
                 run += 1
                 loop.status.xrunsCounter.add(1, ordering: .relaxed)
-                loop.emit(AudioLoopEvent(error.kind == .xrun ? .xrun : .suspended, error, at: monotonicNanoseconds()))
+                let kind: AudioLoopEvent.Kind
+                switch error.kind {
+                case .xrun where takingBack:
+                    loop.status.takeBackUnderrunsCounter.add(1, ordering: .relaxed)
+                    kind = .takeBackUnderrun
+                case .xrun: kind = .xrun
+                default: kind = .suspended
+                }
+                loop.emit(AudioLoopEvent(kind, error, at: monotonicNanoseconds()))
                 return true
             } catch {
                 loop.emit(AudioLoopEvent(.recoveryFailed, error, at: monotonicNanoseconds()))

@@ -17,9 +17,13 @@ public struct AudioStatus: Sendable, Equatable, Codable {
     /// Since start: how often the speaker's queue was taken back for a paused voice (it fell silent a
     /// period after the pause instead of after the whole device buffer).
     public var playbackTakeBacks: Int
+    /// Since start: of `playbackXruns`, those in which the speaker ran dry while its queue was being taken
+    /// back (the playback thread ran later than the period left playing).
+    public var playbackTakeBackUnderruns: Int
 
     public init(captureRunning: Bool, playbackRunning: Bool, captureXruns: Int, playbackXruns: Int,
-                echoReductionDB: Double, referenceLagMilliseconds: Double, nearEndSpeech: Bool, playbackTakeBacks: Int = 0) {
+                echoReductionDB: Double, referenceLagMilliseconds: Double, nearEndSpeech: Bool, playbackTakeBacks: Int = 0,
+                playbackTakeBackUnderruns: Int = 0) {
         self.captureRunning = captureRunning
         self.playbackRunning = playbackRunning
         self.captureXruns = captureXruns
@@ -28,6 +32,7 @@ public struct AudioStatus: Sendable, Equatable, Codable {
         self.referenceLagMilliseconds = referenceLagMilliseconds
         self.nearEndSpeech = nearEndSpeech
         self.playbackTakeBacks = playbackTakeBacks
+        self.playbackTakeBackUnderruns = playbackTakeBackUnderruns
     }
 
     enum CodingKeys: String, CodingKey {
@@ -39,5 +44,6 @@ public struct AudioStatus: Sendable, Equatable, Codable {
         case referenceLagMilliseconds = "reference_lag_ms"
         case nearEndSpeech = "near_end_speech"
         case playbackTakeBacks = "playback_take_backs"
+        case playbackTakeBackUnderruns = "playback_take_back_underruns"
     }
 }

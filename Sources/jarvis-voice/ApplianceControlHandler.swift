@@ -105,6 +105,7 @@ struct ApplianceControlHandler: ControlHandler {
         return AudioStatus(
             captureRunning: capture.isRunning, playbackRunning: playback.isRunning, captureXruns: capture.xruns,
             playbackXruns: playback.xruns, echoReductionDB: chain.echoReductionDB, referenceLagMilliseconds: chain.lagMilliseconds,
-            nearEndSpeech: chain.nearEndSpeech, playbackTakeBacks: playback.takeBacks)
+            nearEndSpeech: chain.nearEndSpeech, playbackTakeBacks: playback.takeBacks,
+            playbackTakeBackUnderruns: playback.takeBackUnderruns)
     }
 }

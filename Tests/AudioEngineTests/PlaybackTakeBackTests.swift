@@ -110,4 +110,57 @@ import Testing
         }
         print("reflex: the voice stopped at frame \(stop), \(writtenAtVerdict) written at the verdict")
     }
+
+    /// A playback thread that runs late in the middle of a take-back (an overloaded or emulated machine): the
+    /// period it left playing runs out before the replacement is written. That underrun is the take-back's
+    /// own, counted and logged as such apart from the others, and the voice stays paused.
+    @Test func aTakeBackThatRunsTheDeviceDryIsItsOwnUnderrun() async throws {
+        let mixer = mixerWithVoice()
+        // 100 ms late: ten times the period left playing, however loaded the machine.
+        let late = StallingTakeBack(mixer: mixer, stallMicroseconds: 100_000)
+        let loop = try startedLoop(rendering: mixer, takeBack: late)
+        #expect(await waitUntil { loop.status.frames >= 8_000 })
+        #expect(loop.status.takeBackUnderruns == 0 && loop.status.xruns == 0)
+        mixer.setPaused(true, for: .voice)
+        #expect(await waitUntil { loop.status.takeBackUnderruns == 1 })
+        let writtenAfter = loop.status.frames
+        #expect(await waitUntil { loop.status.frames >= writtenAfter + 3_200 })
+        loop.stop()
+        #expect(loop.status.takeBacks == 1)
+        #expect(loop.status.xruns == 1, "the take-back's underrun is an xrun too, and the only one")
+        var kinds: [AudioLoopEvent.Kind] = []
+        while let event = loop.nextEvent() { kinds.append(event.kind) }
+        #expect(kinds.filter { $0 == .takeBackUnderrun }.count == 1 && !kinds.contains(.xrun), "\(kinds)")
+        let line = AudioLoopEvent(kind: .takeBackUnderrun, code: -EPIPE, at: 0)
+            .message(device: PCMDevice(name: "spk"), stream: .playback)
+        #expect(line.contains("underrun while taking back the paused voice"), "\(line)")
+        // After it only silence: the paused voice did not come back with the recovered device.
+        let out = try TestFiles.readSamples(dir.file("out.raw"))
+        let stop = try #require(out.indices.first { out[$0] != Self.value($0) })
+        #expect(out[(stop + 80)...].allSatisfy { $0 == 0 }, "voice after frame \(stop)")
+    }
+}
+
+/// Forwards to the mixer, but the first take-back stalls its thread before rendering the replacement.
+private final class StallingTakeBack: PlaybackTakeBack, @unchecked Sendable {
+    let mixer: Mixer
+    let stallMicroseconds: UInt32
+    /// Touched only on the playback thread.
+    private var stalled = false
+
+    init(mixer: Mixer, stallMicroseconds: UInt32) {
+        self.mixer = mixer
+        self.stallMicroseconds = stallMicroseconds
+    }
+
+    func wake() {}
+    func framesToTakeBack(limit: Int) -> Int { mixer.framesToTakeBack(limit: limit) }
+    func takeBack(frames: Int, into output: UnsafeMutableBufferPointer<Int16>) {
+        if !stalled {
+            stalled = true
+            usleep(stallMicroseconds)
+        }
+        mixer.takeBack(frames: frames, into: output)
+    }
+    func renderedPeriodLost() { mixer.renderedPeriodLost() }
 }

@@ -39,7 +39,8 @@ import Testing
 
     @Test func statusWithTheAudioFigures() throws {
         let audio = AudioStatus(captureRunning: true, playbackRunning: false, captureXruns: 2, playbackXruns: 0,
-                                echoReductionDB: 23.5, referenceLagMilliseconds: -1.5, nearEndSpeech: true, playbackTakeBacks: 5)
+                                echoReductionDB: 23.5, referenceLagMilliseconds: -1.5, nearEndSpeech: true, playbackTakeBacks: 5,
+                                playbackTakeBackUnderruns: 1)
         let status = ServiceStatus(state: "ai_speaking", realtimeConnected: true, jarvisSessionID: nil,
                                    media: MediaStatus(volume: 1), bargeIns: 3, echoTurnsIgnored: 7, voicePausesResumed: 2, malformedEvents: 1,
                                    unknownEvents: 4, audio: audio)
@@ -53,6 +54,7 @@ import Testing
             "capture_running": .bool(true), "playback_running": .bool(false), "capture_xruns": .number(2),
             "playback_xruns": .number(0), "echo_reduction_db": .number(23.5), "reference_lag_ms": .number(-1.5),
             "near_end_speech": .bool(true), "playback_take_backs": .number(5),
+            "playback_take_back_underruns": .number(1),
         ]))
     }
 
