@@ -74,14 +74,8 @@ final class ReopeningDevice {
                 try pcm.recover(from: error)
                 run += 1
                 loop.status.xrunsCounter.add(1, ordering: .relaxed)
-                let kind: AudioLoopEvent.Kind
-                switch error.kind {
-                case .xrun where takingBack:
-                    loop.status.takeBackUnderrunsCounter.add(1, ordering: .relaxed)
-                    kind = .takeBackUnderrun
-                case .xrun: kind = .xrun
-                default: kind = .suspended
-                }
+                let kind: AudioLoopEvent.Kind = error.kind == .suspended ? .suspended : takingBack ? .takeBackUnderrun : .xrun
+                if kind == .takeBackUnderrun { loop.status.takeBackUnderrunsCounter.add(1, ordering: .relaxed) }
                 loop.emit(AudioLoopEvent(kind, error, at: monotonicNanoseconds()))
                 return true
             } catch {

@@ -116,7 +116,8 @@ import Testing
     /// own, counted and logged as such apart from the others, and the voice stays paused.
     @Test func aTakeBackThatRunsTheDeviceDryIsItsOwnUnderrun() async throws {
         let mixer = mixerWithVoice()
-        // 100 ms late: ten times the period left playing, however loaded the machine.
+        // The lateness itself is what is tested, so it is real time, as the paced device's clock is: 100 ms,
+        // ten times the period left playing (a loaded machine only makes it later).
         let late = StallingTakeBack(mixer: mixer, stallMicroseconds: 100_000)
         let loop = try startedLoop(rendering: mixer, takeBack: late)
         #expect(await waitUntil { loop.status.frames >= 8_000 })
