@@ -28,10 +28,22 @@ import Testing
         #expect(refuser.requests == 1, "the connection dials once; retries belong to its owner")
     }
 
+    /// A server that takes the connection but never answers the upgrade (a hung proxy, a stalled server):
+    /// the dial gives up after `connectTimeout` and says so in plain words, as a failure worth retrying.
+    @Test func anUpgradeNobodyAnswersTimesOutInPlainWords() async throws {
+        let listener = try LoopbackListener()
+        defer { listener.close() }
+        let failure = try #require(await Self.open(url: listener.url, connectTimeout: .milliseconds(500)))
+        #expect(failure.kind == .transient)
+        #expect(failure.reason == .upgradeTimedOut(milliseconds: 500))
+        #expect(failure.description
+            == "the Realtime API took the connection but did not answer the WebSocket upgrade within 0.5 s")
+    }
+
     /// Dials `url` once; returns how it failed (nil if it unexpectedly connected).
-    static func open(url: String) async -> RealtimeDisconnect? {
+    static func open(url: String, connectTimeout: Duration = .seconds(10)) async -> RealtimeDisconnect? {
         let configuration = RealtimeConnectionConfiguration(
-            url: url, model: "gpt-realtime", apiKey: RealtimeAPIKey("sk-refused-test-key"), connectTimeout: .seconds(10))
+            url: url, model: "gpt-realtime", apiKey: RealtimeAPIKey("sk-refused-test-key"), connectTimeout: connectTimeout)
         do {
             let connection = try await RealtimeConnection.open(configuration: configuration)
             connection.close()
@@ -52,18 +64,9 @@ final class UpgradeRefuser: Sendable {
     struct Failure: Error { var call: String }
 
     init(status: Int32) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw Failure(call: "socket") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound, listen(fd, 16) == 0 else { close(fd); throw Failure(call: "bind/listen") }
-        listener = fd
-        url = "ws://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/v1/realtime"
+        let bound = try LoopbackListener()
+        listener = bound.fd
+        url = bound.url
         let response = Array("HTTP/1.1 \(status) Refused\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}".utf8)
         let thread = Thread { [self] in self.serve(response) }
         thread.start()
@@ -96,6 +99,30 @@ final class UpgradeRefuser: Sendable {
             close(client)
         }
     }
+}
+
+/// A listening loopback socket (`ws://` URL) that accepts nothing itself: the kernel completes clients'
+/// TCP handshakes into its backlog, so they connect and then hear nothing until someone serves it.
+struct LoopbackListener {
+    let fd: Int32
+    let url: String
+
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw UpgradeRefuser.Failure(call: "socket") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound, listen(fd, 16) == 0 else { Glibc.close(fd); throw UpgradeRefuser.Failure(call: "bind/listen") }
+        self.fd = fd
+        url = "ws://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/v1/realtime"
+    }
+
+    func close() { Glibc.close(fd) }
 }
 
 /// A detached pthread running `body`.

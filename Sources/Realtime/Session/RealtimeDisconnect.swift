@@ -33,6 +33,8 @@ public struct RealtimeDisconnect: Error, Sendable, Equatable, CustomStringConver
         /// Connected, but the TLS handshake or HTTP upgrade did not complete (the detail is for people only).
         case connectFailed(String)
         case upgradeRejected(status: Int)
+        /// Connected, but no answer to the HTTP upgrade within the connect timeout (a stalled server or proxy).
+        case upgradeTimedOut(milliseconds: Int)
         case serverClosed(code: Int, reason: String)
         case invalidAPIKey
         case insufficientQuota
@@ -110,6 +112,9 @@ public struct RealtimeDisconnect: Error, Sendable, Equatable, CustomStringConver
         case .unreachable(let host, let why): "cannot reach the Realtime API at \(host): \(why); check the network"
         case .connectFailed(let detail): "could not open a session with the Realtime API (\(detail))"
         case .upgradeRejected(let status): "the Realtime API refused the WebSocket upgrade with HTTP \(status)"
+        case .upgradeTimedOut(let ms):
+            "the Realtime API took the connection but did not answer the WebSocket upgrade within "
+                + (ms % 1000 == 0 ? "\(ms / 1000) s" : "\(Double(ms) / 1000) s")
         case .serverClosed(let code, let reason): "the Realtime API closed the connection (code \(code)\(reason.isEmpty ? "" : ": \(reason)"))"
         case .invalidAPIKey: "the Realtime API rejected the API key; check realtime.api_key_file"
         case .insufficientQuota: "the OpenAI account has no quota left; check billing"

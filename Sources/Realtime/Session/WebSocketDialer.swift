@@ -4,10 +4,16 @@ import NIOHTTP1
 import NIOPosix
 import NIOSSL
 import NIOWebSocket
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
 #endif
+
+/// Set by the upgrade's deadline as it closes the channel: the failure that follows is the timeout's.
+private final class DeadlineFlag: Sendable {
+    let fired = Atomic<Bool>(false)
+}
 
 /// The only place that opens sockets: TCP (+ TLS for wss) + HTTP/1.1 upgrade to WebSocket, with the
 /// frame limit raised and fragmented frames reassembled. Returns the upgraded channel or a classified failure.
@@ -48,6 +54,7 @@ struct WebSocketDialer: Sendable {
         headers.add(name: "User-Agent", value: "jarvis-voice")
         let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: endpoint.requestURI, headers: headers)
 
+        let deadlineFired = DeadlineFlag()
         let upgradeFuture: EventLoopFuture<UpgradeResult>
         do {
             upgradeFuture = try await ClientBootstrap(group: group)
@@ -84,7 +91,10 @@ struct WebSocketDialer: Sendable {
                         // NIO's client default drops such bytes.
                         pipeline.leftOverBytesStrategy = .forwardBytes
                         let result = try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: pipeline)
-                        let deadline = channel.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+                        let deadline = channel.eventLoop.scheduleTask(in: timeout) {
+                            deadlineFired.fired.store(true, ordering: .releasing)
+                            channel.close(promise: nil)
+                        }
                         result.whenComplete { _ in deadline.cancel() }
                         return result
                     }
@@ -96,15 +106,24 @@ struct WebSocketDialer: Sendable {
         do {
             result = try await upgradeFuture.get()
         } catch {
+            // Our deadline closed the channel: NIO then fails the upgrade as an "inappropriate operation".
+            if deadlineFired.fired.load(ordering: .acquiring) { throw upgradeTimedOut }
             throw RealtimeDisconnect(kind: .transient, reason: .connectFailed("WebSocket upgrade failed: \(Self.describe(error))"))
         }
         switch result {
         case .websocket(let channel):
             return channel
         case .notUpgraded(let responseHead):
-            let status = (try? await responseHead.get())?.status.code ?? 0
+            guard let status = try? await responseHead.get().status.code else {
+                if deadlineFired.fired.load(ordering: .acquiring) { throw upgradeTimedOut }
+                throw RealtimeDisconnect.classify(upgradeStatus: 0)
+            }
             throw RealtimeDisconnect.classify(upgradeStatus: Int(status))
         }
+    }
+
+    private var upgradeTimedOut: RealtimeDisconnect {
+        RealtimeDisconnect(kind: .transient, reason: .upgradeTimedOut(milliseconds: Int(configuration.connectTimeout.wholeMilliseconds)))
     }
 
     /// A failed TCP connect, by the error's type and errno (never by its text).
