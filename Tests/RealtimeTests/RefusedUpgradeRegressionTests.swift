@@ -61,8 +61,6 @@ final class UpgradeRefuser: Sendable {
     private let served = Atomic<Int>(0)
     private let stopped = Atomic<Bool>(false)
 
-    struct Failure: Error { var call: String }
-
     init(status: Int32) throws {
         let bound = try LoopbackListener()
         listener = bound.fd
@@ -104,12 +102,14 @@ final class UpgradeRefuser: Sendable {
 /// A listening loopback socket (`ws://` URL) that accepts nothing itself: the kernel completes clients'
 /// TCP handshakes into its backlog, so they connect and then hear nothing until someone serves it.
 struct LoopbackListener {
+    struct Failure: Error { var call: String }
+
     let fd: Int32
     let url: String
 
     init() throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw UpgradeRefuser.Failure(call: "socket") }
+        guard fd >= 0 else { throw LoopbackListener.Failure(call: "socket") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -117,7 +117,7 @@ struct LoopbackListener {
         let bound = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
         }
-        guard bound, listen(fd, 16) == 0 else { Glibc.close(fd); throw UpgradeRefuser.Failure(call: "bind/listen") }
+        guard bound, listen(fd, 16) == 0 else { Glibc.close(fd); throw LoopbackListener.Failure(call: "bind/listen") }
         self.fd = fd
         url = "ws://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/v1/realtime"
     }
