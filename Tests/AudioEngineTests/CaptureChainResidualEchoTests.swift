@@ -287,15 +287,6 @@ private func addVoice(to mic: inout [Int16], at start: Int, pulse: Float = 9000)
     #expect(inVoice.contains(true), "the voice over the fan and the far end was not detected")
 }
 
-extension ResidualEchoSuppressor {
-    /// One frame from arrays: `residual` (the canceller's output) becomes the suppressor's, one frame late.
-    fileprivate func process(_ residual: inout [Int16], reference: [Int16], mic: [Int16]) {
-        residual.withUnsafeMutableBufferPointer { out in
-            reference.withUnsafeBufferPointer { r in mic.withUnsafeBufferPointer { process(out, reference: r, mic: $0) } }
-        }
-    }
-}
-
 /// What an adapted linear filter leaves of a loudspeaker's echo (the ReSpeaker music after ~50 s of far
 /// end, Benchmarks/aec-real --warm, where it stopped the assistant): 35 dB below the reference most of the
 /// time, and every second for 250 ms it loses echo at the level of the echo itself (the reference 14 dB

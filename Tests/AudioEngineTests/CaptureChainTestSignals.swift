@@ -1,5 +1,6 @@
 import AudioCore
 import Glibc
+@testable import AudioEngine
 
 /// Deterministic synthetic scenes for the capture chain tests: speech-like far end (bursts of
 /// coloured noise with syllable-rate envelope), a short decaying room response, near-end bursts.
@@ -99,5 +100,14 @@ enum CaptureChainTestSignals {
         }
         if let from = loudFrom { runs.append((from, start - from)) }
         return runs
+    }
+}
+
+extension ResidualEchoSuppressor {
+    /// One frame from arrays: `residual` (the canceller's output) becomes the suppressor's, one frame late.
+    func process(_ residual: inout [Int16], reference: [Int16], mic: [Int16]) {
+        residual.withUnsafeMutableBufferPointer { out in
+            reference.withUnsafeBufferPointer { r in mic.withUnsafeBufferPointer { process(out, reference: r, mic: $0) } }
+        }
     }
 }
