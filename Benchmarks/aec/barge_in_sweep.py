@@ -24,7 +24,7 @@ verdict) in all stop the answer for good, and 500 ms without either let it go on
 later by the pause, and the loop goes on). Reported: when the answer stopped for good (ms after his first
 sound), starts where it never did, and the pauses that let it go on.
 
-usage: .venv/bin/python barge_in_sweep.py --binary PATH [--step MS] [--work DIR] [--verbose]
+usage: .venv/bin/python barge_in_sweep.py --binary PATH [--step MS] [--from MS] [--to MS] [--work DIR] [--verbose]
        [--talker-voice V] [--talker-pitch P] [--answer-voice V] [--answer-pitch P]
 (the venv `run.sh` creates)
 """
@@ -130,6 +130,9 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", required=True)
     parser.add_argument("--step", type=int, default=100, help="ms between the talker's starts")
+    parser.add_argument("--from", dest="first", type=int, default=300,
+                        help="ms into the answer of the first start (negative: before it)")
+    parser.add_argument("--to", dest="last", type=int, help="ms into the answer after which no start is made")
     parser.add_argument("--work", default=".work/barge-in")
     parser.add_argument("--verbose", action="store_true", help="print each start's latency and false frames")
     parser.add_argument("--talker-voice", default="en-us",
@@ -160,7 +163,9 @@ def main():
 
     latencies, stops, resumes, false_frames = [], [], 0, 0
     last_start = len(answer) - len(talker)
-    for i, offset in enumerate(range(300 * RATE // 1000, last_start, args.step * RATE // 1000)):
+    if args.last is not None:
+        last_start = min(last_start, args.last * RATE // 1000 + 1)
+    for i, offset in enumerate(range(args.first * RATE // 1000, last_start, args.step * RATE // 1000)):
         second = len(answer) + RATE * 3 // 2 + i % 16 * RATE // 1000
         reference = np.concatenate([answer, np.zeros(second - len(answer)), answer, np.zeros(RATE * 3)])
         start = second + offset
