@@ -603,7 +603,8 @@ final class ResidualEchoSuppressor {
                 let ratio = max(e - noise[b], 0) / (envelope[b] + 1e-3)
                 // The detectors' couplings only fall where the mic stands above its echo in the band's onset,
                 // and, as the far end starts, where the band has played nothing for longer than the echo tail.
-                let onlyFalls = onset && micAboveEcho(b, farEndActive: true) || silentFrames[b] >= tailFrames && farEndOnsetLeft > 0
+                let onlyFalls = (onset && micAboveEcho(b, farEndActive: true))
+                    || (farEndOnsetLeft > 0 && silentFrames[b] >= tailFrames)
                 if onset { onsetCoupling[b] = Self.track(onsetCoupling[b], toward: ratio, talking: talking) }
                 coupling[b] = Self.track(coupling[b], toward: min(ratio, Self.riseLimit * coupling[b]), talking: talking)
                 detectorCoupling[b] = Self.track(detectorCoupling[b], toward: onlyFalls ? min(ratio, detectorCoupling[b]) : ratio,

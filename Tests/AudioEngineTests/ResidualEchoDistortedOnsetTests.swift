@@ -51,6 +51,7 @@ private func distortedFirstSoundScene(voiceFrame: Int) -> Int? {
 /// still ring (its reference silent for less than the echo tail).
 @Test(arguments: [4, 12, 20])
 func aVoiceAfterADistortedFirstSoundIsHeardAtOnce(voiceFrame: Int) throws {
-    let heard = try #require(distortedFirstSoundScene(voiceFrame: voiceFrame), "the voice \(voiceFrame) frames in was never heard")
+    let heard = try #require(distortedFirstSoundScene(voiceFrame: voiceFrame),
+                             "the voice \(voiceFrame) frames in was never heard")
     #expect(heard <= 6, "the voice \(voiceFrame) frames into the answer was heard \(heard * 16) ms in")
 }
