@@ -25,10 +25,10 @@ import Glibc
 ///   after silence, in a band that has played nothing for longer than the echo tail: an answer whose
 ///   first frame played only its low bands, loud, through a distorting loudspeaker filled the others
 ///   with harmonics over a reference envelope of almost nothing, and that one frame raised their
-///   couplings by 40 dB and hid a talker who started 120 ms later for 0.8-1.5 s (the end-to-end onset
+///   couplings by ~30 dB and hid a talker who started 120 ms later for 0.8-1.5 s (the end-to-end onset
 ///   test on a loaded machine). Once the far end plays on, such bands learn as before: over music that
 ///   leaves a band silent, the harmonics other bands put there are echo (Benchmarks/aec-real's
-///   ReSpeaker music 1 paused the assistant 2-3 times when they were not learnt);
+///   ReSpeaker music 1 paused the assistant 2 and 3 times, cold and warm, when they were not learnt);
 /// - onset coupling: a third coupling, for the suppression only, learnt and used in a band's first
 ///   `onsetMilliseconds` after its reference comes back from more than an echo tail of silence, unless
 ///   the near end talks (the onset compensation of WebRTC AEC3's ERLE estimator). The linear filter

@@ -44,11 +44,11 @@ private func distortedFirstSoundScene(voiceFrame: Int) -> Int? {
 }
 
 /// The end-to-end barge-in test's talker who starts as the answer begins, seen on a loaded CI machine
-/// (and in 2 of 3 runs of the CLI tests on 2 cores here: 820-1470 ms): the answer's first frame played its
-/// low bands only, loud, and the loudspeaker's distortion filled the others. Learnt there, the residual
-/// over a reference that played nothing in them raised those bands' couplings by 40 dB in one frame, and
-/// they hid him until they fell again. A band's couplings learn only while it plays or its echo may
-/// still ring (its reference silent for less than the echo tail).
+/// (1470 ms) and in 2 of 3 runs of the CLI tests on 2 cores here (820, 890 ms): the answer's first frame
+/// played its low bands only, loud, and the loudspeaker's distortion filled the others. Learnt there, the
+/// residual over a reference that played nothing in them raised those bands' detector couplings by ~30 dB in
+/// one frame, and they hid him until they fell again. As the far end starts, the detectors' couplings only
+/// fall in a band that has played nothing for longer than the echo tail.
 @Test(arguments: [4, 12, 20])
 func aVoiceAfterADistortedFirstSoundIsHeardAtOnce(voiceFrame: Int) throws {
     let heard = try #require(distortedFirstSoundScene(voiceFrame: voiceFrame),

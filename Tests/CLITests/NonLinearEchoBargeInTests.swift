@@ -91,7 +91,7 @@ import TestSupport
     }
 
     /// The user talks as the answer begins (the moment the service reports `ai_speaking`: his first sound
-    /// 20 ms before to 40 ms after the answer's, up to 140 ms after on a loaded machine). In each band's onset
+    /// 20 ms before to 40 ms after the answer's, up to 200 ms after on a loaded machine). In each band's onset
     /// the reference barely plays, and until session 30 the detector and the mic rule learnt him there as the
     /// answer's echo (0.8 s in 2 of 5 runs; NonLinearEchoVerdictTests measures it offline); until session 37
     /// a first frame that played only the answer's low bands, distorted into the others, did the same there
