@@ -4,7 +4,7 @@ import Glibc
 /// high-passed block at the lags of a voice's pitch period, 2.5 to 14 ms (400 to 70 Hz). A voiced sound
 /// repeats itself one period later and comes near 1, through the harmonics its formants carry; noise (a
 /// fan's rush, running water) does not: on Benchmarks/aec-real's noisy-room files the suppressed output of
-/// a fan or a tap switched on never reached `ResidualEchoSuppressor.voicedPeriodicity` before the room
+/// a fan or a tap switched on never reached `NearEndVerdicts.voicedPeriodicity` before the room
 /// floor had learnt it. The high-pass keeps a motor's low hum out: the measure follows the speech bands
 /// the detectors use, where a voice's harmonics are and a 110 Hz hum's fundamental is not.
 /// Write the block into `input` (a window that starts and ends near zero), call `measure()`, which

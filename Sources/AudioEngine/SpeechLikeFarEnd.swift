@@ -7,7 +7,7 @@
 /// window (the window spans pauses, so the next answer meets the last one's verdict) and open it: with
 /// nothing playing there is no echo to mistake.
 ///
-/// The prompt near-end verdict (`ResidualEchoSuppressor`) may start only while this is open: its looser
+/// The prompt near-end verdict (`NearEndVerdicts`) may start only while this is open: its looser
 /// count is what the residual of music swings into. Allocation-free after init; realtime-safe.
 struct SpeechLikeFarEnd {
     static let dipRatio: Float = 0.01

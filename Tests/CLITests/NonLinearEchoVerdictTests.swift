@@ -19,7 +19,7 @@ import TestProcess
     /// alignments. A louder male one (en-us+m7, 155 % voicing): its clipped echo, 5-10 dB under the
     /// prediction, repeated best at a harmonic's period the reference did not favour (3.3, 4.7 ms), 2.3 and
     /// 3.0 s in; checked over its first 8 s: at 8.5 s its echo, 0.2-0.5 dB under the prediction, still holds
-    /// a 3.4 ms period for two frames (a known gap, `ResidualEchoSuppressor.echoPeriodRepeat`).
+    /// a 3.4 ms period for two frames (a known gap, `NearEndVerdicts.echoPeriodRepeat`).
     @Test(arguments: [("en-us", Int.max), ("en-us+f3", Int.max), ("en-us+m7", 8000)])
     func theAnswersOwnEchoStartsNoVerdictWhereverItMeetsTheFrames(voice: String, milliseconds: Int) async throws {
         let room = try await Room.make(voice: voice)

@@ -1,0 +1,121 @@
+import Glibc
+import Testing
+@testable import AudioEngine
+
+/// `NearEndVerdicts`: when the strict verdict (stops the assistant) and the looser one (pauses it) may
+/// start, given the bands the suppressor counted and the output's and the reference's pitch.
+@Suite struct NearEndVerdictsTests {
+    static let frame = 256, windowLength = 512, bandCount = 18
+
+    /// The suppressor's 16 ms frames at 16 kHz: a 32 ms onset, a 200 ms hangover.
+    func verdicts() -> NearEndVerdicts {
+        NearEndVerdicts(windowLength: Self.windowLength, sampleRate: 16000, frameMilliseconds: 16, onsetFrames: 2,
+                        hangoverFrames: 13)
+    }
+
+    /// Decaying glottal pulses every `period` samples, as the chain tests make their voices.
+    struct Voice {
+        let period: Int
+        func callAsFunction(_ n: Int) -> Float {
+            var glottis: Float = 0
+            // The pulse train's steady state at sample n: the last few pulses' decayed sum.
+            for k in 0..<4 { glottis += 9000 * powf(0.7, Float(n % period + k * period)) }
+            return glottis
+        }
+    }
+
+    /// One frame's windows of continuous signals: the output as the inverse transform leaves it (times the
+    /// analysis window), the reference unwindowed, and the window (square-root Hann).
+    final class Windows {
+        let output = UnsafeMutablePointer<Float>.allocate(capacity: windowLength)
+        let reference = UnsafeMutablePointer<Float>.allocate(capacity: windowLength)
+        let window = UnsafeMutablePointer<Float>.allocate(capacity: windowLength)
+
+        init() {
+            for i in 0..<windowLength {
+                window[i] = sqrtf(0.5 - 0.5 * cosf(2 * .pi * (Float(i) + 0.5) / Float(windowLength)))
+            }
+        }
+
+        deinit { output.deallocate(); reference.deallocate(); window.deallocate() }
+
+        func fill(frame f: Int, output out: (Int) -> Float, reference ref: (Int) -> Float) {
+            for i in 0..<windowLength {
+                let n = f * frame + i
+                output[i] = out(n) * window[i]
+                reference[i] = ref(n)
+            }
+        }
+    }
+
+    /// Syllables of 160 ms, then 48 ms 30 dB down: a far end that sounds like speech.
+    func voicePower(_ f: Int) -> Float { f % 13 < 10 ? 1e7 : 1e4 }
+
+    /// Runs `frames` frames; returns the first frame each verdict was on (nil: never).
+    func run(_ v: NearEndVerdicts, frames: Int, farEnd: (Int) -> Float?, strictAbove: Int, overEcho: Float,
+             output: (Int) -> Float, reference: (Int) -> Float) -> (speech: Int?, possible: Int?) {
+        let w = Windows()
+        var speech: Int?, possible: Int?
+        for f in 0..<frames {
+            let power = farEnd(f)
+            v.farEndFrame(power: power ?? 0, active: power != nil)
+            w.fill(frame: f, output: output, reference: reference)
+            let verdict = v.update(strictAbove: strictAbove, bandCount: Self.bandCount, speechEnergy: overEcho * 1e6,
+                                   predicted: 1e6, farEndActive: power != nil, output: w.output,
+                                   reference: w.reference, window: w.window)
+            if verdict.speech && speech == nil { speech = f }
+            if verdict.possible && possible == nil { possible = f }
+        }
+        return (speech, possible)
+    }
+
+    @Test func noiseNeverStartsAVerdictHoweverManyBandsCount() {
+        var white = CaptureChainTestSignals.White(seed: 11)
+        var noise = [Float](repeating: 0, count: 60 * Self.frame + Self.windowLength)
+        for i in noise.indices { noise[i] = 3000 * white.next() }
+        let heard = run(verdicts(), frames: 60, farEnd: { _ in nil }, strictAbove: Self.bandCount, overEcho: 10,
+                        output: { noise[$0] }, reference: { _ in 0 })
+        #expect(heard.speech == nil && heard.possible == nil)
+    }
+
+    @Test func aVoicedRunStartsBothVerdictsOnItsSecondFrame() {
+        let heard = run(verdicts(), frames: 20, farEnd: { _ in nil }, strictAbove: Self.bandCount, overEcho: 10,
+                        output: Voice(period: 128).callAsFunction, reference: { _ in 0 })
+        #expect(heard.speech == 1)
+        #expect(heard.possible == 1)
+    }
+
+    /// The echo of a played voice repeats at the played pitch: under its predicted level as a whole, the
+    /// verdict that stops waits for more; over it, it starts.
+    @Test func atThePlayedPitchTheStrictVerdictStartsOnlyOverTheEcho() {
+        let played = Voice(period: 128)
+        let under = run(verdicts(), frames: 40, farEnd: { _ in 1e6 }, strictAbove: Self.bandCount, overEcho: 0.5,
+                        output: played.callAsFunction, reference: played.callAsFunction)
+        #expect(under.speech == nil)
+        #expect(under.possible == nil, "a far end that plays on (music) never lets the looser verdict start")
+        let over = run(verdicts(), frames: 40, farEnd: { _ in 1e6 }, strictAbove: Self.bandCount, overEcho: 2,
+                       output: played.callAsFunction, reference: played.callAsFunction)
+        #expect(over.speech == 1)
+    }
+
+    /// A talker whose pitch the played voice lacks, 5 dB under its echo and over the margin in one band: the
+    /// looser verdict starts once he has held it for two frames (then its 32 ms onset); at the played pitch
+    /// the same evidence starts nothing.
+    @Test func aHeldPitchThePlayedVoiceLacksStartsTheLooserVerdictWithOneBand() {
+        let played = Voice(period: 80), talker = Voice(period: 128)
+        let v = verdicts()
+        _ = run(v, frames: 40, farEnd: { voicePower($0) }, strictAbove: 0, overEcho: 0.1,
+                output: { _ in 0 }, reference: played.callAsFunction)
+        let heard = run(v, frames: 20, farEnd: { voicePower($0 + 40) }, strictAbove: 1, overEcho: 0.3,
+                        output: talker.callAsFunction, reference: played.callAsFunction)
+        #expect(heard.possible == 2)
+        #expect(heard.speech == nil)
+
+        let echo = verdicts()
+        _ = run(echo, frames: 40, farEnd: { voicePower($0) }, strictAbove: 0, overEcho: 0.1,
+                output: { _ in 0 }, reference: played.callAsFunction)
+        let atItsPitch = run(echo, frames: 20, farEnd: { voicePower($0 + 40) }, strictAbove: 1, overEcho: 0.3,
+                             output: played.callAsFunction, reference: played.callAsFunction)
+        #expect(atItsPitch.possible == nil && atItsPitch.speech == nil)
+    }
+}
