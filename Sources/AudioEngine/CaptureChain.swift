@@ -36,6 +36,7 @@ public final class CaptureChain: @unchecked Sendable {
     let drift: DriftCompensator
     let estimator: DelayEstimator
     let suppressor: ResidualEchoSuppressor?
+    let slipCheck: ReferenceSlipCheck
     private var referenceLevel: ReferenceLevelMatcher
 
     /// The echo's direct path is kept this many samples into the filter (causality margin).
@@ -102,6 +103,9 @@ public final class CaptureChain: @unchecked Sendable {
     public private(set) var echoReturnLossEnhancementDB: Float = 0
     /// How often the reference was re-aligned (delay jumps) since start.
     public private(set) var realignmentCount = 0
+    /// How often the reference came back whole samples off the echo after a gap and was moved back
+    /// (`ReferenceSlipCheck`) since start.
+    public private(set) var referenceSlips = 0
     /// The factor the reference is raised by (`ReferenceLevelMatcher`; 1 until the echo is found louder).
     public var referenceGain: Int { referenceLevel.gain }
     /// Delay from mic input to 16 kHz output, in samples (mic delay line + the output delay).
@@ -139,6 +143,7 @@ public final class CaptureChain: @unchecked Sendable {
         let maxLag = rate * configuration.maxReferenceLagMilliseconds / 1000
         estimator = DelayEstimator(sampleRate: rate, maxLagSamples: maxLag)
         estimatorEnabled = maxLag > 0
+        slipCheck = ReferenceSlipCheck(frameSize: frameSize, impulseResponseLength: echo.impulseResponseLength)
         suppressor = configuration.residualEchoSuppression
             ? ResidualEchoSuppressor(frameSize: frameSize, sampleRate: rate, tailSamples: configuration.filterLength) : nil
         idleAfterFrames = configuration.filterLength / frameSize + 1
@@ -192,8 +197,11 @@ public final class CaptureChain: @unchecked Sendable {
 
         var loudest: Int16 = 0
         for i in 0..<frameSize { loudest = max(loudest, alignedRef[i] == .min ? .max : abs(alignedRef[i])) }
+        let resumes = loudest > 2 && silentReferenceFrames > 0
         silentReferenceFrames = loudest <= 2 ? silentReferenceFrames + 1 : 0
         matchReferenceLevel(loudest: loudest)
+        slipCheck.record(UnsafeBufferPointer(alignedRef))
+        if resumes && filterConverged { slipCheck.arm() }
         echoCancellerIdle = silentReferenceFrames > idleAfterFrames
         let bridging = framesToBridge > 0
         if bridging {
@@ -205,6 +213,10 @@ public final class CaptureChain: @unchecked Sendable {
             for i in 0..<frameSize { processed[i] = alignedMic[i] }
             referenceActive = false
         } else {
+            if slipCheck.isArmed && farEndPlays(alignedRef),
+               let slip = slipCheck.observe(echo, mic: UnsafeBufferPointer(alignedMic)), slip != 0 {
+                moveReference(by: slip)
+            }
             echo.process(mic: UnsafeBufferPointer(alignedMic), reference: UnsafeBufferPointer(alignedRef), output: processed)
             updateLevels()
         }
@@ -370,10 +382,38 @@ public final class CaptureChain: @unchecked Sendable {
     public func captureInterrupted() {
         guard !echoCancellerIdle else { return }
         framesToBridge = (refWrite - refRead + margin + frameSize - 1) / frameSize + 1
+        if filterConverged { slipCheck.arm() }
+    }
+
+    /// The canceller's filter explains the echo (over 6 dB of it removed, smoothed since its last reset): worth
+    /// keeping across a gap.
+    private var filterConverged: Bool { echoReturnLossEnhancementDB > 6 }
+
+    /// The aligned frame `reference` carries far-end sound (about -50 dBFS RMS, as `updateLevels` counts it).
+    private func farEndPlays(_ reference: UnsafeMutableBufferPointer<Int16>) -> Bool {
+        var energy: Float = 0
+        for i in 0..<frameSize { energy += Float(reference[i]) * Float(reference[i]) }
+        return energy / Float(frameSize) > 10_000
+    }
+
+    /// The reference came back `slip` whole samples off the echo after a gap (`ReferenceSlipCheck`): from
+    /// this frame on it is read that much further back, so the adapted filter fits it again. The frame is
+    /// read again before the canceller sees it.
+    private func moveReference(by slip: Int) {
+        let start = refRead - frameSize - slip
+        guard refWrite - start >= frameSize else { return }
+        for i in 0..<frameSize { alignedRef[i] = refRing[(start + i) & ringMask] }
+        let shift = referenceLevel.shift
+        if shift > 0 { for i in 0..<frameSize { alignedRef[i] = Int16(clamping: Int32(alignedRef[i]) << shift) } }
+        refRead -= slip
+        slipCheck.replaceLastFrame(with: UnsafeBufferPointer(alignedRef), slip: slip)
+        drift.referenceMoved(by: slip)
+        referenceSlips += 1
     }
 
     private func restartCanceller() {
         echo.reset()
+        slipCheck.disarm()
         drift.clearHistory()
         micPower = 0
         residualPower = 0

@@ -58,6 +58,12 @@ final class DriftCompensator {
     /// Forget collected peak positions (the alignment changed or the filter was reset).
     func clearHistory() { count = 0; settle = 0 }
 
+    /// The reference is read `samples` further back from now on, the filter kept: the echo's peak lies that
+    /// much earlier in the filter, so the positions collected so far move with it and the fit stays one line.
+    func referenceMoved(by samples: Int) {
+        for i in 0..<count { peaks[i] -= Double(samples) }
+    }
+
     /// Called once per frame after the echo canceller ran.
     func observe(_ echo: EchoCanceller, converged: Bool) {
         guard enabled else { return }

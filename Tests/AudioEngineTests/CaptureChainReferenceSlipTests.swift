@@ -1,0 +1,63 @@
+import Glibc
+import Testing
+@testable import AudioEngine
+
+/// After a gap the devices may come back a whole sample off each other: the echo lies a sample later (or
+/// earlier) than the reference says. The chain moves the reference by that much and keeps its filter
+/// (`ReferenceSlipCheck`) instead of letting speexdsp learn the echo path again.
+@Suite struct CaptureChainReferenceSlipTests {
+    static let rate = 16000
+
+    /// A speech-like far end (syllables at 3.1 Hz, digitally silent between them) and its echo through the
+    /// test room, `slip` samples later from `slipAt` on; the reference as played.
+    func scene(seconds: Double, slip: Int, slipAt: Int) -> (mic: [Int16], reference: [Int16]) {
+        let n = Int(seconds * Double(Self.rate))
+        let far = CaptureChainTestSignals.farEnd(n, seed: 5)
+        let h = CaptureChainTestSignals.room(400)
+        var mic = [Int16](repeating: 0, count: n), reference = [Int16](repeating: 0, count: n)
+        for i in 0..<n {
+            let j = i - (i >= slipAt ? slip : 0)
+            var e: Float = 0
+            for k in 20..<h.count where j - k >= 0 { e += h[k] * far[j - k] }
+            mic[i] = CaptureChainTestSignals.clip(e)
+            reference[i] = CaptureChainTestSignals.clip(far[i])
+        }
+        return (mic, reference)
+    }
+
+    /// Runs the scene through `chain` frame by frame; returns the canceller's echo return loss enhancement
+    /// after each frame (`CaptureChain.echoReturnLossEnhancementDB`, the linear stage's).
+    func run(_ chain: CaptureChain, _ scene: (mic: [Int16], reference: [Int16])) -> [Float] {
+        let f = chain.frameSize
+        var out = [Int16](repeating: 0, count: f)
+        var erle: [Float] = []
+        scene.mic.withUnsafeBufferPointer { m in scene.reference.withUnsafeBufferPointer { r in
+            out.withUnsafeMutableBufferPointer { o in
+                for s in stride(from: 0, to: m.count / f * f, by: f) {
+                    chain.process(mic: UnsafeBufferPointer(rebasing: m[s..<s + f]), reference: UnsafeBufferPointer(rebasing: r[s..<s + f]),
+                                  output: o)
+                    erle.append(chain.echoReturnLossEnhancementDB)
+                }
+            }
+        } }
+        return erle
+    }
+
+    @Test(arguments: [-1, 0, 1, 2])
+    func theFilterIsKeptWhenTheEchoComesBackShifted(_ slip: Int) throws {
+        // The shift falls in the middle of the silent stretch after the 11th syllable, 3.5 s in. The check runs
+        // as each of the ~18 syllables begins; only the one after the shift may move the reference.
+        let slipAt = Int(10.75 / 3.1 * Double(Self.rate))
+        let s = scene(seconds: 6, slip: slip, slipAt: slipAt)
+        let chain = try CaptureChain()
+        let erle = run(chain, s)
+        let frame = slipAt / chain.frameSize
+        let before = erle[frame - 1]
+        let lowest = erle[frame..<(frame + Self.rate / chain.frameSize)].min() ?? 0
+        print("[ReferenceSlip] slip \(slip): \(chain.referenceSlips) moves; ERLE \(before) dB before, lowest \(lowest) dB in the 1 s after")
+        #expect(before > 10, "the canceller had converged: \(before) dB")
+        #expect(chain.referenceSlips == (slip == 0 ? 0 : 1))
+        // Without the move: 23.6 dB falls to 7.5 (one sample) or 5.0 (two) and stays there for the second.
+        #expect(lowest > before - 3, "ERLE fell from \(before) to \(lowest) dB")
+    }
+}
