@@ -17,6 +17,9 @@ import SpeexDSP
 /// an echo earlier than the reference, delays the mic) with a one-frame crossfade and resets the
 /// echo canceller. A `DriftCompensator` tracks the canceller's impulse-response peak and adjusts
 /// the reference resampler's ratio; the FIFO fill absorbs the difference and is re-centred when needed.
+/// When far-end sound resumes after digital silence or a capture gap, the devices may have restarted a
+/// whole sample off each other: a `ReferenceSlipCheck` asks the adapted filter, before the canceller sees
+/// the frame, and the chain moves the reference by the slip it finds instead of letting speex relearn.
 ///
 /// Where the echo is louder than the reference (a hardware loopback channel, a hot mic), a
 /// `ReferenceLevelMatcher` raises the aligned reference by a power of two before anything uses it; after
