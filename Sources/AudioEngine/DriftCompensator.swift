@@ -58,8 +58,9 @@ final class DriftCompensator {
     /// Forget collected peak positions (the alignment changed or the filter was reset).
     func clearHistory() { count = 0; settle = 0 }
 
-    /// The reference is read `samples` further back from now on, the filter kept: the echo's peak lies that
-    /// much earlier in the filter, so the positions collected so far move with it and the fit stays one line.
+    /// The echo had moved `samples` later than the filter's peak (`ReferenceSlipCheck`) and the reference is
+    /// now read that much further back, the filter kept: the peak will not show that part of the drift, so
+    /// the positions collected so far move back by as much and the fit sees the whole of it.
     func referenceMoved(by samples: Int) {
         for i in 0..<count { peaks[i] -= Double(samples) }
     }

@@ -37,7 +37,7 @@ final class ReferenceSlipCheck {
     private let historyMask: Int
     private var written = 0
     private let predicted: UnsafeMutablePointer<Float>
-    /// Per shift (index s + maxSlip): Σ mic(n) y(n − s) and Σ y(n − s)², over the frames so far.
+    /// Per shift (index s + `searched`): Σ mic(n) y(n − s) and Σ y(n − s)², over the frame.
     private let cross: UnsafeMutablePointer<Double>
     private let power: UnsafeMutablePointer<Double>
     private var micEnergy: Double = 0
