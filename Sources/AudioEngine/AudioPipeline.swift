@@ -87,7 +87,8 @@ public final class AudioPipeline: Service, Sendable {
                 micChannel: configuration.micChannel, referenceChannel: configuration.referenceChannel,
                 referenceTap: tap, fifoPriority: configuration.fifoPriority, backoff: configuration.backoff,
                 relaxedBatchPeriods: configuration.relaxedCapturePeriods),
-            processor: { period in processor.process(mic: period.mic, reference: period.reference, streamRun: period.streamRun) })
+            processor: { period in processor.process(mic: period.mic, reference: period.reference, streamRun: period.streamRun,
+                                                 referenceEpoch: period.referenceEpoch) })
         let mixer = mixer
         let reflex = NearEndPauseReflex(mixer: mixer, statistics: processor.stats)
         nearEndPauseReflex = reflex

@@ -17,9 +17,10 @@ import SpeexDSP
 /// an echo earlier than the reference, delays the mic) with a one-frame crossfade and resets the
 /// echo canceller. A `DriftCompensator` tracks the canceller's impulse-response peak and adjusts
 /// the reference resampler's ratio; the FIFO fill absorbs the difference and is re-centred when needed.
-/// When far-end sound resumes after digital silence or a capture gap, the devices may have restarted a
-/// whole sample off each other: a `ReferenceSlipCheck` asks the adapted filter, before the canceller sees
-/// the frame, and the chain moves the reference by the slip it finds instead of letting speex relearn.
+/// After a capture gap, or where the reference tap aligned the reference afresh (a playback restart), the
+/// devices may have come back a whole sample off each other: on the first frame of far-end sound after it,
+/// a `ReferenceSlipCheck` asks the adapted filter before the canceller sees the frame, and the chain moves
+/// the reference by the slip it finds instead of letting speex relearn.
 ///
 /// Where the echo is louder than the reference (a hardware loopback channel, a hot mic), a
 /// `ReferenceLevelMatcher` raises the aligned reference by a power of two before anything uses it; after
@@ -77,6 +78,8 @@ public final class CaptureChain: @unchecked Sendable {
     private let idleAfterFrames: Int
     /// Frames still to keep away from the canceller after a capture gap (`captureInterrupted`).
     private var framesToBridge = 0
+    /// The reference was aligned afresh; the slip check runs where far-end sound next resumes.
+    private var slipCheckAwaitsResume = false
     /// Output samples still to keep out of the uplink after `bypass`: what the chain's delay line held
     /// from before it (see `bypass`).
     private var staleOutputSamples = 0
@@ -204,7 +207,10 @@ public final class CaptureChain: @unchecked Sendable {
         silentReferenceFrames = loudest <= 2 ? silentReferenceFrames + 1 : 0
         matchReferenceLevel(loudest: loudest)
         slipCheck.record(UnsafeBufferPointer(alignedRef))
-        if resumes && filterConverged { slipCheck.arm() }
+        if resumes && slipCheckAwaitsResume {
+            slipCheckAwaitsResume = false
+            if filterConverged { slipCheck.arm() }
+        }
         echoCancellerIdle = silentReferenceFrames > idleAfterFrames
         let bridging = framesToBridge > 0
         if bridging {
@@ -387,6 +393,10 @@ public final class CaptureChain: @unchecked Sendable {
         framesToBridge = (refWrite - refRead + margin + frameSize - 1) / frameSize + 1
         if filterConverged { slipCheck.arm() }
     }
+
+    /// The reference tap aligned the reference afresh (`ReferenceTap.alignmentEpoch`: a new run of the
+    /// playback stream): where far-end sound next resumes from silence, the slip check runs. Realtime-safe.
+    public func referenceRealigned() { slipCheckAwaitsResume = true }
 
     /// The canceller's filter explains the echo (over 6 dB of it removed, smoothed since its last reset): worth
     /// keeping across a gap.

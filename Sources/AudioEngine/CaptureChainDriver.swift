@@ -33,6 +33,8 @@ final class CaptureChainDriver: @unchecked Sendable {
     /// Frames were lost since the chain last ran: tell it before its next frame (a gap while the
     /// chain is skipped needs nothing: its FIFO holds silence then).
     private var interruptionPending = false
+    private var lastReferenceEpoch: Int?
+    private var realignmentPending = false
     private var gate: IdleCaptureGate
     /// A conversation captures the uplink: the chain must run (set from any thread).
     let uplinkActive = Atomic<Bool>(false)
@@ -77,10 +79,15 @@ final class CaptureChainDriver: @unchecked Sendable {
 
     /// rt:capture, once per period. `reference` nil: no reference configured (silence is used, the
     /// canceller then passes the mic through). `streamRun` (the capture loop's) changes after lost
-    /// frames; the chain is told, so the gap does not cost it its converged filter.
-    func process(mic: UnsafeBufferPointer<Int16>, reference: UnsafeBufferPointer<Int16>?, streamRun: Int) {
+    /// frames; the chain is told, so the gap does not cost it its converged filter. `referenceEpoch` (the
+    /// reference tap's `alignmentEpoch`) changes where the tap aligned the reference afresh; the chain is
+    /// told, so a whole-sample slip there does not cost it its filter either.
+    func process(mic: UnsafeBufferPointer<Int16>, reference: UnsafeBufferPointer<Int16>?, streamRun: Int,
+                 referenceEpoch: Int = 0) {
         if let last = lastStreamRun, last != streamRun { interruptionPending = true }
         lastStreamRun = streamRun
+        if let last = lastReferenceEpoch, last != referenceEpoch { realignmentPending = true }
+        lastReferenceEpoch = referenceEpoch
         var start = 0
         while start < mic.count {
             let end = min(mic.count, start + maxPeriodFrames)
@@ -130,6 +137,10 @@ final class CaptureChainDriver: @unchecked Sendable {
         if interruptionPending {
             interruptionPending = false
             if !bypass { chain.captureInterrupted() }
+        }
+        if realignmentPending {
+            realignmentPending = false
+            chain.referenceRealigned()
         }
         let produced: Int
         let speech: Bool

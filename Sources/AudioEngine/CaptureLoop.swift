@@ -61,6 +61,9 @@ public struct CapturedPeriod {
     /// Which uninterrupted run of the capture stream this period belongs to: it changes when frames
     /// were lost before it (an overrun recovered, the device reopened).
     public let streamRun: Int
+    /// The reference tap's `alignmentEpoch` after this period's pull (0 without a tap): it changes where the
+    /// tap aligned the reference afresh.
+    public let referenceEpoch: Int
 }
 
 /// Runs on `rt:capture`, once per period. It must not allocate, lock, log or await.
@@ -125,16 +128,19 @@ public final class CaptureLoop: PeriodLoop, @unchecked Sendable {
         let micChannel = min(config.micChannel, channels - 1)
         for f in 0..<frames { mic[f] = interleaved[f * channels + micChannel] }
         var reference: UnsafeBufferPointer<Int16>?
+        var referenceEpoch = 0
         if let channel = config.referenceChannel, channel < channels {
             for f in 0..<frames { buffers.reference[f] = interleaved[f * channels + channel] }
             reference = UnsafeBufferPointer(buffers.reference)
         } else if let tap = config.referenceTap {
             tap.pull(into: buffers.reference, firstFrameNanoseconds: first)
             reference = UnsafeBufferPointer(buffers.reference)
+            referenceEpoch = tap.alignmentEpoch
         }
         processor(CapturedPeriod(
             mic: UnsafeBufferPointer(mic), reference: reference, interleaved: interleaved,
-            parameters: parameters, firstFrameNanoseconds: first, firstFrameIndex: frameIndex, streamRun: streamRun))
+            parameters: parameters, firstFrameNanoseconds: first, firstFrameIndex: frameIndex, streamRun: streamRun,
+            referenceEpoch: referenceEpoch))
         let status = self.status
         status.framesCounter.add(frames, ordering: .relaxed)
         status.delayFramesValue.store(delay, ordering: .relaxed)

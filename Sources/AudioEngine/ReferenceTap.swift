@@ -44,6 +44,10 @@ public final class ReferenceTap: @unchecked Sendable {
     /// stretch is the sub-sample offset at which that stretch is read; a stream restart gives it a
     /// new one (the devices restart at a new phase, and the first measurement after it decides).
     public private(set) var alignmentResidual = 0.0
+    /// Consumer-only: how often a pull has taken its alignment from a fresh measurement (a new run of the
+    /// playback stream, or the measurement beyond `resyncThresholdFrames` from the continued position).
+    /// The whole-sample rounding may change there (`ReferenceSlipCheck`).
+    public private(set) var alignmentEpoch = 0
     /// The consumer keeps reading contiguously while the measured alignment stays within this many
     /// frames of it, so period-to-period jitter in the delay measurements does not shift the
     /// reference under the echo canceller; beyond it the read position jumps to the measurement.
@@ -283,7 +287,11 @@ public final class ReferenceTap: @unchecked Sendable {
             let exact = position(at: firstFrameNanoseconds, origin: runs.origin)
             let measured = Int(exact.rounded())
             var aligned = measured
-            if let next = nextIndex, abs(next - measured) <= resyncThresholdFrames { aligned = next }
+            if let next = nextIndex, abs(next - measured) <= resyncThresholdFrames {
+                aligned = next
+            } else {
+                alignmentEpoch &+= 1
+            }
             nextIndex = aligned + out.count
             first = aligned
             alignmentResidual = exact - Double(aligned)

@@ -4,7 +4,9 @@ import Testing
 
 /// After a gap the devices may come back a whole sample off each other: the echo lies a sample later (or
 /// earlier) than the reference says. The chain moves the reference by that much and keeps its filter
-/// (`ReferenceSlipCheck`) instead of letting speexdsp learn the echo path again.
+/// (`ReferenceSlipCheck`) instead of letting speexdsp learn the echo path again. The reference tap tells it
+/// where it aligned the reference afresh (`CaptureChain.referenceRealigned`); the check runs where far-end
+/// sound next resumes.
 @Suite struct CaptureChainReferenceSlipTests {
     static let rate = 16000
 
@@ -27,13 +29,14 @@ import Testing
 
     /// Runs the scene through `chain` frame by frame; returns the canceller's echo return loss enhancement
     /// after each frame (`CaptureChain.echoReturnLossEnhancementDB`, the linear stage's).
-    func run(_ chain: CaptureChain, _ scene: (mic: [Int16], reference: [Int16])) -> [Float] {
+    func run(_ chain: CaptureChain, _ scene: (mic: [Int16], reference: [Int16]), realignedAt: Int) -> [Float] {
         let f = chain.frameSize
         var out = [Int16](repeating: 0, count: f)
         var erle: [Float] = []
         scene.mic.withUnsafeBufferPointer { m in scene.reference.withUnsafeBufferPointer { r in
             out.withUnsafeMutableBufferPointer { o in
                 for s in stride(from: 0, to: m.count / f * f, by: f) {
+                    if s / f == realignedAt / f { chain.referenceRealigned() }
                     chain.process(mic: UnsafeBufferPointer(rebasing: m[s..<s + f]), reference: UnsafeBufferPointer(rebasing: r[s..<s + f]),
                                   output: o)
                     erle.append(chain.echoReturnLossEnhancementDB)
@@ -45,12 +48,12 @@ import Testing
 
     @Test(arguments: [-1, 0, 1, 2])
     func theFilterIsKeptWhenTheEchoComesBackShifted(_ slip: Int) throws {
-        // The shift falls in the middle of the silent stretch after the 11th syllable, 3.5 s in. The check runs
-        // as each of the ~18 syllables begins; only the one after the shift may move the reference.
+        // The shift falls in the middle of the silent stretch after the 11th syllable, 3.5 s in, where the tap
+        // says it aligned afresh.
         let slipAt = Int(10.75 / 3.1 * Double(Self.rate))
         let s = scene(seconds: 6, slip: slip, slipAt: slipAt)
         let chain = try CaptureChain()
-        let erle = run(chain, s)
+        let erle = run(chain, s, realignedAt: slipAt)
         let frame = slipAt / chain.frameSize
         let before = erle[frame - 1]
         let lowest = erle[frame..<(frame + Self.rate / chain.frameSize)].min() ?? 0

@@ -107,7 +107,8 @@ import Testing
         for p in 0..<trace.count {
             let samples = (p * 160)..<((p + 1) * 160)
             driver.process(mic: UnsafeBufferPointer(rebasing: trace.mic[samples]),
-                           reference: UnsafeBufferPointer(rebasing: trace.reference[samples]), streamRun: trace.captureRuns[p])
+                           reference: UnsafeBufferPointer(rebasing: trace.reference[samples]), streamRun: trace.captureRuns[p],
+                           referenceEpoch: trace.referenceEpochs[p])
             erle.append(Double(chain.echoReturnLossEnhancementDB))
         }
         let before = erle[wanted - 1]
@@ -164,6 +165,8 @@ final class PeriodTrace: @unchecked Sendable {
     let mic: UnsafeMutableBufferPointer<Int16>
     let reference: UnsafeMutableBufferPointer<Int16>
     let captureRuns: UnsafeMutableBufferPointer<Int>
+    /// `CapturedPeriod.referenceEpoch`: where the tap aligned the reference afresh.
+    let referenceEpochs: UnsafeMutableBufferPointer<Int>
     let playbackXruns: UnsafeMutableBufferPointer<Int>
     let firstFrameNanoseconds: UnsafeMutableBufferPointer<Int64>
     /// `ReferenceTap.alignmentResidual` after the period's pull.
@@ -182,6 +185,8 @@ final class PeriodTrace: @unchecked Sendable {
         reference.initialize(repeating: 0)
         captureRuns = .allocate(capacity: periods)
         captureRuns.initialize(repeating: 0)
+        referenceEpochs = .allocate(capacity: periods)
+        referenceEpochs.initialize(repeating: 0)
         playbackXruns = .allocate(capacity: periods)
         playbackXruns.initialize(repeating: 0)
         firstFrameNanoseconds = .allocate(capacity: periods)
@@ -194,6 +199,7 @@ final class PeriodTrace: @unchecked Sendable {
         mic.deallocate()
         reference.deallocate()
         captureRuns.deallocate()
+        referenceEpochs.deallocate()
         playbackXruns.deallocate()
         firstFrameNanoseconds.deallocate()
         alignmentResidual.deallocate()
@@ -210,6 +216,7 @@ final class PeriodTrace: @unchecked Sendable {
             reference[p * periodFrames + i] = period.reference?[i] ?? 0
         }
         captureRuns[p] = period.streamRun
+        referenceEpochs[p] = period.referenceEpoch
         playbackXruns[p] = playback
         firstFrameNanoseconds[p] = period.firstFrameNanoseconds
         alignmentResidual[p] = residual
