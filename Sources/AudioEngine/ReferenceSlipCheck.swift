@@ -3,8 +3,9 @@ import SpeexDSP
 /// After a gap in the streams (a capture overrun, a playback underrun, a device reopened), the devices
 /// start again at a new sub-sample phase, and in about half the restarts the reference comes back a whole
 /// sample off the echo (`XrunAlignmentTests`: 28 of 60). Fed that, speexdsp relearns the echo path from
-/// scratch: ERLE falls from 10-14 dB to 0-1.6 dB for seconds. Before the canceller sees the first frames
-/// of far-end sound after such a gap, this check asks the adapted filter itself which whole-sample shift
+/// scratch: ERLE falls from 10-14 dB to 0-1.6 dB for seconds. Armed by the chain where such a gap may have
+/// moved the alignment (a capture gap; the reference tap aligning afresh), before the canceller sees the
+/// first frames of far-end sound after it, this check asks the adapted filter itself which whole-sample shift
 /// of the reference, up to `maxSlip` either way, predicts the mic best: per shift s, the least-squares
 /// residual of the mic against the filter's prediction y moved by s (mic(n) against y(n − s)). A frame
 /// decides once the best shift explains the mic (its residual `decisiveShare` of the mic, 6 dB, or less;
