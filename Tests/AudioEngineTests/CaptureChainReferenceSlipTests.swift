@@ -1,3 +1,4 @@
+import AudioCore
 import Glibc
 import Testing
 @testable import AudioEngine
@@ -62,5 +63,38 @@ import Testing
         #expect(chain.referenceSlips == (slip == 0 ? 0 : 1))
         // Without the move: 23.6 dB falls to 7.5 (one sample) or 5.0 (two) and stays there for the second.
         #expect(lowest > before - 3, "ERLE fell from \(before) to \(lowest) dB")
+    }
+
+    /// Through the driver, period by period as `rt:capture` runs it: a change of the tap's alignment epoch
+    /// arms the check; without one the slip is not looked for and speexdsp relearns.
+    @Test(arguments: [true, false])
+    func theDriverArmsTheCheckWhereTheTapAlignedAfresh(_ tapRealigned: Bool) throws {
+        let slipAt = Int(10.75 / 3.1 * Double(Self.rate))
+        let s = scene(seconds: 6, slip: 1, slipAt: slipAt)
+        let chain = try CaptureChain()
+        let driver = try CaptureChainDriver(chain: chain, uplink: SPSCRing(capacity: 1 << 17, zero: 0), captureRate: Self.rate,
+                                            maxPeriodFrames: 160)
+        driver.uplinkActive.store(true, ordering: .relaxed)
+        var before: Float = 0, lowest = Float.infinity
+        s.mic.withUnsafeBufferPointer { m in s.reference.withUnsafeBufferPointer { r in
+            for p in 0..<(m.count / 160) {
+                let samples = (p * 160)..<((p + 1) * 160)
+                let epoch = tapRealigned && samples.lowerBound >= slipAt ? 1 : 0
+                driver.process(mic: UnsafeBufferPointer(rebasing: m[samples]), reference: UnsafeBufferPointer(rebasing: r[samples]),
+                               streamRun: 0, referenceEpoch: epoch)
+                if samples.upperBound <= slipAt { before = chain.echoReturnLossEnhancementDB }
+                if samples.lowerBound >= slipAt && samples.lowerBound < slipAt + Self.rate {
+                    lowest = min(lowest, chain.echoReturnLossEnhancementDB)
+                }
+            }
+        } }
+        print("[ReferenceSlip] driver, tap realigned \(tapRealigned): \(chain.referenceSlips) moves; ERLE \(before) dB before, "
+              + "lowest \(lowest) dB in the 1 s after")
+        #expect(chain.referenceSlips == (tapRealigned ? 1 : 0))
+        if tapRealigned {
+            #expect(lowest > before - 3, "ERLE fell from \(before) to \(lowest) dB")
+        } else {
+            #expect(lowest < before - 10, "without the epoch the slip is not looked for: ERLE \(before) -> \(lowest) dB")
+        }
     }
 }
