@@ -1,5 +1,3 @@
-import Glibc
-
 /// The near-end verdicts `ResidualEchoSuppressor` publishes, from the bands its strict detector counts (the
 /// canceller's output over the predicted echo, the mic over its echo, the part the reference does not
 /// explain): the strict verdict (`NearEndActivity.nearEndSpeech`), which may stop the assistant, and the
