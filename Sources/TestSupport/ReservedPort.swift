@@ -5,9 +5,18 @@ import Synchronization
 /// that went down, and no other server can take the port while this lives. A stand-in that stops keeps its
 /// port this way (`StandInListener.stop`, `RealtimeStandIn.shutdown`), so a test that stopped its server to
 /// see "unreachable" does not reach another test's server that happened to bind the freed port (the suites
-/// run in parallel: the media stand-in once answered a stopped one's URL with 404).
-final class ReservedPort: Sendable {
+/// run in parallel: the media stand-in once answered a stopped one's URL with 404). A test that only needs a
+/// port nobody answers on takes a fresh one (`ReservedPort.fresh()`): no server ever had it, so there is no moment
+/// between a server's close and the reservation in which another test's server could bind it.
+public final class ReservedPort: Sendable {
     private let descriptor: Mutex<Int32>
+    public let port: Int
+
+    /// A port the kernel picks, held from the start.
+    public static func fresh() throws -> ReservedPort {
+        guard let reserved = ReservedPort(0) else { throw ReservedPortError(errno: errno) }
+        return reserved
+    }
 
     /// nil when the port could not be bound (someone took it in the meantime).
     init?(_ port: Int) {
@@ -22,14 +31,24 @@ final class ReservedPort: Sendable {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0 else {
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard bound == 0, named == 0 else {
             close(fd)
             return nil
         }
         descriptor = Mutex(fd)
+        self.port = Int(UInt16(bigEndian: address.sin_port))
     }
 
     deinit {
         descriptor.withLock { _ = close($0) }
     }
+}
+
+public struct ReservedPortError: Error, CustomStringConvertible {
+    public let errno: Int32
+    public var description: String { "could not bind a port on 127.0.0.1 (errno \(errno))" }
 }

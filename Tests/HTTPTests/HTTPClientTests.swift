@@ -120,9 +120,9 @@ import TestSupport
     }
 
     @Test func connectionRefusedIsCouldNotConnect() async throws {
-        let server = try await TermLLMStandIn.start()
-        let url = server.baseURL + "/healthz"
-        await server.stop()
+        let closed = try ReservedPort.fresh()
+        defer { withExtendedLifetime(closed) {} }  // held, not listening: refused until the test ends
+        let url = "http://127.0.0.1:\(closed.port)/healthz"
         let client = try HTTPClient()
         do {
             _ = try await client.execute(HTTPRequest(url: url))

@@ -312,9 +312,9 @@ import TestSupport
     /// Nothing listens on the port: the open fails at once as unreachable (connection refused), a typed
     /// value with one plain sentence, not the network library's words.
     @Test func aClosedPortIsUnreachableConnectionRefused() async throws {
-        let standIn = try await RealtimeStandIn.start()
-        let url = standIn.url
-        await standIn.shutdown()
+        let closed = try ReservedPort.fresh()
+        defer { withExtendedLifetime(closed) {} }  // held, not listening: refused until the test ends
+        let url = "ws://127.0.0.1:\(closed.port)/v1/realtime"
         let started = ContinuousClock.now
         do {
             _ = try await RealtimeConnection.open(configuration: RealtimeConnectionConfiguration(
