@@ -146,6 +146,31 @@ final class NearEndVerdicts {
     /// period for two frames.
     static let echoPeriodWholeBand: Float = 0.5
     static let echoPeriodRepeat: Float = 0.75
+    /// Under the predicted echo as a whole, a pitch the reference lacks but whose period is the reference's own
+    /// divided by `harmonicLowestOrder` to `harmonicHighestOrder` (within a `harmonicToleranceDivisor`th of the
+    /// reference's period; periods of at least `heldPitchShortestMilliseconds`) is the played voice's harmonic,
+    /// not a talker's: a small loudspeaker does not play a deep voice's fundamental (the paced test PCM's
+    /// high-passes at 200 Hz), and its clipped echo at an onset can repeat best at a third or a quarter of the
+    /// played period while the reference repeats at its own. Such a frame adds no sound and holds no pitch.
+    /// Benchmarks/aec/barge_in_sweep.py, session 39 (temporary builds): the deeper male answers en-us+m4 (its echo
+    /// at 51 samples against 160, 2.3 dB under the prediction) and en-us+m1 (48 against 177) and the usual voice
+    /// at pitch 10 (49-53 against 204-207) paused themselves at one position of the frame grid in 16; verdict
+    /// frames before the talker / pauses that resumed m4 65 / 4 -> 0 / 0, m1 39 / 3 -> 0 / 0, pitch 10 108 / 8
+    /// -> 52 / 4 (where its echo stood 0.01 dB over the prediction). The cost, talkers at such a period under
+    /// the echo: 32 of the 15 sweeps' 1160 starts heard later (21 by 16-48 ms, 10 by 64-80, 1 by 176: the usual
+    /// talker over en-us+m2's answer, at its pitch, 48 -> 224 ms), none sooner, none later than 400 ms more, every sweep's
+    /// median and maximum the same (the higher talker's 90th percentile 102 -> 112 ms). Benchmarks/aec-real,
+    /// cold and warm: outputs and verdicts the same bit for bit.
+    /// Half the played period too (the octave: en-us+m2's echo 84 ms into its answer repeated at 84 samples
+    /// against 168, 65 / 5 -> 0 / 0) heard a real talker an octave over the far end late: Benchmarks/aec-real's
+    /// challenge-QG4-Pp-dt, 12.26 s in, 71-72 samples against 144-146 for three frames 1-3 dB under the echo,
+    /// 48 -> 752 ms cold and warm (and the female talker over the usual answer, max 128 -> 176 ms). Regardless of
+    /// the level, from the octave on: no pause on any echo, but 189 starts later and one more than 400 ms late;
+    /// within a 20th, 147 / 11 left; with the meter's shortest periods (2.5-3 ms, at the edge of its range) the
+    /// deeper talker 64 -> 160 ms at one start.
+    static let harmonicLowestOrder = 3
+    static let harmonicHighestOrder = 4
+    static let harmonicToleranceDivisor = 10
 
     /// The suppressed output's periodicity, measured in each frame that may start a verdict.
     private let periodicity: PeriodicityMeter
@@ -223,16 +248,18 @@ final class NearEndVerdicts {
                 referencePitch = reference
                 // Over the echo only briefly, at the played pitch: a clipped onset of the echo itself.
                 if briefOverEcho && reference.playsOutputPitch { addsSound = false }
-                // Well under the echo, a clipped echo's harmonic the reference does not favour.
-                let echoHarmonic = reference.outputRepeatsReferencePeriod
-                    && speechEnergy < Self.echoPeriodWholeBand * predicted
+                // Well under the echo, a clipped echo's harmonic the reference does not favour; under it, a
+                // harmonic of the played pitch.
+                let playedHarmonic = reference.outputAtHarmonic && speechEnergy <= predicted
+                let echoHarmonic = playedHarmonic || (reference.outputRepeatsReferencePeriod
+                    && speechEnergy < Self.echoPeriodWholeBand * predicted)
                 if reference.differs && !echoHarmonic {
                     addsSound = true
                     pitchCounts = pitchCandidate
                 }
                 // A reference with no pitch at all lacks the output's too, for a pitch held over frames.
                 if heldPitchCandidate && periodicity.bestLag >= heldPitchShortestLag
-                    && (reference.differs || reference.voicing < Self.voicedPeriodicity) {
+                    && ((reference.differs && !playedHarmonic) || reference.voicing < Self.voicedPeriodicity) {
                     differingLag = periodicity.bestLag
                 }
             }
@@ -277,7 +304,8 @@ final class NearEndVerdicts {
             return ReferencePitch(voicing: voicing, differs: octaveUnder)
         }
         return ReferencePitch(voicing: voicing, differs: true,
-                              outputRepeatsReferencePeriod: outputAtReferencePeriod >= Self.echoPeriodRepeat * outputVoicing)
+                              outputRepeatsReferencePeriod: outputAtReferencePeriod >= Self.echoPeriodRepeat * outputVoicing,
+                              outputAtHarmonic: lag >= heldPitchShortestLag && Self.isHarmonic(lag, of: own))
     }
 
     /// `referencePitchAgainstOutput`'s answer.
@@ -285,9 +313,16 @@ final class NearEndVerdicts {
         var voicing: Float
         var differs = false
         var outputRepeatsReferencePeriod = false
+        var outputAtHarmonic = false
 
         /// The reference is clearly voiced at the output's pitch: what the output repeats is the played sound's.
         var playsOutputPitch: Bool { voicing >= NearEndVerdicts.pitchedReference && !differs }
+    }
+
+    /// Whether `lag` is `period` divided by `harmonicLowestOrder` to `harmonicHighestOrder`, within a
+    /// `harmonicToleranceDivisor`th of `period`.
+    private static func isHarmonic(_ lag: Int, of period: Int) -> Bool {
+        (harmonicLowestOrder...harmonicHighestOrder).contains { abs($0 * lag - period) <= period / harmonicToleranceDivisor }
     }
 
     /// How far from a period, in samples, the pitch tests still take a repetition for it.
