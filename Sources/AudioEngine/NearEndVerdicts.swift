@@ -146,21 +146,23 @@ final class NearEndVerdicts {
     /// period for two frames.
     static let echoPeriodWholeBand: Float = 0.5
     static let echoPeriodRepeat: Float = 0.75
-    /// Under the predicted echo as a whole, a pitch the reference lacks but whose period is the reference's own
-    /// divided by `harmonicLowestOrder` to `harmonicHighestOrder` (within a `harmonicToleranceDivisor`th of the
-    /// reference's period; periods of at least `heldPitchShortestMilliseconds`) is the played voice's harmonic,
-    /// not a talker's: a small loudspeaker does not play a deep voice's fundamental (the paced test PCM's
-    /// high-passes at 200 Hz), and its clipped echo at an onset can repeat best at a third or a quarter of the
-    /// played period while the reference repeats at its own. Such a frame adds no sound and holds no pitch.
+    /// Under the predicted echo as a whole, or over it for fewer than `echoPitchFrames` frames in a row, a pitch
+    /// the reference lacks but whose period is the reference's own divided by `harmonicLowestOrder` to
+    /// `harmonicHighestOrder` (within a `harmonicToleranceDivisor`th of the reference's period; periods of at least
+    /// `heldPitchShortestMilliseconds`) is the played voice's harmonic, not a talker's: a small loudspeaker does
+    /// not play a deep voice's fundamental (the paced test PCM's high-passes at 200 Hz), and its clipped echo at
+    /// an onset can repeat best at a third or a quarter of the played period while the reference repeats at its
+    /// own. Such a frame adds no sound and holds no pitch, as a frame at the played pitch does not.
     /// Benchmarks/aec/barge_in_sweep.py, session 39 (temporary builds): the deeper male answers en-us+m4 (its echo
     /// at 51 samples against 160, 2.3 dB under the prediction) and en-us+m1 (48 against 177) and the usual voice
-    /// at pitch 10 (49-53 against 204-207) paused themselves at one position of the frame grid in 16; verdict
-    /// frames before the talker / pauses that resumed m4 65 / 4 -> 0 / 0, m1 39 / 3 -> 0 / 0, pitch 10 108 / 8
-    /// -> 52 / 4 (where its echo stood 0.01 dB over the prediction). The cost, talkers at such a period under
-    /// the echo: 32 of the 15 sweeps' 1160 starts heard later (21 by 16-48 ms, 10 by 64-80, 1 by 176: the usual
-    /// talker over en-us+m2's answer, at its pitch, 48 -> 224 ms), none sooner, none later than 400 ms more, every sweep's
-    /// median and maximum the same (the higher talker's 90th percentile 102 -> 112 ms). Benchmarks/aec-real,
-    /// cold and warm: outputs and verdicts the same bit for bit.
+    /// at pitch 10 (49-53 against 204-207, once 0.01 dB over the prediction) paused themselves at one position of
+    /// the frame grid in 16; verdict frames before the talker / pauses that resumed m4 65 / 4, m1 39 / 3, pitch
+    /// 10 108 / 8 -> 0 / 0 each. The cost, talkers at such a period under the echo or briefly over it: 54 of the
+    /// 15 sweeps' 1160 starts heard later (42 by 16-48 ms, 11 by 64-80, 1 by 176: the usual talker over
+    /// en-us+m2's answer, at its pitch, 48 -> 224 ms), none sooner, none later than 400 ms more; every sweep's
+    /// maximum the same, the talker over en-us+m1 median 64 -> 80 ms, the higher talker's 90th percentile 102 ->
+    /// 112 ms. Benchmarks/aec-real, cold and warm: outputs and verdicts the same bit for bit. Under the echo only:
+    /// pitch 10 52 / 4 left, 32 starts later.
     /// Half the played period too (the octave: en-us+m2's echo 84 ms into its answer repeated at 84 samples
     /// against 168, 65 / 5 -> 0 / 0) heard a real talker an octave over the far end late: Benchmarks/aec-real's
     /// challenge-QG4-Pp-dt, 12.26 s in, 71-72 samples against 144-146 for three frames 1-3 dB under the echo,
@@ -246,11 +248,13 @@ final class NearEndVerdicts {
             if voiced && farEndActive && ((promptCounts && !addsSound) || heldPitchCandidate || briefOverEcho) {
                 let reference = referencePitchAgainstOutput(outputVoicing: voicing, reference: referenceSamples, window: window)
                 referencePitch = reference
-                // Over the echo only briefly, at the played pitch: a clipped onset of the echo itself.
-                if briefOverEcho && reference.playsOutputPitch { addsSound = false }
-                // Well under the echo, a clipped echo's harmonic the reference does not favour; under it, a
-                // harmonic of the played pitch.
-                let playedHarmonic = reference.outputAtHarmonic && speechEnergy <= predicted
+                // Over the echo only briefly, at the played pitch or a harmonic of it: a clipped onset of the echo
+                // itself.
+                if briefOverEcho && (reference.playsOutputPitch || reference.outputAtHarmonic) { addsSound = false }
+                // Well under the echo, a clipped echo's harmonic the reference does not favour; under it or briefly
+                // over it, a harmonic of the played pitch (a loudspeaker that lost the fundamental).
+                let playedHarmonic = reference.outputAtHarmonic
+                    && (speechEnergy <= predicted || aboveEchoFrames < Self.echoPitchFrames)
                 let echoHarmonic = playedHarmonic || (reference.outputRepeatsReferencePeriod
                     && speechEnergy < Self.echoPeriodWholeBand * predicted)
                 if reference.differs && !echoHarmonic {
