@@ -14,7 +14,7 @@ public final class ReservedPort: Sendable {
 
     /// A port the kernel picks, held from the start.
     public static func fresh() throws -> ReservedPort {
-        guard let reserved = ReservedPort(0) else { throw ReservedPortError(errno: errno) }
+        guard let reserved = ReservedPort(0) else { throw ReservedPortError() }
         return reserved
     }
 
@@ -49,6 +49,5 @@ public final class ReservedPort: Sendable {
 }
 
 public struct ReservedPortError: Error, CustomStringConvertible {
-    public let errno: Int32
-    public var description: String { "could not bind a port on 127.0.0.1 (errno \(errno))" }
+    public var description: String { "could not bind a port on 127.0.0.1" }
 }
