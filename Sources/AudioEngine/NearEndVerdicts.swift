@@ -248,13 +248,13 @@ final class NearEndVerdicts {
             if voiced && farEndActive && ((promptCounts && !addsSound) || heldPitchCandidate || briefOverEcho) {
                 let reference = referencePitchAgainstOutput(outputVoicing: voicing, reference: referenceSamples, window: window)
                 referencePitch = reference
+                // Under the echo or briefly over it (a run under `echoPitchFrames`), a harmonic of the played pitch:
+                // a loudspeaker that lost the fundamental.
+                let playedHarmonic = reference.outputAtHarmonic && aboveEchoFrames < Self.echoPitchFrames
                 // Over the echo only briefly, at the played pitch or a harmonic of it: a clipped onset of the echo
                 // itself.
-                if briefOverEcho && (reference.playsOutputPitch || reference.outputAtHarmonic) { addsSound = false }
-                // Well under the echo, a clipped echo's harmonic the reference does not favour; under it or briefly
-                // over it, a harmonic of the played pitch (a loudspeaker that lost the fundamental).
-                let playedHarmonic = reference.outputAtHarmonic
-                    && (speechEnergy <= predicted || aboveEchoFrames < Self.echoPitchFrames)
+                if briefOverEcho && (reference.playsOutputPitch || playedHarmonic) { addsSound = false }
+                // Well under the echo, a clipped echo's harmonic the reference does not favour.
                 let echoHarmonic = playedHarmonic || (reference.outputRepeatsReferencePeriod
                     && speechEnergy < Self.echoPeriodWholeBand * predicted)
                 if reference.differs && !echoHarmonic {

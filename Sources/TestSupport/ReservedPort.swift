@@ -32,10 +32,9 @@ public final class ReservedPort: Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &address) {
+        guard bound == 0, withUnsafeMutablePointer(to: &address, {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        guard bound == 0, named == 0 else {
+        }) == 0 else {
             close(fd)
             return nil
         }
