@@ -33,9 +33,11 @@ struct NearEndDetector {
         update(counted: counts(bandsAbove: bandsAbove, bandCount: bandCount), mayStart: mayStart)
     }
 
-    /// One frame the caller has already judged: `counted` whether it counts.
-    mutating func update(counted: Bool, mayStart: Bool = true) -> Bool {
+    /// One frame the caller has already judged: `counted` whether it counts; `onsetHeard` that earlier frames
+    /// the caller judged by other evidence were the onset, so a counted frame may start the verdict at once.
+    mutating func update(counted: Bool, mayStart: Bool = true, onsetHeard: Bool = false) -> Bool {
         run = counted ? run + 1 : 0
+        if counted && onsetHeard { run = max(run, onsetFrames) }
         let holds = run >= onsetFrames && (mayStart || speech)
         if holds {
             hangover = hangoverFrames

@@ -34,10 +34,11 @@
 /// while a talker's first word can stand under that echo as a whole and still clear the margin in a few
 /// bands (a talker 1.0 s into the answer was heard only with his second word, 736 ms in); such a frame
 /// counts with 10 % of the bands where the whole is no more than 1 dB under the echo, and with one band, up
-/// to 8 dB under it, once the talker has held that pitch over two frames (`HeldPitch`; there a reference
-/// with no pitch at all lacks his too). Where the output's pitch is the reference's own, the whole must have
-/// stood above the echo for `echoPitchFrames` frames in a row: a loud onset of a played voice, clipped by
-/// the loudspeaker, can stand a frame or two over its prediction, at the played pitch. Well under the echo,
+/// to 8 dB under it, once the talker has held that pitch over two frames (`HeldPitch`; a deep one held is the
+/// onset itself, `heldOnsetShortestMilliseconds`; there a reference with no pitch at all lacks his too).
+/// Where the output's pitch is the reference's own, the whole must have stood above the echo for
+/// `echoPitchFrames` frames in a row: a loud onset of a played voice, clipped by the loudspeaker, can stand a
+/// frame or two over its prediction, at the played pitch. Well under the echo,
 /// a single frame's pitch the reference lacks does not count where the output also repeats at the
 /// reference's own period (`echoPeriodRepeat`): a clipped echo's best period can be a harmonic's. It is
 /// published as `NearEndActivity.possibleNearEndSpeech`, which pauses the assistant but never stops it.
@@ -116,6 +117,22 @@ final class NearEndVerdicts {
     static let heldPitchToleranceDivisor = 10
     static let heldPitchWholeBand: Float = 0.158
     static let heldPitchShortestMilliseconds = 3
+    /// A held pitch (`heldPitchFrames`) is the looser verdict's onset itself, so it starts on the frame that
+    /// completes the hold rather than a 32 ms onset later, where its period is at least
+    /// `heldOnsetShortestMilliseconds` (a voice under 111 Hz), the speech bands as a whole stand at most 4.5 dB under
+    /// the echo (`heldOnsetWholeBand`), and the period is not within a `heldPitchToleranceDivisor`th of the
+    /// reference's own best one, however weakly the reference repeats there (a deep played voice measures under
+    /// `pitchedReference`: the meter's taper). A deep talker's first word under the echo often holds his pitch
+    /// for two frames and then measures unvoiced for one, which ended the run before its onset.
+    /// Benchmarks/aec/barge_in_sweep.py, session 40 (temporary builds): the deeper talker (--talker-pitch 25)
+    /// 2 -> 1 of 77 starts late (at 1.0 s "wait," held 197 samples, 3.1 dB under the echo, 736 -> 144 ms); over
+    /// the 15 sweeps' 1160 starts 49 heard 16-592 ms sooner, none later, no verdict on any answer's echo. Without the
+    /// reference's period test the pitch-10 answer's echo, holding 226 -> 213 samples against the reference's
+    /// 206 (0.31 periodic) 3.1 dB under its prediction, paused it at one position of the frame grid (52 verdict
+    /// frames, 4 pauses). Session 36 measured this onset without that test and without the harmonic rule
+    /// (`harmonicLowestOrder`): 209 verdict frames on the usual answer's echo, at its harmonics' short periods.
+    static let heldOnsetShortestMilliseconds = 9
+    static let heldOnsetWholeBand: Float = 0.355
     /// A voiced frame at the reference's own pitch (the reference clearly voiced and repeating itself at the
     /// output's period: `referencePitchAgainstOutput` says it does not differ) adds sound for the looser
     /// verdict's start only once the speech bands as a whole have stood over the predicted echo for this many
@@ -182,6 +199,7 @@ final class NearEndVerdicts {
     /// Frames in a row whose pitch the reference lacks, at one period (the looser verdict's held-pitch rule).
     private var heldPitch = HeldPitch(toleranceDivisor: heldPitchToleranceDivisor)
     private let heldPitchShortestLag: Int
+    private let heldOnsetShortestLag: Int
     /// Frames in a row, this one included, whose speech bands as a whole stood over the predicted echo.
     private var aboveEchoFrames = 0
     private var strict: NearEndDetector
@@ -198,6 +216,7 @@ final class NearEndVerdicts {
         periodicity = PeriodicityMeter(length: windowLength, sampleRate: sampleRate)
         referencePeriodicity = PeriodicityMeter(length: windowLength, sampleRate: sampleRate)
         heldPitchShortestLag = Self.heldPitchShortestMilliseconds * sampleRate / 1000
+        heldOnsetShortestLag = Self.heldOnsetShortestMilliseconds * sampleRate / 1000
         strict = NearEndDetector(margin: 4, bandFraction: 0.3, onsetFrames: onsetFrames, hangoverFrames: hangoverFrames)
         prompt = NearEndDetector(margin: 4, bandFraction: Self.promptBandFraction, onsetFrames: onsetFrames,
                                  hangoverFrames: hangoverFrames)
@@ -273,15 +292,26 @@ final class NearEndVerdicts {
                 if reference.playsOutputPitch { strictMayStart = false }
             }
         }
+        var onsetHeard = false
         if heldPitch.update(differingLag: differingLag) >= Self.heldPitchFrames {
             // A pitch the reference lacks, held: it adds sound even where the output also repeats at the echo's
             // period (`echoPeriodRepeat`) or the reference has no pitch at all.
             pitchCounts = true
             addsSound = true
+            onsetHeard = heldPitchIsOnset(speechEnergy: speechEnergy, predicted: predicted)
         }
         let speech = strict.update(bandsAbove: strictAbove, bandCount: bandCount, mayStart: strictMayStart)
-        let possible = prompt.update(counted: promptBands || pitchCounts, mayStart: voiced && promptMayStart && addsSound)
+        let possible = prompt.update(counted: promptBands || pitchCounts, mayStart: voiced && promptMayStart && addsSound,
+                                     onsetHeard: onsetHeard)
         return (speech, possible)
+    }
+
+    /// Whether the pitch just held (the meters' last measures) is the looser verdict's onset
+    /// (`heldOnsetShortestMilliseconds`).
+    private func heldPitchIsOnset(speechEnergy: Float, predicted: Float) -> Bool {
+        let lag = periodicity.bestLag, own = referencePeriodicity.bestLag
+        return lag >= heldOnsetShortestLag && speechEnergy > Self.heldOnsetWholeBand * predicted
+            && abs(lag - own) > own / Self.heldPitchToleranceDivisor
     }
 
     /// The aligned reference of the same window against the suppressed output's pitch (the periodicity

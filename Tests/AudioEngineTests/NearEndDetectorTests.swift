@@ -18,3 +18,13 @@ import Testing
     let verdicts = frames.map { detector.update(bandsAbove: $0.above, bandCount: 10, mayStart: $0.mayStart) }
     #expect(verdicts == [false, false, false, true, true, false, false, false])
 }
+
+@Test func nearEndDetectorStartsAtOnceWhereTheCallerHeardTheOnset() {
+    var detector = NearEndDetector(margin: 5, bandFraction: 0.3, onsetFrames: 3, hangoverFrames: 1)
+    // A counted frame whose onset the caller heard in earlier frames starts the verdict at once; an uncounted
+    // one does not, and a later run needs its own onset again.
+    let frames: [(counted: Bool, onsetHeard: Bool)] = [(false, true), (true, true), (false, false), (false, false),
+                                                        (true, false), (true, false), (true, false)]
+    let verdicts = frames.map { detector.update(counted: $0.counted, onsetHeard: $0.onsetHeard) }
+    #expect(verdicts == [false, true, false, false, false, false, true])
+}

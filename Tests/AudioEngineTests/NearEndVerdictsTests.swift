@@ -119,6 +119,27 @@ import Testing
         #expect(atItsPitch.possible == nil && atItsPitch.speech == nil)
     }
 
+    /// A deeper talker (83 Hz) under the echo of a higher played voice, over the margin in one band: his pitch held
+    /// over two frames is the looser verdict's onset, so it starts on the second frame. Every third of his frames
+    /// measures unvoiced (his period against the frame grid), which ends a held pitch before a 32 ms onset after it:
+    /// further under the echo he is not heard at all. At a shorter period (128 samples) the held pitch still needs
+    /// the onset, and so it does within a 10th of the played period, which a deep played voice's echo holds too.
+    @Test func aDeepTalkersHeldPitchIsTheLooserVerdictsOnset() {
+        let cases: [(played: Int, talker: Int, overEcho: Float, heardAt: Int?)] = [
+            (128, 192, 0.5, 1), (128, 192, 0.3, nil), (80, 128, 0.5, 2), (192, 208, 0.5, 11),
+        ]
+        for c in cases {
+            let played = Voice(period: c.played)
+            let v = verdicts()
+            _ = run(v, frames: 40, farEnd: { voicePower($0) }, strictAbove: 0, overEcho: 0.1,
+                    output: { _ in 0 }, reference: played.callAsFunction)
+            let verdict = run(v, frames: 20, farEnd: { voicePower($0 + 40) }, strictAbove: 1, overEcho: c.overEcho,
+                              output: Voice(period: c.talker).callAsFunction, reference: played.callAsFunction)
+            #expect(verdict.possible == c.heardAt, "\(c): \(verdict)")
+            #expect(verdict.speech == nil)
+        }
+    }
+
     /// A deep played voice (83 Hz) through a small loudspeaker that cannot play its fundamental can repeat at a
     /// harmonic's period: under the echo as a whole, or over it for less than three frames in a row, a third or
     /// a quarter of the played period is no pitch of a talker, in 20 % of the bands or held in one. Half of it
