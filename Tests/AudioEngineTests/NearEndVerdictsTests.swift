@@ -140,6 +140,23 @@ import Testing
         }
     }
 
+    /// A talker at the played voice's own pitch who stands over its echo as a whole, over the margin in only 2
+    /// of the 18 bands (under the prompt verdict's 20 %): the looser verdict starts once the whole has stood over
+    /// the echo for 64 ms, and its 32 ms onset; with one band, or under the echo, it does not.
+    @Test func aTalkerLongOverTheEchoIsHeardAtThePlayedPitch() {
+        let played = Voice(period: 128)
+        let cases: [(overEcho: Float, bands: Int, heardAt: Int?)] = [(2, 2, 4), (2, 1, nil), (0.9, 2, nil)]
+        for c in cases {
+            let v = verdicts()
+            _ = run(v, frames: 40, farEnd: { voicePower($0) }, strictAbove: 0, overEcho: 0.1,
+                    output: { _ in 0 }, reference: played.callAsFunction)
+            let verdict = run(v, frames: 20, farEnd: { voicePower($0 + 40) }, strictAbove: c.bands, overEcho: c.overEcho,
+                              output: played.callAsFunction, reference: played.callAsFunction)
+            #expect(verdict.possible == c.heardAt, "\(c): \(verdict)")
+            #expect(verdict.speech == nil)
+        }
+    }
+
     /// A deep played voice (83 Hz) through a small loudspeaker that cannot play its fundamental can repeat at a
     /// harmonic's period: under the echo as a whole, or over it for less than three frames in a row, a third or
     /// a quarter of the played period is no pitch of a talker, in 20 % of the bands or held in one. Half of it
