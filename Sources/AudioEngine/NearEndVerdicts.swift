@@ -36,6 +36,8 @@
 /// counts with 10 % of the bands where the whole is no more than 1 dB under the echo, and with one band, up
 /// to 8 dB under it, once the talker has held that pitch over two frames (`HeldPitch`; a deep one held is the
 /// onset itself, `heldOnsetShortestMilliseconds`; there a reference with no pitch at all lacks his too).
+/// Whatever its pitch, a voiced frame counts with 10 % of the bands once the whole has stood over the echo for
+/// `sustainedOverEchoFrames` frames in a row: an echo stands over its prediction only at an onset.
 /// Where the output's pitch is the reference's own, the whole must have stood above the echo for
 /// `echoPitchFrames` frames in a row: a loud onset of a played voice, clipped by the loudspeaker, can stand a
 /// frame or two over its prediction, at the played pitch. Well under the echo,
