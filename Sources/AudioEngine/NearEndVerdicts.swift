@@ -134,6 +134,16 @@ final class NearEndVerdicts {
     /// frames, 4 pauses). Session 36 measured this onset without that test and without the harmonic rule
     /// (`harmonicLowestOrder`): 209 verdict frames on the usual answer's echo, at its harmonics' short periods.
     static let heldOnsetShortestMilliseconds = 9
+    /// A held pitch survives up to this many frames in a row without it (`HeldPitch.gapFrames`): a deep talker's
+    /// word under the echo measures unvoiced, or at a harmonic's period the played voice has, between frames that
+    /// keep his pitch. Benchmarks/aec/barge_in_sweep.py, session 40 (temporary builds): the deeper talker's last
+    /// late start (3.8 s: 202, then 52 samples, a third of the answer's period, two unmeasured frames, 196, 57 and
+    /// 193 samples just under `voicedPeriodicity`, 190) 736 -> 128 ms, his sweep 0 of 77 late (max 736 -> 240 ms,
+    /// 90th percentile 144 -> 134); over the 15 sweeps 33 starts heard sooner (28 by 16 ms), none later, no verdict
+    /// on any answer's echo. Benchmarks/aec-real, cold and warm: every output the same bit for bit; new pauses on
+    /// the double-talk recordings and the phone, each where Silero hears the talker on the recording's oracle
+    /// (0.9-1.0), none on the echo-only recordings. One frame: no change there.
+    static let heldPitchGapFrames = 2
     static let heldOnsetWholeBand: Float = 0.355
     /// A voiced frame at the reference's own pitch (the reference clearly voiced and repeating itself at the
     /// output's period: `referencePitchAgainstOutput` says it does not differ) adds sound for the looser
@@ -213,7 +223,7 @@ final class NearEndVerdicts {
     /// verdict (`referencePitchAgainstOutput`).
     private let referencePeriodicity: PeriodicityMeter
     /// Frames in a row whose pitch the reference lacks, at one period (the looser verdict's held-pitch rule).
-    private var heldPitch = HeldPitch(toleranceDivisor: heldPitchToleranceDivisor)
+    private var heldPitch = HeldPitch(toleranceDivisor: heldPitchToleranceDivisor, gapFrames: heldPitchGapFrames)
     private let heldPitchShortestLag: Int
     private let heldOnsetShortestLag: Int
     /// Frames in a row, this one included, whose speech bands as a whole stood over the predicted echo.

@@ -18,4 +18,18 @@ import Testing
         #expect(pitch.update(differingLag: nil) == 0)
         #expect(pitch.update(differingLag: 44) == 1, "a gap ends the run")
     }
+
+    @Test func upToGapFramesWithoutThePitchDoNotEndTheHold() {
+        var pitch = HeldPitch(toleranceDivisor: 10, gapFrames: 2)
+        #expect(pitch.update(differingLag: 196) == 1)
+        #expect(pitch.update(differingLag: nil) == 0, "a frame measured unvoiced")
+        #expect(pitch.update(differingLag: nil) == 0)
+        #expect(pitch.update(differingLag: 190) == 2, "held across two frames without it")
+        #expect(pitch.update(differingLag: nil) == 0)
+        #expect(pitch.update(differingLag: 52) == 1, "another pitch after a gap starts again")
+        _ = pitch.update(differingLag: nil)
+        _ = pitch.update(differingLag: nil)
+        _ = pitch.update(differingLag: nil)
+        #expect(pitch.update(differingLag: 52) == 1, "three frames without it end the hold")
+    }
 }
