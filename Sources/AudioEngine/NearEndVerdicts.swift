@@ -34,8 +34,9 @@
 /// while a talker's first word can stand under that echo as a whole and still clear the margin in a few
 /// bands (a talker 1.0 s into the answer was heard only with his second word, 736 ms in); such a frame
 /// counts with 10 % of the bands where the whole is no more than 1 dB under the echo, and with one band, up
-/// to 8 dB under it, once the talker has held that pitch over two frames (`HeldPitch`; a deep one held is the
-/// onset itself, `heldOnsetShortestMilliseconds`; there a reference with no pitch at all lacks his too).
+/// to 8 dB under it, once the talker has held that pitch over two frames (`HeldPitch`, across up to
+/// `heldPitchGapFrames` without it; a deep one held is the onset itself, `heldOnsetShortestMilliseconds`; there a
+/// reference with no pitch at all lacks his too).
 /// Whatever its pitch, a voiced frame counts with 10 % of the bands once the whole has stood over the echo for
 /// `sustainedOverEchoFrames` frames in a row: an echo stands over its prediction only at an onset.
 /// Where the output's pitch is the reference's own, the whole must have stood above the echo for
