@@ -25,10 +25,12 @@ later by the pause, and the loop goes on). Reported: when the answer stopped for
 sound), starts where it never did, and the pauses that let it go on.
 
 usage: .venv/bin/python barge_in_sweep.py --binary PATH [--step MS] [--from MS] [--to MS] [--work DIR] [--verbose]
+       [--json PATH]
        [--talker-voice V] [--talker-pitch P] [--answer-voice V] [--answer-pitch P]
 (the venv `run.sh` creates)
 """
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -135,6 +137,7 @@ def main():
     parser.add_argument("--to", dest="last", type=int, help="ms into the answer after which no start is made")
     parser.add_argument("--work", default=".work/barge-in")
     parser.add_argument("--verbose", action="store_true", help="print each start's latency and false frames")
+    parser.add_argument("--json", help="also write the summary to this file (sweep_pairings.sh reads it)")
     parser.add_argument("--talker-voice", default="en-us",
                         help="the talker's espeak-ng voice (the answer's is en-us: the same voice, pitch and all)")
     parser.add_argument("--talker-pitch", type=int, help="the talker's espeak-ng pitch, 0-99 (its default 50)")
@@ -186,6 +189,11 @@ def main():
 
     found = [v for v in latencies if v is not None]
     late = sum(1 for v in latencies if v is None or v > 400)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"starts": len(latencies), "late": late, "median_ms": float(np.median(found)),
+                       "p90_ms": float(np.percentile(found, 90)), "max_ms": max(found),
+                       "false_frames": false_frames, "resumed_pauses": resumes}, f)
     print(f"talker starts: {len(latencies)} (every {args.step} ms over the answer); verdict latency median "
           f"{np.median(found):.0f} ms, 90th percentile {np.percentile(found, 90):.0f} ms, max {max(found):.0f} ms; "
           f"later than 400 ms or missed: {late}; verdict frames before the talker: {false_frames}")

@@ -1,6 +1,7 @@
 #!/bin/sh
-# Runs barge_in_sweep.py over the 15 answer/talker voice pairings the README's barge-in figures cite (1160 talker
-# starts), two at a time, and prints one summary line per pairing plus the totals.
+# Runs barge_in_sweep.py over 15 answer/talker voice pairings (1160 talker starts; the README's barge-in figures
+# since session 40, rebuilt from its voice tables), two at a time, and prints one summary line per pairing and
+# the totals.
 # Usage: Benchmarks/aec/sweep_pairings.sh [BINARY]   (default: builds and takes the release jarvis-voice;
 # SWEEP_WORK=DIR keeps the per-pairing outputs there, default Benchmarks/aec/work/pairings; 2-6 min on 2 cores)
 set -eu
@@ -38,23 +39,21 @@ answer-f3-deeper-talker --answer-voice en-us+f3 --talker-pitch 25
 PAIRS
 export bin work venv here
 xargs -P "${SWEEP_JOBS:-2}" -L 1 sh -c '"$venv/bin/python" "$here/barge_in_sweep.py" --binary "$bin" --verbose \
-    --work "$work/$0" "$@" > "$work/$0.out"' < "$work/pairings.txt"
+    --work "$work/$0" --json "$work/$0.json" "$@" > "$work/$0.out"' < "$work/pairings.txt"
 "$venv/bin/python" - "$work" <<'PY'
-import re, sys
+import json, sys
 work = sys.argv[1]
-total = [0, 0, 0, 0]
+keys = ("starts", "late", "false_frames", "resumed_pauses")
+total = dict.fromkeys(keys, 0)
 print("| pairing | starts | late (> 400 ms) | verdict median / 90th pct / max (ms) | frames on the echo / pauses resumed |")
 print("|---|---|---|---|---|")
 for line in open(f"{work}/pairings.txt"):
     name = line.split()[0]
-    text = open(f"{work}/{name}.out").read()
-    s = re.search(r"talker starts: (\d+).*?median (\d+) ms, 90th percentile (\d+) ms, max (\d+) ms; later than 400 ms or "
-                  r"missed: (\d+); verdict frames before the talker: (\d+)", text)
-    r = re.search(r"pauses that resumed: (\d+)", text)
-    starts, med, p90, mx, late, false = (int(x) for x in s.groups())
-    resumed = int(r.group(1)) if r else 0
-    for i, v in enumerate((starts, late, false, resumed)):
-        total[i] += v
-    print(f"| {name} | {starts} | {late} | {med} / {p90} / {mx} | {false} / {resumed} |")
-print(f"| **total** | {total[0]} | **{total[1]}** | | **{total[2]} / {total[3]}** |")
+    r = json.load(open(f"{work}/{name}.json"))
+    for k in keys:
+        total[k] += r[k]
+    print(f"| {name} | {r['starts']} | {r['late']} | {r['median_ms']:.0f} / {r['p90_ms']:.0f} / {r['max_ms']:.0f} | "
+          f"{r['false_frames']} / {r['resumed_pauses']} |")
+print(f"| **total** | {total['starts']} | **{total['late']}** | | "
+      f"**{total['false_frames']} / {total['resumed_pauses']}** |")
 PY

@@ -135,6 +135,7 @@ final class NearEndVerdicts {
     /// frames, 4 pauses). Session 36 measured this onset without that test and without the harmonic rule
     /// (`harmonicLowestOrder`): 209 verdict frames on the usual answer's echo, at its harmonics' short periods.
     static let heldOnsetShortestMilliseconds = 9
+    static let heldOnsetWholeBand: Float = 0.355
     /// A held pitch survives up to this many frames in a row without it (`HeldPitch.gapFrames`): a deep talker's
     /// word under the echo measures unvoiced, or at a harmonic's period the played voice has, between frames that
     /// keep his pitch. Benchmarks/aec/barge_in_sweep.py, session 40 (temporary builds): the deeper talker's last
@@ -145,7 +146,6 @@ final class NearEndVerdicts {
     /// the double-talk recordings and the phone, each where Silero hears the talker on the recording's oracle
     /// (0.9-1.0), none on the echo-only recordings. One frame: no change there.
     static let heldPitchGapFrames = 2
-    static let heldOnsetWholeBand: Float = 0.355
     /// A voiced frame at the reference's own pitch (the reference clearly voiced and repeating itself at the
     /// output's period: `referencePitchAgainstOutput` says it does not differ) adds sound for the looser
     /// verdict's start only once the speech bands as a whole have stood over the predicted echo for this many
@@ -223,7 +223,8 @@ final class NearEndVerdicts {
     /// The aligned reference's periodicity, measured where only the pitch rules could start the looser
     /// verdict (`referencePitchAgainstOutput`).
     private let referencePeriodicity: PeriodicityMeter
-    /// Frames in a row whose pitch the reference lacks, at one period (the looser verdict's held-pitch rule).
+    /// Frames whose pitch the reference lacks, at one period, across up to `heldPitchGapFrames` without it (the
+    /// looser verdict's held-pitch rule).
     private var heldPitch = HeldPitch(toleranceDivisor: heldPitchToleranceDivisor, gapFrames: heldPitchGapFrames)
     private let heldPitchShortestLag: Int
     private let heldOnsetShortestLag: Int

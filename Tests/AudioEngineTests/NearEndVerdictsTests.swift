@@ -69,6 +69,18 @@ import Testing
         return (speech, possible)
     }
 
+    /// 40 frames of `played` alone (the chain's frames under a speech-like far end), then 20 more with `output`
+    /// over the margin in `strictAbove` bands at `overEcho` of the predicted echo; the verdicts' first frames
+    /// among those 20.
+    func overAPlayedVoice(_ played: Voice, strictAbove: Int, overEcho: Float,
+                          output: (Int) -> Float) -> (speech: Int?, possible: Int?) {
+        let v = verdicts()
+        _ = run(v, frames: 40, farEnd: { voicePower($0) }, strictAbove: 0, overEcho: 0.1,
+                output: { _ in 0 }, reference: played.callAsFunction)
+        return run(v, frames: 20, farEnd: { voicePower($0 + 40) }, strictAbove: strictAbove, overEcho: overEcho,
+                   output: output, reference: played.callAsFunction)
+    }
+
     @Test func noiseNeverStartsAVerdictHoweverManyBandsCount() {
         var white = CaptureChainTestSignals.White(seed: 11)
         var noise = [Float](repeating: 0, count: 60 * Self.frame + Self.windowLength)
@@ -103,19 +115,11 @@ import Testing
     /// the same evidence starts nothing.
     @Test func aHeldPitchThePlayedVoiceLacksStartsTheLooserVerdictWithOneBand() {
         let played = Voice(period: 80), talker = Voice(period: 128)
-        let v = verdicts()
-        _ = run(v, frames: 40, farEnd: { voicePower($0) }, strictAbove: 0, overEcho: 0.1,
-                output: { _ in 0 }, reference: played.callAsFunction)
-        let heard = run(v, frames: 20, farEnd: { voicePower($0 + 40) }, strictAbove: 1, overEcho: 0.3,
-                        output: talker.callAsFunction, reference: played.callAsFunction)
+        let heard = overAPlayedVoice(played, strictAbove: 1, overEcho: 0.3, output: talker.callAsFunction)
         #expect(heard.possible == 2)
         #expect(heard.speech == nil)
 
-        let echo = verdicts()
-        _ = run(echo, frames: 40, farEnd: { voicePower($0) }, strictAbove: 0, overEcho: 0.1,
-                output: { _ in 0 }, reference: played.callAsFunction)
-        let atItsPitch = run(echo, frames: 20, farEnd: { voicePower($0 + 40) }, strictAbove: 1, overEcho: 0.3,
-                             output: played.callAsFunction, reference: played.callAsFunction)
+        let atItsPitch = overAPlayedVoice(played, strictAbove: 1, overEcho: 0.3, output: played.callAsFunction)
         #expect(atItsPitch.possible == nil && atItsPitch.speech == nil)
     }
 
@@ -130,12 +134,8 @@ import Testing
             (128, 192, 0.5, 1), (128, 192, 0.3, 4), (80, 128, 0.5, 2), (192, 208, 0.5, 6),
         ]
         for c in cases {
-            let played = Voice(period: c.played)
-            let v = verdicts()
-            _ = run(v, frames: 40, farEnd: { voicePower($0) }, strictAbove: 0, overEcho: 0.1,
-                    output: { _ in 0 }, reference: played.callAsFunction)
-            let verdict = run(v, frames: 20, farEnd: { voicePower($0 + 40) }, strictAbove: 1, overEcho: c.overEcho,
-                              output: Voice(period: c.talker).callAsFunction, reference: played.callAsFunction)
+            let verdict = overAPlayedVoice(Voice(period: c.played), strictAbove: 1, overEcho: c.overEcho,
+                                           output: Voice(period: c.talker).callAsFunction)
             #expect(verdict.possible == c.heardAt, "\(c): \(verdict)")
             #expect(verdict.speech == nil)
         }
@@ -148,11 +148,8 @@ import Testing
         let played = Voice(period: 128)
         let cases: [(overEcho: Float, bands: Int, heardAt: Int?)] = [(2, 2, 4), (2, 1, nil), (0.9, 2, nil)]
         for c in cases {
-            let v = verdicts()
-            _ = run(v, frames: 40, farEnd: { voicePower($0) }, strictAbove: 0, overEcho: 0.1,
-                    output: { _ in 0 }, reference: played.callAsFunction)
-            let verdict = run(v, frames: 20, farEnd: { voicePower($0 + 40) }, strictAbove: c.bands, overEcho: c.overEcho,
-                              output: played.callAsFunction, reference: played.callAsFunction)
+            let verdict = overAPlayedVoice(played, strictAbove: c.bands, overEcho: c.overEcho,
+                                           output: played.callAsFunction)
             #expect(verdict.possible == c.heardAt, "\(c): \(verdict)")
             #expect(verdict.speech == nil)
         }
@@ -170,11 +167,8 @@ import Testing
             (96, 0.3, 4, 1), (120, 0.3, 4, 1), (120, 2, 4, 1), (64, 2, 4, 2), (64, 2, 1, 4),
         ]
         for c in cases {
-            let v = verdicts()
-            _ = run(v, frames: 40, farEnd: { voicePower($0) }, strictAbove: 0, overEcho: 0.1,
-                    output: { _ in 0 }, reference: played.callAsFunction)
-            let verdict = run(v, frames: 20, farEnd: { voicePower($0 + 40) }, strictAbove: c.bands, overEcho: c.overEcho,
-                              output: Voice(period: c.period).callAsFunction, reference: played.callAsFunction)
+            let verdict = overAPlayedVoice(played, strictAbove: c.bands, overEcho: c.overEcho,
+                                           output: Voice(period: c.period).callAsFunction)
             #expect(verdict.possible == c.heardAt, "\(c): \(verdict)")
         }
     }
