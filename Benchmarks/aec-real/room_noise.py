@@ -8,9 +8,10 @@ files. Written as NOISE-on-far-end / NOISE-on-phone, which `--only 0woDOj,farend
 select; `run.sh --only on-far-end,on-phone` selects them.
 
 Switched on: the same fan, a hood (the fan plus its blade-pass tone, 110 Hz and four harmonics, 6 dB
-under the rush), a humming hood (the tone as loud as the rush: the product still takes it for a
-talker, README) and a running tap (white noise high-passed at 500 Hz), each at -36 and -42 dBFS, silent
-until 3 s into the recording and then ramped up over 200 ms, as when someone switches it on while the
+under the rush), a humming hood (the tone as loud as the rush), a running tap (white noise high-passed
+at 500 Hz), a motor (a 230 Hz hum with four harmonics over the rush, as loud as it or 6 dB louder) and a
+kettle's whistle (a 1.8 kHz tone over the steam's hiss), each at -36 and -42 dBFS, silent until 3 s into
+the recording and then ramped up over 200 ms, as when someone switches it on while the
 assistant talks. Written as NOISE-switched-on-far-end / NOISE-switched-on-phone (`--only switched-on`).
 
 Usage: room_noise.py CACHE
@@ -56,6 +57,17 @@ def switched_on_shapes(n, rate, rng):
     yield "hum", rush + tone
     b, a = ss.butter(2, 500 / (rate / 2), "high")
     yield "tap", ss.lfilter(b, a, rng.standard_normal(n))
+    # A motor's 230 Hz hum: its fundamental and harmonics in the speech bands, as loud as the rush and 6 dB louder.
+    hum = unit(sum(np.sin(2 * np.pi * 230 * k * t + k) / k for k in range(1, 6)))
+    yield "motor", rush + hum
+    yield "loudmotor", rush + hum * 2
+    # A kettle's whistle: a tone gliding up from 1.8 kHz by 1 % a second, its level wavering a little, 12 dB
+    # over the steam's hiss (white noise high-passed at 1 kHz).
+    b, a = ss.butter(2, 1000 / (rate / 2), "high")
+    hiss = unit(ss.lfilter(b, a, rng.standard_normal(n)))
+    phase = 2 * np.pi * np.cumsum(1800 * (1 + 0.01 * t)) / rate
+    waver = 1 + 0.1 * np.sin(2 * np.pi * 0.7 * t)
+    yield "kettle", hiss + unit(np.sin(phase) * waver) * 10 ** (12 / 20)
 
 
 def switch_on(n, rate):

@@ -7,6 +7,11 @@
 /// gaps in every band within a window, steady noise does not. Until a first window has passed, the floor
 /// is the minimum so far. Callers leave out frames that say nothing about the room (digital silence).
 ///
+/// A caller may also take a band's present smoothed power as its floor at once (`adopt`) where that power
+/// has held within `steadySpread` for the last `steadyFrames` frames (`isSteady`): a steady sound that has
+/// just begun, such as a motor's hum, before one window has passed. The floor still falls at once with
+/// the smoothed power.
+///
 /// Allocation-free after init; realtime-safe. One thread.
 final class BandNoiseFloor {
     static let subwindowCount = 4
@@ -14,7 +19,13 @@ final class BandNoiseFloor {
 
     let bandCount: Int
     let subwindowFrames: Int
+    let steadyFrames: Int
+    let steadySpread: Float
     private let smoothed: UnsafeMutablePointer<Float>
+    /// The smoothed power of the last `steadyFrames` frames, per band (frame-major ring).
+    private let recent: UnsafeMutablePointer<Float>
+    private var recentSlot = 0
+    private var recentCount = 0
     /// Per band: the minimum of the current subwindow, and of each of the last `subwindowCount`.
     private let current: UnsafeMutablePointer<Float>
     private let minima: UnsafeMutablePointer<Float>
@@ -23,21 +34,45 @@ final class BandNoiseFloor {
     private var slot = 0
     private var started = false
 
-    init(bandCount: Int, subwindowFrames: Int) {
+    /// `steadySpread`: the ratio of the highest to the lowest smoothed power that still counts as steady.
+    init(bandCount: Int, subwindowFrames: Int, steadyFrames: Int = 1, steadySpread: Float = 1) {
         self.bandCount = bandCount
         self.subwindowFrames = max(1, subwindowFrames)
+        self.steadyFrames = max(1, steadyFrames)
+        self.steadySpread = steadySpread
         smoothed = .floats(bandCount, 0)
+        recent = .floats(bandCount * self.steadyFrames, 0)
         current = .floats(bandCount, .greatestFiniteMagnitude)
         minima = .floats(bandCount * Self.subwindowCount, .greatestFiniteMagnitude)
         floor = .floats(bandCount, 0)
     }
 
     deinit {
-        for p in [smoothed, current, minima, floor] { p.deallocate() }
+        for p in [smoothed, recent, current, minima, floor] { p.deallocate() }
     }
 
     /// Band `b`'s floor.
     subscript(b: Int) -> Float { floor[b] }
+
+    /// Whether band `b`'s smoothed power has held within `steadySpread` over the last `steadyFrames` frames.
+    func isSteady(_ b: Int) -> Bool {
+        guard recentCount == steadyFrames else { return false }
+        var low = Float.greatestFiniteMagnitude, high: Float = 0
+        for f in 0..<steadyFrames {
+            let p = recent[f * bandCount + b]
+            low = min(low, p)
+            high = max(high, p)
+        }
+        return high <= steadySpread * low
+    }
+
+    /// Takes band `b`'s present smoothed power as its floor, in every subwindow the minimum looks back over.
+    func adopt(_ b: Int) {
+        let level = smoothed[b]
+        current[b] = max(current[b], level)
+        for s in 0..<Self.subwindowCount { minima[s * bandCount + b] = max(minima[s * bandCount + b], level) }
+        floor[b] = max(floor[b], level)
+    }
 
     /// One frame's band powers (`bandCount` of them).
     func update(_ power: UnsafePointer<Float>) {
@@ -46,6 +81,7 @@ final class BandNoiseFloor {
         started = true
         for b in 0..<bandCount {
             smoothed[b] = keep * smoothed[b] + (1 - keep) * power[b]
+            recent[recentSlot * bandCount + b] = smoothed[b]
             current[b] = min(current[b], smoothed[b])
             var lowest = current[b]
             for s in 0..<Self.subwindowCount { lowest = min(lowest, minima[s * bandCount + b]) }
@@ -55,6 +91,8 @@ final class BandNoiseFloor {
                 current[b] = smoothed[b]
             }
         }
+        recentSlot = (recentSlot + 1) % steadyFrames
+        recentCount = min(recentCount + 1, steadyFrames)
         if endsSubwindow {
             framesInSubwindow = 0
             slot = (slot + 1) % Self.subwindowCount

@@ -15,9 +15,11 @@
 /// hood, a tap) about 1.5 s late, and until then the noise stands above it as a talker would
 /// (Benchmarks/aec-real, room_noise.py's switched-on variants: 26 stops on 24 runs cold, 26 warm; 0 with
 /// the voicing test). Noise has no pitch and a talker's vowels do; the real talkers' first verdicts did
-/// not move. A hum whose harmonics reach into the speech bands is periodic there too (README). Nor does it
-/// start, while the far end plays, on a voiced frame whose speech bands as a whole stand under the predicted
-/// echo at the reference's own pitch (`referencePitchAgainstOutput`): a deeper male answer's clipped echo
+/// not move. A hum whose harmonics reach into the speech bands is periodic there too; its bands hold
+/// steady, and the suppressor takes them into the room floor once they have
+/// (`ResidualEchoSuppressor.adoptSteadySound`). Nor does it start, while the far end plays, on a voiced
+/// frame whose speech bands as a whole stand under the predicted echo at the reference's own pitch
+/// (`referencePitchAgainstOutput`): a deeper male answer's clipped echo
 /// (Benchmarks/aec/barge_in_sweep.py --answer-voice en-us+m2) cleared the margin in a third of the bands for
 /// two frames there, 0.5-4.8 dB under its prediction, started this verdict and paused the answer at 37 of 77
 /// starts (546 verdict frames on the echo; now 65 and 5 pauses, the looser verdict at one position of the

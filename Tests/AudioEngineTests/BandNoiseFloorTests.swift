@@ -33,3 +33,31 @@ private func feed(_ floor: BandNoiseFloor, _ power: Float, frames: Int) -> [Floa
     }
     #expect(last.allSatisfy { $0 < 3 }, "\(last)")
 }
+
+@Test func bandNoiseFloorTakesASteadySoundAtOnceWhenAskedAndStillFallsWithIt() {
+    let floor = BandNoiseFloor(bandCount: 1, subwindowFrames: 10, steadyFrames: 6, steadySpread: 2)
+    _ = feed(floor, 1, frames: 50)
+    // A motor switched on: the smoothed power rises over a few frames, then holds.
+    _ = feed(floor, 100, frames: 5)
+    #expect(!floor.isSteady(0), "still rising")
+    _ = feed(floor, 100, frames: 12)
+    #expect(floor.isSteady(0))
+    #expect(floor[0] < 2, "minimum statistics alone: still the quiet room")
+    floor.adopt(0)
+    #expect(floor[0] > 99)
+    // It holds there while the sound does, and falls with it at once.
+    #expect(feed(floor, 100, frames: 30).allSatisfy { $0 > 99 })
+    let falling = feed(floor, 1, frames: 1)
+    #expect(abs(falling[0] - (0.7 * 100 + 0.3 * 1)) < 0.1)
+}
+
+@Test func bandNoiseFloorFindsNoSteadinessInAVoicesSyllables() {
+    let floor = BandNoiseFloor(bandCount: 1, subwindowFrames: 10, steadyFrames: 12, steadySpread: 2)
+    // Syllables: 8 frames 20 dB above the room, 4 frames at its level.
+    for _ in 0..<10 {
+        for power: Float in [100, 100, 100, 100, 100, 100, 100, 100, 1, 1, 1, 1] {
+            _ = feed(floor, power, frames: 1)
+            #expect(!floor.isSteady(0))
+        }
+    }
+}

@@ -287,6 +287,37 @@ private func addVoice(to mic: inout [Int16], at start: Int, pulse: Float = 9000)
     #expect(inVoice.contains(true), "the voice over the fan and the far end was not detected")
 }
 
+@Test func aMotorsHumSwitchedOnWhileTheFarEndPlaysStopsNothingButAVoiceOverItIs() throws {
+    // The far end plays for 7 s; 2 s in, a motor is switched on (200 ms ramp): a fan's rush at about -31
+    // dBFS and, 6 dB louder, a 230 Hz hum with four harmonics, periodic in the speech bands as a voice is. 3 s
+    // after that a voice talks over the far end. Until the room floor learnt the hum (1.5 s) it stood over
+    // its prediction, voiced, and the strict verdict held for 480 ms, more than the 400 ms that stop the
+    // assistant (Benchmarks/aec-real, room_noise.py's motor variants: 2 stops cold, 2 warm); now the bands it
+    // holds steady are the room's after 192 ms (256 ms flagged).
+    let scene = nonLinearScene(seconds: 7, nearEnd: false)
+    var mic = scene.mic
+    var white = CaptureChainTestSignals.White(seed: 9)
+    var fan: Float = 0
+    let switchOn = 2 * 16000, ramp = 3200
+    for i in switchOn..<mic.count {
+        fan = 0.8 * fan + white.next()
+        let t = Float(i) / 16000
+        var hum: Float = 0
+        for k in 1...5 { hum += sinf(2 * .pi * 230 * Float(k) * t + Float(k)) / Float(k) }
+        let level = min(1, Float(i - switchOn) / Float(ramp))
+        mic[i] = CaptureChainTestSignals.clip(Float(mic[i]) + level * (1000 * fan + 2200 * hum))
+    }
+    let voiceStart = 5 * 16000
+    addVoice(to: &mic, at: voiceStart, pulse: 30000)
+    let result = try run(.init(), mic: mic, reference: scene.reference)
+    let frame = 256
+    let beforeVoice = result.speech[(switchOn / frame)..<(voiceStart / frame)]
+    let flagged = beforeVoice.filter { $0 }.count * frame * 1000 / 16000
+    #expect(flagged < 400, "the motor was taken for a talker for \(flagged) ms")
+    let inVoice = result.speech[(voiceStart / frame)...((voiceStart + 8000) / frame)]
+    #expect(inVoice.contains(true), "the voice over the motor and the far end was not detected")
+}
+
 /// What an adapted linear filter leaves of a loudspeaker's echo (the ReSpeaker music after ~50 s of far
 /// end, Benchmarks/aec-real --warm, where it stopped the assistant): 35 dB below the reference most of the
 /// time, and every second for 250 ms it loses echo at the level of the echo itself (the reference 14 dB
