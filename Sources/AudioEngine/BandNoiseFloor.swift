@@ -35,7 +35,7 @@ final class BandNoiseFloor {
     private var started = false
 
     /// `steadySpread`: the ratio of the highest to the lowest smoothed power that still counts as steady.
-    init(bandCount: Int, subwindowFrames: Int, steadyFrames: Int = 1, steadySpread: Float = 1) {
+    init(bandCount: Int, subwindowFrames: Int, steadyFrames: Int, steadySpread: Float) {
         self.bandCount = bandCount
         self.subwindowFrames = max(1, subwindowFrames)
         self.steadyFrames = max(1, steadyFrames)

@@ -11,7 +11,7 @@ private func feed(_ floor: BandNoiseFloor, _ power: Float, frames: Int) -> [Floa
 }
 
 @Test func bandNoiseFloorFollowsASteadyNoiseAboutAWindowLateAndFallsAtOnce() {
-    let floor = BandNoiseFloor(bandCount: 2, subwindowFrames: 4)
+    let floor = BandNoiseFloor(bandCount: 2, subwindowFrames: 4, steadyFrames: 12, steadySpread: 2)
     // From the first frame on it is the minimum so far.
     #expect(feed(floor, 1, frames: 20).allSatisfy { $0 == 1 })
     // A fan switched on (100 times the power): older subwindows still hold the quiet room, so the floor
@@ -25,7 +25,7 @@ private func feed(_ floor: BandNoiseFloor, _ power: Float, frames: Int) -> [Floa
 }
 
 @Test func bandNoiseFloorIsAVoicesGapsNotTheVoice() {
-    let floor = BandNoiseFloor(bandCount: 1, subwindowFrames: 10)
+    let floor = BandNoiseFloor(bandCount: 1, subwindowFrames: 10, steadyFrames: 12, steadySpread: 2)
     // Syllables 10 frames loud (30 dB above the room), then 20 frames at the room's level, for many windows.
     var last: [Float] = []
     for _ in 0..<40 {
