@@ -261,6 +261,9 @@ final class NearEndVerdicts {
     /// One frame of the far end: its mean power and whether it plays (`SpeechLikeFarEnd`).
     func farEndFrame(power: Float, active: Bool) { farEndRhythm.update(power: power, farEndActive: active) }
 
+    /// The far end plays without speech's gaps (music; `SpeechLikeFarEnd.isSteady`).
+    var farEndIsSteady: Bool { farEndRhythm.isSteady }
+
     /// One frame: `strictAbove` of the `bandCount` speech bands count for the strict detector; the speech
     /// bands' output `speechEnergy` against the echo and room floor the detector predicts (`predicted`);
     /// `output`: the suppressed window as the inverse transform leaves it (analysis-windowed, unscaled);

@@ -63,6 +63,11 @@ import Glibc
 ///   utterance, so only the first words after such a stretch recover slowly (Benchmarks/aec-real, an
 ///   instrumented build with a perfect near-end flag: the same slow rise cost the double-talk mixes
 ///   nothing);
+/// - over music only for a talker a verdict heard: while the far end plays on without speech's gaps
+///   (`SpeechLikeFarEnd.isSteady`), the suppression eases for the lenient detector (β, the recoveries, the
+///   hold below, speexdsp's suppression) only within `steadyFarEndTalkerMilliseconds` of a published verdict:
+///   the residual of music swings into the lenient count about every other frame, and the couplings still
+///   learn as the lenient detector says, so a talker it hears is not learnt as echo;
 /// - lost-echo hold: while the far end plays and the lenient detector hears nobody, a band's gain does
 ///   not rise when the canceller's output rose more than the mic did since the last frame, beyond
 ///   `echoRiseMargin` times the rise of the linear filter's echo estimate D, unless the mic stands above
@@ -156,6 +161,19 @@ final class ResidualEchoSuppressor {
     static let steadySoundSpread: Float = 2
     static let steadySoundBands = 3
     static let slowRise: Float = 2
+    /// Over a steady far end (music: `SpeechLikeFarEnd.isSteady`), the suppression eases for the lenient
+    /// detector only this long after a published verdict (strict or looser). Music's residual swings into the
+    /// lenient count in about half its frames (47 % of the ReSpeaker's music 2), so eased there the suppressor
+    /// took nothing off it in the steady state; a talker the verdict has heard keeps the lenient detector
+    /// through the pauses between his phrases. Benchmarks/aec-real, session 42 (chain column, cold / warm):
+    /// music 1 18.7 -> 20.6 / 16.8 -> 19.0 dB, music 2 14.4 -> 19.9 / 14.2 -> 19.9 (AEC3 15.3 / 26.8 and 16.9 /
+    /// 24.7); near end on their double-talk mixes -0.63 -> -0.65 and -0.62 -> -0.67 cold, -0.45 -> -0.47 and
+    /// -0.55 -> -0.61 warm; every verdict the same; the speech recordings bit for bit the same. 2 s cost
+    /// music 1's mix -1.05 dB of near end, 1 s -1.16 and -1.19; 5 s gave music 2 18.4 dB. Measured with it and
+    /// not kept: a larger over-subtraction where it does not ease (6 / 12: +0.2 to +2.1 dB, more raw Silero
+    /// starts), no band passed untouched there (+0.1 to +0.5 dB); and the couplings' learning following the
+    /// eased verdict instead of the lenient one (music 1's mix -4.0 dB warm: they learnt the talker).
+    static let steadyFarEndTalkerMilliseconds = 3000
     /// The lost-echo hold lets a band's gain rise only when the mic rose by the output's rise plus this many
     /// times the rise of the filter's echo estimate. Benchmarks/aec-real --warm: without the estimate's rise
     /// the far end's swells released the hold (challenge-farend 30.6 dB, two bursts at 1.16 and 1.6 s held
@@ -256,6 +274,11 @@ final class ResidualEchoSuppressor {
     /// slowly (`Int.max`: never), and how many such frames have passed.
     private let quietTalkerFrames: Int
     private var framesWithoutTalker = 0
+    /// Frames since the last published verdict (strict or looser), and for how many frames after one the
+    /// suppression eases for the lenient detector over a steady far end (`Int.max`: always).
+    private var framesSinceVerdict = Int.max / 2
+    private let steadyFarEndTalkerFrames: Int
+    private var easesForTalker = false
     /// Per band, the previous frame's mic and canceller-output power and the filter's echo estimate (the
     /// lost-echo hold compares their rises).
     private let previousMicBand: UnsafeMutablePointer<Float>
@@ -264,23 +287,28 @@ final class ResidualEchoSuppressor {
 
     /// The last frame's verdict.
     private(set) var activity = NearEndActivity()
-    /// The lenient detector hears a talker in the last frame (the suppression eases for him). It fires
-    /// more often than the published verdict, also on echo the filter loses over music.
-    var hearsTalker: Bool { lenient.speech }
+    /// The suppression eased for a talker in the last frame: the lenient detector heard one and, over a steady
+    /// far end (music), a verdict was published within `steadyFarEndTalkerMilliseconds`. The lenient detector
+    /// fires more often than the published verdict, also on echo the filter loses over music.
+    var hearsTalker: Bool { easesForTalker }
 
     /// `onsetMilliseconds`: 0 turns the onset coupling off; `holdsLostEcho`: false turns the lost-echo
     /// hold off; `endsQuietPauseTalkers`: false keeps every talker heard in a pause over the onset that
     /// follows; `talkerBandsRecoverAtOnce`: false recovers a talker's bands half-way per frame like the
     /// others; `recoversSlowlyWithoutTalker`: false keeps the half-way recovery however long only the far
-    /// end has played (tests compare against each).
+    /// end has played; `easesOverSteadyFarEndOnlyForAHeardTalker`: false eases for the lenient detector over music
+    /// too (tests compare against each).
     init(frameSize: Int, sampleRate: Int, tailSamples: Int, onsetMilliseconds: Int = onsetMilliseconds,
          holdsLostEcho: Bool = true, endsQuietPauseTalkers: Bool = true, talkerBandsRecoverAtOnce: Bool = true,
-         recoversSlowlyWithoutTalker: Bool = true, followsLinearEstimate: Bool = true) {
+         recoversSlowlyWithoutTalker: Bool = true, followsLinearEstimate: Bool = true,
+         easesOverSteadyFarEndOnlyForAHeardTalker: Bool = true) {
         self.frameSize = frameSize
         self.followsLinearEstimate = followsLinearEstimate
         quietTalkerFrames = recoversSlowlyWithoutTalker
             ? (Self.quietTalkerMilliseconds * sampleRate / 1000 + frameSize - 1) / frameSize : .max
         self.holdsLostEcho = holdsLostEcho
+        steadyFarEndTalkerFrames = easesOverSteadyFarEndOnlyForAHeardTalker
+            ? (Self.steadyFarEndTalkerMilliseconds * sampleRate / 1000 + frameSize - 1) / frameSize : .max
         self.endsQuietPauseTalkers = endsQuietPauseTalkers
         self.talkerBandsRecoverAtOnce = talkerBandsRecoverAtOnce
         windowLength = 2 * frameSize
@@ -471,7 +499,7 @@ final class ResidualEchoSuppressor {
             }
             let leakEcho = followsLinearEstimate && farEndActive ? followedLeak(b, output: e, talking: talking) : 0
             onsetEchoBand[b] = max(leakEcho, (onset ? max(coupling[b], onsetCoupling[b]) : coupling[b]) * envelope[b])
-            echoBand[b] = talking ? max(leakEcho, coupling[b] * envelope[b]) : onsetEchoBand[b]
+            echoBand[b] = easesForTalker ? max(leakEcho, coupling[b] * envelope[b]) : onsetEchoBand[b]
             detectorEchoBand[b] = detectorCoupling[b] * envelope[b]
         }
         if endsQuietPauseTalkers && farEndActive && !farEndWasActive && talking {
@@ -492,7 +520,9 @@ final class ResidualEchoSuppressor {
             if residualBand[b] > lenient.margin * (Self.detectorOver * echoBand[b] + noiseFloor(b)) { lenientAbove += 1 }
             if strictCounts(b, farEndActive: farEndActive) { strictAbove += 1 }
         }
-        let near = lenient.update(bandsAbove: lenientAbove, bandCount: speechBands.count)
+        let heard = lenient.update(bandsAbove: lenientAbove, bandCount: speechBands.count)
+        let near = heard && (!farEndActive || !verdicts.farEndIsSteady || framesSinceVerdict < steadyFarEndTalkerFrames)
+        easesForTalker = near
         if farEndActive || !near {
             pauseTalkerPeak = 0
         } else if lenient.counted {
@@ -543,6 +573,7 @@ final class ResidualEchoSuppressor {
                                                  speechEnergy: speechEnergy, predicted: predicted,
                                                  farEndActive: farEndActive, output: re, reference: referenceHistory,
                                                  window: window)
+        framesSinceVerdict = speech || possible ? 0 : min(framesSinceVerdict + 1, Int.max / 2)
         activity = NearEndActivity(farEndActive: farEndActive, nearEndSpeech: speech, possibleNearEndSpeech: possible || speech,
                                    nearToEchoDB: 10 * log10f((speechEnergy + 1) / (predicted + 1)))
     }

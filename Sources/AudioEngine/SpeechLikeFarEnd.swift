@@ -8,7 +8,9 @@
 /// nothing playing there is no echo to mistake.
 ///
 /// The prompt near-end verdict (`NearEndVerdicts`) may start only while this is open: its looser
-/// count is what the residual of music swings into. Allocation-free after init; realtime-safe.
+/// count is what the residual of music swings into. While it is steady, the residual echo suppressor
+/// eases for its lenient detector only after a verdict (`ResidualEchoSuppressor.steadyFarEndTalkerMilliseconds`).
+/// Allocation-free after init; realtime-safe.
 struct SpeechLikeFarEnd {
     static let dipRatio: Float = 0.01
     static let dipFraction: Float = 0.05
@@ -21,6 +23,9 @@ struct SpeechLikeFarEnd {
     private var next = 0
     private var framesSinceSteady = Int.max / 2
     private(set) var isOpen = false
+    /// The far end plays, the window has heard `minimumFrames`, and it is not open: music, or a far end whose
+    /// gaps came back less than `holdFrames` ago.
+    var isSteady: Bool { !isOpen && count >= minimumFrames }
 
     init(frameMilliseconds: Float, windowMilliseconds: Float = 2000, minimumMilliseconds: Float = 500,
          holdMilliseconds: Float = 2000) {

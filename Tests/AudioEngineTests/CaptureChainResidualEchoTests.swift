@@ -372,7 +372,7 @@ private func burstScene(coherentBursts: Bool, micHearsBursts: Bool, burstRMS: Fl
 
 /// A white far end (RMS 6000) whose echo reaches the mic at half its level, 40 samples late, fed to a
 /// suppressor frame by frame with a canceller output the scene builds from the echo.
-private struct WhiteFarEndScene {
+struct WhiteFarEndScene {
     static let frame = 256
     let suppressor: ResidualEchoSuppressor
     var white: CaptureChainTestSignals.White

@@ -16,6 +16,7 @@ import Testing
         for f in 0..<200 {
             r.update(power: voice(f), farEndActive: true)
             if r.isOpen && opened == nil { opened = f }
+            #expect(!r.isSteady, "frame \(f)")
         }
         #expect(opened == r.minimumFrames - 1)
         #expect(r.isOpen)
@@ -28,6 +29,7 @@ import Testing
         for f in 0..<400 {
             r.update(power: f % 40 < 20 ? 1e7 : 1e6, farEndActive: true)
             #expect(!r.isOpen, "frame \(f)")
+            #expect(r.isSteady == (f >= r.minimumFrames - 1), "frame \(f): steady only once it can tell")
         }
         // A voice after it: the window needs its dips (5 % of 125 frames), then the hold runs out.
         var opened: Int?
@@ -46,9 +48,9 @@ import Testing
         defer { r.deallocate() }
         for f in 0..<200 { r.update(power: f % 40 < 20 ? 1e7 : 1e6, farEndActive: true) }
         r.update(power: 0, farEndActive: false)
-        #expect(r.isOpen)
+        #expect(r.isOpen && !r.isSteady)
         for _ in 0..<100 { r.update(power: 0, farEndActive: false) }
         r.update(power: 1e7, farEndActive: true)
-        #expect(!r.isOpen, "the music before the pause is still in the window")
+        #expect(!r.isOpen && r.isSteady, "the music before the pause is still in the window")
     }
 }
