@@ -185,7 +185,7 @@ public final class CaptureChain: @unchecked Sendable {
     /// a talker (its lenient detector, or the published verdict) it is set to 0 dB: the suppressor already
     /// keeps the talker's bands and removes the echo around them. Following the lenient detector rather than
     /// only the verdict, which rarely fires over music, kept 0.2-0.5 dB more of the near end in double talk
-    /// (Benchmarks/aec-real, README "speexdsp's suppression follows the lenient detector").
+    /// (Benchmarks/aec-real/JOURNAL.md, "speexdsp's suppression follows the lenient detector").
     private func letTalkerThrough(_ talking: Bool) {
         guard talking != preprocessorLetsTalkerThrough else { return }
         preprocessorLetsTalkerThrough = talking

@@ -110,7 +110,7 @@ import Glibc
 /// margin 4 without the mic rule stopped the warm music 2 once; mic margins 3, 5 and 8 give the same
 /// verdicts, 2 gives that stop back. With the ReSpeaker's reference raised 8× its canceller works, and
 /// sound that reference does not carry stands above what is left: music 2 at 18.32 s (a voice-like sound
-/// in the room) and, warm, the music 1 mix at 3.33 s (README).
+/// in the room) and, warm, the music 1 mix at 3.33 s (Benchmarks/aec-real/JOURNAL.md).
 ///
 /// The output is one frame late (overlap-add). Allocation-free after init; realtime-safe. One thread.
 final class ResidualEchoSuppressor {
@@ -164,29 +164,25 @@ final class ResidualEchoSuppressor {
     static let steadySoundBands = 3
     static let slowRise: Float = 2
     /// Over a steady far end (music: `SpeechLikeFarEnd.isSteady`), the suppression eases for the lenient
-    /// detector only this long after a published verdict (strict or looser). Music's residual swings into the
-    /// lenient count in about half its frames (47 % of the ReSpeaker's music 2), so eased there the suppressor
-    /// took nothing off it in the steady state; a talker the verdict has heard keeps the lenient detector
-    /// through the pauses between his phrases. Benchmarks/aec-real, session 42 (chain column, cold / warm):
-    /// music 1 18.7 -> 20.6 / 16.8 -> 19.0 dB, music 2 14.4 -> 19.9 / 14.2 -> 19.9 (AEC3 15.3 / 26.8 and 16.9 /
-    /// 24.7); near end on their double-talk mixes -0.63 -> -0.65 and -0.62 -> -0.67 cold, -0.45 -> -0.47 and
-    /// -0.55 -> -0.61 warm; every verdict the same; the speech recordings bit for bit the same. 2 s cost
-    /// music 1's mix -1.05 dB of near end, 1 s -1.16 and -1.19; 5 s gave music 2 18.4 dB. Measured with it and
-    /// not kept: a larger over-subtraction where it does not ease (6 / 12: +0.2 to +2.1 dB, more raw Silero
-    /// starts), no band passed untouched there (+0.1 to +0.5 dB); and the couplings' learning following the
-    /// eased verdict instead of the lenient one (music 1's mix -4.0 dB warm: they learnt the talker).
+    /// detector only this long after a published verdict (strict or looser), and until then its gains take at
+    /// least the linear filter's echo estimate times its worst recent leak as the echo (`musicLeak`). Music's
+    /// residual swings 7-26 dB from moment to moment, unpredictable from the reference, and into the lenient
+    /// count in about half its frames (47 % of the ReSpeaker's music 2), so eased there the suppressor took
+    /// nothing off it in the steady state, and the couplings, which follow its quieter moments, let the swings
+    /// through. A talker the verdict has heard keeps the lenient detector through the pauses between his
+    /// phrases; the couplings still learn as the lenient detector says, and the detectors count against them,
+    /// not against the music leak. Benchmarks/aec-real, session 42 (chain column, cold / warm): music 1 18.7 ->
+    /// 20.0 / 16.8 -> 17.6 dB, music 2 14.4 -> 20.5 / 14.2 -> 20.3 (AEC3 15.3 / 26.8 and 16.9 / 24.7); near end
+    /// on their double-talk mixes -0.63 -> -0.68 and -0.62 -> -0.68 cold, -0.45 -> -0.50 and -0.55 -> -0.63
+    /// warm; every verdict the same; every speech recording's output the same bit for bit. Measured and not
+    /// kept (`Benchmarks/aec-real/JOURNAL.md`, session 42): 1 or 2 s (the mixes' near end -1.05 to -1.19 dB);
+    /// the lenient verdict itself ended (the couplings learnt the talker: music 1's mix -4.0 dB warm); a larger
+    /// over-subtraction; the music leak in the detectors' prediction too (a voice right after a burst of lost
+    /// echo went unheard) or learnt in every frame (music 1's mix -15.3 dB warm); music taken as the window
+    /// held closed rather than the window now (music 1 24.7 / 20.2 dB, but a real double-talk recording's
+    /// talker 1.8 dB quieter).
     static let steadyFarEndTalkerMilliseconds = 3000
-    /// Over music that nobody has been heard over (the same 3 s), the gains take the predicted echo as at least
-    /// the linear filter's echo estimate times its worst recent leak (`musicLeak`): what the linear stage leaves
-    /// of music swings 7-26 dB from moment to moment and is not predictable from the reference, so the
-    /// couplings, which follow its quieter moments, let the swings through. Only the gains: the detectors count
-    /// against the couplings' prediction as before. Benchmarks/aec-real, session 42 (on top of the rule above;
-    /// chain column, cold / warm): music 1 20.6 -> 24.7 / 19.0 -> 20.2 dB, music 2 19.9 -> 20.5 / 19.9 -> 20.4;
-    /// near end on their mixes -0.68 and -0.68 cold, -0.50 and -0.63 warm; every verdict the same. In the
-    /// detectors' prediction too it gave music 1 26.2 / 23.1 and music 2 22.5 / 22.4, but a voice right after a
-    /// burst of lost echo went unheard (`echoTheFilterLosesOfDistortedSoundIsNoTalkerButTheSameSoundAtTheMicIs`)
-    /// and the music 2 mix's talker was flagged 22 -> 19 % of his speech; learnt in every frame as well, it
-    /// learnt the music 1 mix's talker warm (-15.3 dB, his first two utterances never heard).
+    /// The music leak's tracking per frame, in log10: rising half-way, falling 0.02 of the way.
     static let musicLeakRise: Float = 0.5
     static let musicLeakFall: Float = 0.02
     /// The lost-echo hold lets a band's gain rise only when the mic rose by the output's rise plus this many
@@ -541,10 +537,9 @@ final class ResidualEchoSuppressor {
             if strictCounts(b, farEndActive: farEndActive) { strictAbove += 1 }
         }
         let heard = lenient.update(bandsAbove: lenientAbove, bandCount: speechBands.count)
-        let near = heard && (!farEndActive || !verdicts.farEndIsSteady || framesSinceVerdict < steadyFarEndTalkerFrames)
+        let nobodyHeardOverMusic = farEndActive && verdicts.farEndIsSteady && framesSinceVerdict >= steadyFarEndTalkerFrames
+        let near = heard && !nobodyHeardOverMusic
         easesForTalker = near
-        let nobodyHeardOverMusic = followsMusicLeak && farEndActive && verdicts.farEndIsSteady
-            && framesSinceVerdict >= steadyFarEndTalkerFrames
         if farEndActive || !near {
             pauseTalkerPeak = 0
         } else if lenient.counted {
@@ -560,7 +555,7 @@ final class ResidualEchoSuppressor {
         let mayHold = holdsLostEcho && farEndActive && !near
         let slowly = farEndActive && framesWithoutTalker >= quietTalkerFrames
         for b in 0..<bands {
-            let echo = nobodyHeardOverMusic && estimateBand[b] > quietBand
+            let echo = followsMusicLeak && nobodyHeardOverMusic && estimateBand[b] > quietBand
                 ? max(echoBand[b], musicLeak(b, output: residualBand[b], talking: heard)) : echoBand[b]
             let g = Self.gain(output: residualBand[b], echo: echo, over: over)
             let micAboveItsEcho = micAboveEcho(b, farEndActive: farEndActive)

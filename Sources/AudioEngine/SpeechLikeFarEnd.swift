@@ -8,8 +8,9 @@
 /// nothing playing there is no echo to mistake.
 ///
 /// The prompt near-end verdict (`NearEndVerdicts`) may start only while this is open: its looser
-/// count is what the residual of music swings into. While it is steady, the residual echo suppressor
-/// eases for its lenient detector only after a verdict (`ResidualEchoSuppressor.steadyFarEndTalkerMilliseconds`).
+/// count is what the residual of music swings into. While the far end is steady (its window has none of
+/// speech's gaps now), the residual echo suppressor eases for its lenient detector only after a verdict
+/// (`ResidualEchoSuppressor.steadyFarEndTalkerMilliseconds`).
 /// Allocation-free after init; realtime-safe.
 struct SpeechLikeFarEnd {
     static let dipRatio: Float = 0.01
@@ -23,9 +24,9 @@ struct SpeechLikeFarEnd {
     private var next = 0
     private var framesSinceSteady = Int.max / 2
     private(set) var isOpen = false
-    /// The far end plays, the window has heard `minimumFrames`, and it is not open: music, or a far end whose
-    /// gaps came back less than `holdFrames` ago.
-    var isSteady: Bool { !isOpen && count >= minimumFrames }
+    /// The far end plays, the window has heard `minimumFrames`, and it has none of speech's gaps now: music
+    /// (not held: a voice whose gaps came back is not steady, though the window is still closed).
+    private(set) var isSteady = false
 
     init(frameMilliseconds: Float, windowMilliseconds: Float = 2000, minimumMilliseconds: Float = 500,
          holdMilliseconds: Float = 2000) {
@@ -43,6 +44,7 @@ struct SpeechLikeFarEnd {
     mutating func update(power: Float, farEndActive: Bool) {
         guard farEndActive else {
             isOpen = true
+            isSteady = false
             return
         }
         powers[next] = power
@@ -50,6 +52,7 @@ struct SpeechLikeFarEnd {
         count = min(count + 1, windowFrames)
         guard count >= minimumFrames else {
             isOpen = false
+            isSteady = false
             return
         }
         var loudest: Float = 0
@@ -59,5 +62,6 @@ struct SpeechLikeFarEnd {
         let speechLike = Float(dips) >= Self.dipFraction * Float(count)
         framesSinceSteady = speechLike ? min(framesSinceSteady + 1, Int.max / 2) : 0
         isOpen = speechLike && framesSinceSteady > holdFrames
+        isSteady = !speechLike
     }
 }

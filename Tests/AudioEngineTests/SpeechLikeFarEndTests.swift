@@ -32,13 +32,17 @@ import Testing
             #expect(r.isSteady == (f >= r.minimumFrames - 1), "frame \(f): steady only once it can tell")
         }
         // A voice after it: the window needs its dips (5 % of 125 frames), then the hold runs out.
-        var opened: Int?
+        var opened: Int?, unsteady: Int?
         for f in 0..<400 {
             r.update(power: voice(f), farEndActive: true)
             if r.isOpen && opened == nil { opened = f }
+            if !r.isSteady && unsteady == nil { unsteady = f }
         }
         let first = try! #require(opened)
         #expect(first > r.holdFrames && first < r.holdFrames + r.windowFrames / 2, "opened at frame \(first)")
+        // No longer music as soon as the window holds the voice's gaps, without the hold.
+        let voiceHeard = try! #require(unsteady)
+        #expect(voiceHeard < r.windowFrames / 2, "steady until frame \(voiceHeard)")
     }
 
     /// With nothing playing there is no echo to mistake; the pause is left out of the window, so the next
