@@ -370,6 +370,12 @@ private func burstScene(coherentBursts: Bool, micHearsBursts: Bool, burstRMS: Fl
     #expect(result.voiceFlagged, "the voice between the bursts was not detected")
 }
 
+/// A voice in syllables, sample by sample: decaying pulses every 89 samples (180 Hz), loud or soft.
+func syllableVoice(_ glottis: inout Float, sample: Int, loud: Bool) -> Float {
+    glottis = 0.7 * glottis + (sample % 89 == 0 ? (loud ? 40000 : 2000) : 0)
+    return glottis
+}
+
 /// A white far end (RMS 6000) whose echo reaches the mic at half its level, 40 samples late, fed to a
 /// suppressor frame by frame with a canceller output the scene builds from the echo. It plays on without
 /// speech's gaps, so after half a second the suppressor takes it for music (`SpeechLikeFarEnd.isSteady`):
@@ -610,11 +616,7 @@ private func syllableScene(talkerBandsRecoverAtOnce: Bool) -> Double {
         let loud = talking && (f - voiceFrom) % 6 < 3
         var voiceEnergy = 0.0
         let energies = scene.frame { i, echo, white in
-            var voice: Float = 0
-            if talking {
-                glottis = 0.7 * glottis + ((f * frame + i) % 89 == 0 ? (loud ? 40000 : 2000) : 0)
-                voice = glottis
-            }
+            let voice = talking ? syllableVoice(&glottis, sample: f * frame + i, loud: loud) : 0
             voiceEnergy += Double(voice * voice)
             return (0.05 * echo + voice + Float(white.sample(rms: 6)), echo + voice)
         }

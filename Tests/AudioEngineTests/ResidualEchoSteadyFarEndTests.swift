@@ -24,11 +24,7 @@ private func steadyFarEndScene(easesOnlyForAHeardTalker: Bool, followsMusicLeak:
         let loud = talking && (f - (voice?.lowerBound ?? 0)) % 6 < 3
         var voiceEnergy = 0.0
         let energies = scene.frame { i, echo, white in
-            var sound: Float = 0
-            if talking {
-                glottis = 0.7 * glottis + ((f * frame + i) % 89 == 0 ? (loud ? 40000 : 2000) : 0)
-                sound = glottis
-            }
+            let sound = talking ? syllableVoice(&glottis, sample: f * frame + i, loud: loud) : 0
             voiceEnergy += Double(sound * sound)
             let lostEcho = Float(white.sample(rms: 150 * lost))
             return (0.05 * echo + lostEcho + sound + Float(white.sample(rms: 6)), echo + sound)
