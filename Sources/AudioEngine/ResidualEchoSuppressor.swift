@@ -625,7 +625,7 @@ final class ResidualEchoSuppressor {
         let estimate = estimateBand[b]
         if !talking && estimate > quietBand {
             let leak = min(0, log10f(max(output, 1e-6 * estimate) / estimate))
-            leakLog[b] += (leak > leakLog[b] ? Self.leakRise : Self.leakFall) * (leak - leakLog[b])
+            Self.follow(&leakLog[b], toward: leak, rise: Self.leakRise, fall: Self.leakFall)
         }
         return min(Self.maxLeak, Self.leakMargin * powf(10, leakLog[b])) * estimate
     }
@@ -638,7 +638,7 @@ final class ResidualEchoSuppressor {
         let estimate = estimateBand[b]
         if !talking {
             let leak = log10f(max(output, 1e-6 * estimate) / estimate)
-            musicLeakLog[b] += (leak > musicLeakLog[b] ? Self.musicLeakRise : Self.musicLeakFall) * (leak - musicLeakLog[b])
+            Self.follow(&musicLeakLog[b], toward: leak, rise: Self.musicLeakRise, fall: Self.musicLeakFall)
         }
         return powf(10, musicLeakLog[b]) * estimate
     }
@@ -689,6 +689,11 @@ final class ResidualEchoSuppressor {
         let overEcho = over * echo
         guard output > 0, output <= keepAbove * overEcho else { return 1 }
         return max(floorGain, sqrtf(max(0, 1 - overEcho / output)))
+    }
+
+    /// Moves a tracked leak (log10) toward this frame's: `rise` of the way when it is higher, `fall` when lower.
+    static func follow(_ tracked: inout Float, toward leak: Float, rise: Float, fall: Float) {
+        tracked += (leak > tracked ? rise : fall) * (leak - tracked)
     }
 
     /// One update of a coupling: falls fast, rises slowly (a quarter as fast while the near end talks).
