@@ -305,6 +305,11 @@ final class ResidualEchoSuppressor {
     /// far end (music), a verdict was published within `steadyFarEndTalkerMilliseconds`. The lenient detector
     /// fires more often than the published verdict, also on echo the filter loses over music.
     var hearsTalker: Bool { easesForTalker }
+    /// The last frame's far end and easing, for diagnostics.
+    var state: SuppressionState {
+        SuppressionState(farEndActive: activity.farEndActive, farEndSteady: activity.farEndActive && verdicts.farEndIsSteady,
+                         easedForTalker: easesForTalker)
+    }
 
     /// `onsetMilliseconds`: 0 turns the onset coupling off; `holdsLostEcho`: false turns the lost-echo
     /// hold off; `endsQuietPauseTalkers`: false keeps every talker heard in a pause over the onset that

@@ -31,6 +31,9 @@ struct DSPCommand: ParsableCommand {
     @Option(help: "Also write the near-end detector's verdict: one character per frame of MIC ('1' near-end speech, 'p' possible near-end speech only, '0' neither).")
     var nearEndTrace: String?
 
+    @Option(help: "Also write what the residual echo suppressor did: one character per frame of MIC ('-' far end silent; over a far end without speech's gaps 'M', 'm' where the suppression eased for a talker; over one with them 'S', 's').")
+    var suppressorTrace: String?
+
     @Flag(help: "Print the chain's estimates once per second of audio.")
     var verbose = false
 
@@ -63,8 +66,10 @@ struct DSPCommand: ParsableCommand {
         let output: [Int16]
         do {
             let frame = chainConfiguration.frameSize
-            var trace = [UInt8](repeating: UInt8(ascii: "0"), count: (micWAV.samples.count + frame - 1) / frame)
-            output = try Self.run(mic: micWAV.samples, reference: refWAV.samples, configuration: chainConfiguration, verbose: verbose, warm: warm) { start, activity in
+            let frames = (micWAV.samples.count + frame - 1) / frame
+            var trace = [UInt8](repeating: UInt8(ascii: "0"), count: frames)
+            var suppressorStates = [UInt8](repeating: UInt8(ascii: "-"), count: frames)
+            output = try Self.run(mic: micWAV.samples, reference: refWAV.samples, configuration: chainConfiguration, verbose: verbose, warm: warm) { start, activity, suppression in
                 let index = (start + frame / 2) / frame
                 guard index >= 0 && index < trace.count else { return }
                 if activity.nearEndSpeech {
@@ -72,8 +77,10 @@ struct DSPCommand: ParsableCommand {
                 } else if activity.possibleNearEndSpeech {
                     trace[index] = UInt8(ascii: "p")
                 }
+                suppressorStates[index] = suppression.traceCharacter
             }
             if let nearEndTrace { try Self.write(trace, to: nearEndTrace) }
+            if let suppressorTrace { try Self.write(suppressorStates, to: suppressorTrace) }
         } catch {
             throw DSPFailure(code: 70, message: "\(error)")
         }
@@ -86,11 +93,12 @@ struct DSPCommand: ParsableCommand {
     /// that moment: mic delay line + one preprocessor frame), and the input is flushed with zeros,
     /// so the result lines up with `mic` sample for sample even after a re-alignment changed the mic
     /// delay (samples the chain skipped at that moment stay silent; repeated ones are overwritten).
-    /// `nearEnd` gets, per frame, the mic position of the frame the chain's near-end detector judged and its verdict.
+    /// `nearEnd` gets, per frame, the mic position of the frame the chain's near-end detector judged, its verdict
+    /// and what the residual echo suppressor did.
     /// `warm`: the padded input goes through the same chain once first (its output dropped), as a chain
     /// that has been playing meets it; the flush of silence between the passes lets the canceller idle.
     static func run(mic: [Int16], reference: [Int16], configuration: CaptureChainConfiguration, verbose: Bool = false,
-                    warm: Bool = false, nearEnd: ((Int, NearEndActivity) -> Void)? = nil) throws(CaptureChainError) -> [Int16] {
+                    warm: Bool = false, nearEnd: ((Int, NearEndActivity, SuppressionState) -> Void)? = nil) throws(CaptureChainError) -> [Int16] {
         let chain = try CaptureChain(configuration: configuration)
         let frame = chain.frameSize
         let flush = chain.latencySamples + configuration.maxReferenceLagMilliseconds * CaptureChainConfiguration.sampleRate / 1000 + frame
@@ -121,7 +129,7 @@ struct DSPCommand: ParsableCommand {
                         delays.removeFirst()
                         delays.append(delay)
                         let start = (f - chain.outputDelayFrames) * frame - delays[0]
-                        nearEnd?(f * frame - delay, chain.nearEnd)
+                        nearEnd?(f * frame - delay, chain.nearEnd, chain.suppression)
                         for i in 0..<frame where start + i >= 0 && start + i < result.count { result[start + i] = o[i] }
                         if verbose && f % framesPerSecond == 0 {
                             FileHandleStderr.print("dsp: t=\(f / framesPerSecond)s lag=\(Int(chain.estimatedLagMilliseconds.rounded()))ms "

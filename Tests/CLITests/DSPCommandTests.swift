@@ -43,6 +43,38 @@ import TestProcess
         #expect(firstSecondDB[1] > firstSecondDB[0] + 10, "echo removed in the first second, cold and warm: \(firstSecondDB) dB")
     }
 
+    /// `--suppressor-trace`: one character per frame of what the residual echo suppressor did. A far end with
+    /// speech's gaps (noise in 200 ms bursts, 100 ms apart) is `S`/`s`; the same noise played on without them is
+    /// `M` once the 2 s rhythm window holds no gap (`m` only where the suppression eased for a talker, and
+    /// nobody talks here); after the far end stops, `-`.
+    @Test func theSuppressorTraceNamesTheFarEndsRhythm() async throws {
+        let binary = try #require(ChildProcess.builtExecutable("jarvis-voice"), "jarvis-voice is not built next to the tests")
+        let directory = TemporaryDirectory()
+        let rate = 16000, n = 8 * rate, lag = 160
+        let noise = testNoise(count: n, seed: 5, amplitude: 5200)
+        let burst = rate / 5, period = rate * 3 / 10
+        let reference = (0..<n).map { (i: Int) -> Int16 in
+            let inGap: Bool = i < 3 * rate && i % period >= burst
+            return i >= 7 * rate || inGap ? 0 : noise[i]
+        }
+        let room = testNoise(count: n, seed: 6, amplitude: 17)
+        let mic = (0..<n).map { i in (i >= lag ? reference[i - lag] / 2 : 0) + room[i] }
+        let format = AudioFormat(sampleRate: 16000, channels: 1)
+        let micPath = directory.write("mic.wav", bytes: WAVFile(format: format, samples: mic).bytes)
+        let referencePath = directory.write("ref.wav", bytes: WAVFile(format: format, samples: reference).bytes)
+        let tracePath = directory.file("suppressor.txt")
+        let result = try await ChildProcess.run([binary, "dsp", "--mic", micPath, "--reference", referencePath,
+                                                 "--out", directory.file("out.wav"), "--suppressor-trace", tracePath])
+        #expect(result.status == 0, "\(result.stderr)")
+        let trace = Array(try #require(directory.read("suppressor.txt")))
+        #expect(trace.count == (n + 255) / 256, "one character per 16 ms frame of the mic")
+        func frames(_ from: Double, _ to: Double) -> String { String(trace[Int(from * 62.5)..<Int(to * 62.5)]) }
+        let gapped = frames(1, 2.8), steady = frames(5.5, 6.8), stopped = frames(7.3, 7.9)
+        #expect(gapped.allSatisfy { $0 == "S" || $0 == "s" }, "\(gapped)")
+        #expect(steady.allSatisfy { $0 == "M" }, "\(steady)")
+        #expect(stopped.allSatisfy { $0 == "-" }, "\(stopped)")
+    }
+
     /// `[dsp] match_reference_level`: a reference 20 dB under its echo (a hardware loopback channel) is
     /// raised 8x by default, and left as it is when the key is false.
     @Test func aQuietReferenceIsRaisedUnlessTheConfigSaysNo() async throws {
