@@ -307,7 +307,7 @@ final class ResidualEchoSuppressor {
     var hearsTalker: Bool { easesForTalker }
     /// The last frame's far end and easing, for diagnostics.
     var state: SuppressionState {
-        SuppressionState(farEndActive: activity.farEndActive, farEndSteady: activity.farEndActive && verdicts.farEndIsSteady,
+        SuppressionState(farEndActive: activity.farEndActive, farEndSteady: verdicts.farEndIsSteady,
                          easedForTalker: easesForTalker)
     }
 

@@ -93,12 +93,12 @@ struct DSPCommand: ParsableCommand {
     /// that moment: mic delay line + one preprocessor frame), and the input is flushed with zeros,
     /// so the result lines up with `mic` sample for sample even after a re-alignment changed the mic
     /// delay (samples the chain skipped at that moment stay silent; repeated ones are overwritten).
-    /// `nearEnd` gets, per frame, the mic position of the frame the chain's near-end detector judged, its verdict
+    /// `perFrame` gets, per frame, the mic position of the frame the chain's near-end detector judged, its verdict
     /// and what the residual echo suppressor did.
     /// `warm`: the padded input goes through the same chain once first (its output dropped), as a chain
     /// that has been playing meets it; the flush of silence between the passes lets the canceller idle.
     static func run(mic: [Int16], reference: [Int16], configuration: CaptureChainConfiguration, verbose: Bool = false,
-                    warm: Bool = false, nearEnd: ((Int, NearEndActivity, SuppressionState) -> Void)? = nil) throws(CaptureChainError) -> [Int16] {
+                    warm: Bool = false, perFrame: ((Int, NearEndActivity, SuppressionState) -> Void)? = nil) throws(CaptureChainError) -> [Int16] {
         let chain = try CaptureChain(configuration: configuration)
         let frame = chain.frameSize
         let flush = chain.latencySamples + configuration.maxReferenceLagMilliseconds * CaptureChainConfiguration.sampleRate / 1000 + frame
@@ -129,7 +129,7 @@ struct DSPCommand: ParsableCommand {
                         delays.removeFirst()
                         delays.append(delay)
                         let start = (f - chain.outputDelayFrames) * frame - delays[0]
-                        nearEnd?(f * frame - delay, chain.nearEnd, chain.suppression)
+                        perFrame?(f * frame - delay, chain.nearEnd, chain.suppression)
                         for i in 0..<frame where start + i >= 0 && start + i < result.count { result[start + i] = o[i] }
                         if verbose && f % framesPerSecond == 0 {
                             FileHandleStderr.print("dsp: t=\(f / framesPerSecond)s lag=\(Int(chain.estimatedLagMilliseconds.rounded()))ms "
