@@ -95,8 +95,9 @@ public final class CaptureChain: @unchecked Sendable {
     /// Near-end / far-end verdict of the last frame (the residual echo suppressor's detector; without
     /// it, the preprocessor's speech probability >= 0.5).
     public private(set) var nearEnd = NearEndActivity()
-    /// What the residual echo suppressor did in the last frame (all false without it), for diagnostics.
-    public private(set) var suppression = SuppressionState()
+    /// What the residual echo suppressor did in the last frame (without it, only whether the far end played),
+    /// for diagnostics.
+    public var suppression: SuppressionState { suppressor?.state ?? SuppressionState(farEndActive: nearEnd.farEndActive) }
     /// The canceller (and the delay estimator, drift tracker) skipped the last frame: the reference has
     /// been silent for longer than the echo tail.
     public private(set) var echoCancellerIdle = true
@@ -239,7 +240,6 @@ public final class CaptureChain: @unchecked Sendable {
         speechProbability = preprocessor.speechProbability
         nearEnd = suppressor?.activity
             ?? NearEndActivity(farEndActive: referenceActive, nearEndSpeech: speechProbability >= 0.5, nearToEchoDB: 0)
-        suppression = suppressor?.state ?? SuppressionState(farEndActive: referenceActive)
         for i in 0..<frameSize { output[i] = processed[i] }
 
         guard !echoCancellerIdle && !bridging else { return }
