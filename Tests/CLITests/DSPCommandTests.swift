@@ -24,9 +24,7 @@ import TestProcess
         let binary = try #require(ChildProcess.builtExecutable("jarvis-voice"), "jarvis-voice is not built next to the tests")
         let directory = TemporaryDirectory()
         let (mic, reference) = Self.scene()
-        let format = AudioFormat(sampleRate: 16000, channels: 1)
-        let micPath = directory.write("mic.wav", bytes: WAVFile(format: format, samples: mic).bytes)
-        let referencePath = directory.write("ref.wav", bytes: WAVFile(format: format, samples: reference).bytes)
+        let (micPath, referencePath) = directory.writeDSPInputs(mic: mic, reference: reference)
         // The linear canceller alone: the suppressor's fresh coupling would hide the difference.
         let config = directory.write("linear.toml", "[dsp]\nresidual_echo_suppressor = false\n")
         var firstSecondDB: [Double] = []
@@ -59,9 +57,7 @@ import TestProcess
         }
         let room = testNoise(count: n, seed: 6, amplitude: 17)
         let mic = (0..<n).map { i in (i >= lag ? reference[i - lag] / 2 : 0) + room[i] }
-        let format = AudioFormat(sampleRate: 16000, channels: 1)
-        let micPath = directory.write("mic.wav", bytes: WAVFile(format: format, samples: mic).bytes)
-        let referencePath = directory.write("ref.wav", bytes: WAVFile(format: format, samples: reference).bytes)
+        let (micPath, referencePath) = directory.writeDSPInputs(mic: mic, reference: reference)
         let tracePath = directory.file("suppressor.txt")
         let result = try await ChildProcess.run([binary, "dsp", "--mic", micPath, "--reference", referencePath,
                                                  "--out", directory.file("out.wav"), "--suppressor-trace", tracePath])
@@ -83,9 +79,7 @@ import TestProcess
         let n = 4 * 16000, lag = 160
         let reference = testNoise(count: n, seed: 5, amplitude: 520)
         let mic = (0..<n).map { i in i >= lag ? reference[i - lag] * 10 : 0 }
-        let format = AudioFormat(sampleRate: 16000, channels: 1)
-        let micPath = directory.write("mic.wav", bytes: WAVFile(format: format, samples: mic).bytes)
-        let referencePath = directory.write("ref.wav", bytes: WAVFile(format: format, samples: reference).bytes)
+        let (micPath, referencePath) = directory.writeDSPInputs(mic: mic, reference: reference)
         let off = directory.write("off.toml", "[dsp]\nmatch_reference_level = false\n")
         for (config, gain) in [(nil, "8x"), (off, "1x")] {
             let result = try await ChildProcess.run([binary, "dsp", "--mic", micPath, "--reference", referencePath,
@@ -103,9 +97,7 @@ import TestProcess
         let binary = try #require(ChildProcess.builtExecutable("jarvis-voice"), "jarvis-voice is not built next to the tests")
         let directory = TemporaryDirectory()
         let (mic, reference) = Self.scene()
-        let format = AudioFormat(sampleRate: 16000, channels: 1)
-        let micPath = directory.write("mic.wav", bytes: WAVFile(format: format, samples: Array(mic.prefix(16000))).bytes)
-        let referencePath = directory.write("ref.wav", bytes: WAVFile(format: format, samples: Array(reference.prefix(16000))).bytes)
+        let (micPath, referencePath) = directory.writeDSPInputs(mic: Array(mic.prefix(16000)), reference: Array(reference.prefix(16000)))
         let accepted = ["frame_ms = 4", "frame_ms = 10", "frame_ms = 64\necho_tail_ms = 64", "echo_tail_ms = 16",
                         "echo_tail_ms = 1000", "max_reference_lag_ms = 0", "max_reference_lag_ms = 2000",
                         "noise_suppress_db = -60", "echo_suppress_db = -90", "echo_suppress_active_db = -90",

@@ -197,9 +197,7 @@ import TestProcess
             for (i, s) in talker.enumerated() where at + i < mic.count {
                 mic[at + i] = Int16(clamping: Int(mic[at + i]) + Int(s))
             }
-            let format = AudioFormat(sampleRate: 16000, channels: 1)
-            let micPath = directory.write("mic.wav", bytes: WAVFile(format: format, samples: mic).bytes)
-            let referencePath = directory.write("ref.wav", bytes: WAVFile(format: format, samples: reference).bytes)
+            let (micPath, referencePath) = directory.writeDSPInputs(mic: mic, reference: reference)
             let tracePath = directory.file("trace.txt")
             let result = try await ChildProcess.run([binary, "dsp", "--mic", micPath, "--reference", referencePath,
                                                      "--out", directory.file("out.wav"), "--near-end-trace", tracePath])
