@@ -128,7 +128,7 @@ let package = Package(
         // test support: PCMs (file plugin and the paced plugin), in-process stand-in servers, tools
         swiftTarget("ALSATestbed", ["ALSA", "TestProcess"]),
         swiftTarget("TestProcess", ["CPosixShim"]),
-        swiftTarget("TestSupport", ["Control", "Realtime", "Basics", logging, nioCore, nioPosix, nioHTTP1, nioWebSocket]),
+        swiftTarget("TestSupport", ["Control", "Realtime", "Basics", "TestProcess", logging, nioCore, nioPosix, nioHTTP1, nioWebSocket]),
         .executableTarget(name: "media-bench", dependencies: ["Codecs", "AudioEngine", "AudioCore"], path: "Sources/media-bench", swiftSettings: swiftSettings),
         .executableTarget(name: "capture-bench", dependencies: ["AudioEngine", "AudioCore"], path: "Sources/capture-bench", swiftSettings: swiftSettings),
         // scripts/vm-test: the stand-in servers for the test VM (dev only; not in the package).

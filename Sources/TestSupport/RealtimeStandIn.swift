@@ -3,6 +3,7 @@ import NIOHTTP1
 import NIOPosix
 import NIOWebSocket
 import Realtime
+import TestProcess
 import Synchronization
 
 /// An in-process stand-in for the OpenAI Realtime GA WebSocket API on 127.0.0.1 (ephemeral port): checks the
@@ -165,17 +166,12 @@ public final class RealtimeStandIn: Sendable {
     }
 
     /// Waits (polling every 5 ms) until `count` events of `type` arrived; false on timeout.
-    public func waitForClientEvent(_ type: String, count: Int = 1, timeout: Duration = .seconds(30)) async -> Bool {
+    public func waitForClientEvent(_ type: String, count: Int = 1, timeout: Duration = hangTimeout) async -> Bool {
         await waitUntil(timeout: timeout) { self.clientEvents(ofType: type).count >= count }
     }
 
-    public func waitUntil(timeout: Duration = .seconds(30), _ condition: @Sendable () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return condition()
+    public func waitUntil(timeout: Duration = hangTimeout, _ condition: @Sendable () -> Bool) async -> Bool {
+        await TestProcess.waitUntil(timeout: timeout, condition)
     }
 
     /// Misbehaves now on the newest connection.

@@ -3,6 +3,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import Synchronization
+import TestProcess
 
 /// An in-process stand-in for `term-llm serve` on 127.0.0.1 (ephemeral port), reproducing the wire
 /// behaviour in shared/reference/jarvis-backend.md: base path, bearer auth, `session_id` in /
@@ -103,13 +104,8 @@ public final class TermLLMStandIn: Sendable {
 
     /// Polls until `condition` holds or `timeout` passes; returns whether it held. The default is
     /// generous: it only runs out when something is really broken.
-    public func waitUntil(timeout: Duration = .seconds(30), _ condition: (TermLLMStandIn) -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if condition(self) { return true }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return condition(self)
+    public func waitUntil(timeout: Duration = hangTimeout, _ condition: (TermLLMStandIn) -> Bool) async -> Bool {
+        await TestProcess.waitUntil(timeout: timeout) { condition(self) }
     }
 
     // MARK: helpers shared with the connection handler

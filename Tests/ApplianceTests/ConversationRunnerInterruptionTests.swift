@@ -5,7 +5,7 @@ import TestProcess
 import Testing
 
 /// Barge-in and taps: what was actually rendered decides the truncate; tools are cancelled for real.
-@Suite(.timeLimit(.minutes(1))) struct ConversationRunnerInterruptionTests {
+@Suite(.timeLimit(.minutes(3))) struct ConversationRunnerInterruptionTests {
     let base = ConversationRunnerTests()
 
     /// A direct spoken reply of `milliseconds` (no tool), left unfinished (no `response.done`).

@@ -8,7 +8,7 @@ import TestSupport
 
 /// The runner with a real `JarvisClient` over HTTP against the term-llm stand-in (Realtime still faked):
 /// Jarvis's session carries across turns, and every failure comes back as a spoken function output in time.
-@Suite(.timeLimit(.minutes(1))) struct ConversationRunnerJarvisTests {
+@Suite(.timeLimit(.minutes(3))) struct ConversationRunnerJarvisTests {
     static let token = "s3cret"
     let base = ConversationRunnerTests()
 
@@ -81,10 +81,10 @@ import TestSupport
         await s.h.waitForState(.processing)
         base.fillerAndCall(link, query: "plan my week")
         await s.h.waitForState(.waitingForJarvis)
-        #expect(await s.server.waitUntil(timeout: .seconds(30)) { $0.openConnections == 1 })
+        #expect(await s.server.waitUntil() { $0.openConnections == 1 })
         s.h.runner.tap()
         await s.h.waitForState(.listening)
-        #expect(await s.server.waitUntil(timeout: .seconds(30)) { $0.interruptedRuns == 1 }, "closing the connection cancelled the run")
+        #expect(await s.server.waitUntil() { $0.interruptedRuns == 1 }, "closing the connection cancelled the run")
         #expect(link.sent(ofType: "conversation.item.create").last?["item"]?["output"]?.stringValue == ConversationConfiguration().toolCancelledMessage)
         try await s.h.stop()
         await s.server.stop()

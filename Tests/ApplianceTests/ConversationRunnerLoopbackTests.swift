@@ -11,7 +11,7 @@ import TestSupport
 /// End to end over loopback sockets: the runner with the WebSocket transport against the Realtime GA
 /// stand-in (energy VAD, scripted ask_jarvis turn), a real `JarvisClient` against the term-llm stand-in,
 /// espeak-ng speech into the uplink ring, and the mixer rendered by the test.
-@Suite(.timeLimit(.minutes(1))) struct ConversationRunnerLoopbackTests {
+@Suite(.timeLimit(.minutes(3))) struct ConversationRunnerLoopbackTests {
     static let answerHz = 660.0
     static let jarvisToken = "s3cret"
 
@@ -69,7 +69,7 @@ import TestSupport
         await h.waitForState(.listening)
         #expect(h.mixer.requestedGain(.media) < 0.2)
         await h.speak(try utterance())
-        #expect(await s.realtime.waitForClientEvent("conversation.item.create", timeout: .seconds(30)))
+        #expect(await s.realtime.waitForClientEvent("conversation.item.create"))
         await h.waitForState(.aiSpeaking)
         await h.waitForState(.listening)
 
@@ -98,7 +98,7 @@ import TestSupport
         h.runner.tap()
         await h.waitForState(.listening)
         await h.speak(try utterance())
-        #expect(await s.realtime.waitForClientEvent("conversation.item.create", timeout: .seconds(30)))
+        #expect(await s.realtime.waitForClientEvent("conversation.item.create"))
         let output = try #require(s.realtime.clientEvents(ofType: "conversation.item.create").first?.json)
         #expect(output["item"]?["output"]?.stringValue?.hasPrefix("Authentication to Jarvis failed") == true)
         await h.waitForState(.aiSpeaking)
@@ -119,7 +119,7 @@ import TestSupport
             #expect(await waitUntil { s.realtime.clientEvents(ofType: "input_audio_buffer.append").count >= appendsBefore + 20 })
             try await Task.sleep(for: .milliseconds(150))  // a hold, not a tap
             h.runner.release()
-            #expect(await s.realtime.waitForClientEvent("input_audio_buffer.commit", count: turn, timeout: .seconds(30)))
+            #expect(await s.realtime.waitForClientEvent("input_audio_buffer.commit", count: turn))
             await h.waitForState(.aiSpeaking)
             await h.waitForState(.listening)
         }
@@ -149,7 +149,7 @@ import TestSupport
         #expect(await waitUntil { h.mixer.framesQueued(.voice) >= 48_000 }, "a second of the answer is queued")
         for _ in 0..<40 { h.render(milliseconds: 10) }  // 400 ms heard
         await h.speak(try utterance())  // the user talks over the answer
-        #expect(await s.realtime.waitForClientEvent("conversation.item.truncate", timeout: .seconds(30)))
+        #expect(await s.realtime.waitForClientEvent("conversation.item.truncate"))
         let truncate = try #require(s.realtime.clientEvents(ofType: "conversation.item.truncate").first?.json)
         #expect(truncate["audio_end_ms"]?.numberValue == 400)
         #expect(s.realtime.rejections.isEmpty, "\(s.realtime.rejections)")
@@ -201,7 +201,7 @@ import TestSupport
         let s = try await setup(configure: { $0.authFailure = failure }, clientKey: "sk-wrong", engine: engine)
         let h = s.h
         h.runner.tap()
-        await h.waitForState(.error, timeout: .seconds(30))
+        await h.waitForState(.error)
         #expect(h.logs.contains("rejected the API key"), "\(h.logs.all)")
         #expect(!h.logs.contains("connect_timeout"), "\(h.logs.all)")
         #expect(h.mixer.requestedGain(.media) == 1)

@@ -6,7 +6,7 @@ import TestProcess
 import Testing
 
 /// Transport failures become engine events; media never stays ducked; shutdown is clean.
-@Suite(.timeLimit(.minutes(1))) struct ConversationRunnerRobustnessTests {
+@Suite(.timeLimit(.minutes(3))) struct ConversationRunnerRobustnessTests {
     let base = ConversationRunnerTests()
 
     @Test func failedConnectsAreRetriedWithBackoffWhileConnecting() async throws {
@@ -80,7 +80,7 @@ import Testing
     /// alone must end the conversation as fatal, not leave it to the connect timeout.
     @Test func aFatalServerErrorIsFatalWithoutWaitingForTheClose() async throws {
         let (s, link) = try await linkFailing("invalid_api_key", "Incorrect API key provided.")
-        await s.h.waitForState(.error, timeout: .seconds(30))
+        await s.h.waitForState(.error)
         #expect(s.h.logs.contains("rejected the API key"), "\(s.h.logs.all)")
         #expect(!s.h.logs.contains("connect_timeout"), "\(s.h.logs.all)")
         #expect(await waitUntil { link.closedByClient }, "the runner closes the rejected link")
@@ -176,7 +176,7 @@ import Testing
 }
 
 /// Engine timers run on the injected clock: nothing happens until the test moves time.
-@Suite(.timeLimit(.minutes(1))) struct ConversationRunnerTimerTests {
+@Suite(.timeLimit(.minutes(3))) struct ConversationRunnerTimerTests {
     /// On the manual clock the quiet period can be the product's kind of length: nothing starves it.
     func harness(_ clock: ManualClock) throws -> (RunnerHarness, FakeRealtimeTransport) {
         let transport = FakeRealtimeTransport()
@@ -249,7 +249,7 @@ import Testing
 }
 
 /// As the service runs it: in a `ServiceGroup`, ended by a graceful shutdown (what SIGTERM does).
-@Suite(.timeLimit(.minutes(1))) struct ConversationRunnerServiceGroupTests {
+@Suite(.timeLimit(.minutes(3))) struct ConversationRunnerServiceGroupTests {
     @Test func gracefulShutdownOfTheGroupEndsTheConversationCleanly() async throws {
         let transport = FakeRealtimeTransport()
         let jarvis = ScriptedJarvis()
@@ -287,7 +287,7 @@ extension ConversationRunnerRobustnessTests {
         link.serverSends(ServerFrames.responseDone("R1"))
         await h.waitForState(.fillerSpeaking)
         h.startPlayback(speed: 4)
-        await h.waitForState(.listening, timeout: .seconds(30))
+        await h.waitForState(.listening)
         #expect(h.logs.contains("played as silence"))
         try await h.stop()
     }

@@ -7,7 +7,7 @@ import TestSupport
 
 /// `say` and the voice volume through the whole runner: over loopback to the Realtime stand-in, and with
 /// the fake transport for the failure cases.
-@Suite(.timeLimit(.minutes(1))) struct ConversationRunnerSayTests {
+@Suite(.timeLimit(.minutes(3))) struct ConversationRunnerSayTests {
     static let answerHz = 660.0
 
     @Test func sayReturnsOnceTheAnnouncementHasBeenHeard() async throws {

@@ -6,7 +6,7 @@ import Testing
 
 /// The runner against the in-memory Realtime fake (real JSON both ways), a fake Jarvis, and a real
 /// mixer that the test renders.
-@Suite(.timeLimit(.minutes(1))) struct ConversationRunnerTests {
+@Suite(.timeLimit(.minutes(3))) struct ConversationRunnerTests {
     static let fillerHz = 300.0
     static let answerHz = 660.0
     static let earconHz = 1_000.0

@@ -6,7 +6,7 @@ import TestProcess
 
 /// A local tool added as one file plus one registration line: the model's call is answered on the device
 /// from an injected clock, in the owner's local time, without Jarvis and without the "thinking" earcon.
-@Suite(.timeLimit(.minutes(1))) struct WhatTimeIsItToolTests {
+@Suite(.timeLimit(.minutes(3))) struct WhatTimeIsItToolTests {
     /// 2026-11-18 11:06:40 UTC.
     static let instant: Int64 = 1_795_000_000
     static let berlin = LocalTime(epochSeconds: instant, utcOffsetSeconds: 3600, zoneName: "CET")

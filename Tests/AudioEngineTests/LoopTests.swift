@@ -66,18 +66,6 @@ final class SignalSource: @unchecked Sendable {
 
 private let mono16k = PCMConfiguration(sampleRate: 16_000, channels: 1, periodMicroseconds: 10_000, periods: 4)
 
-/// Polls `condition` until it holds or `timeout` passes (generous: it only runs out when the loop
-/// is really broken); returns whether it held. Sleeps as a task so it never holds a cooperative
-/// thread that other suites running in parallel need.
-func waitUntil(timeout: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return condition()
-}
-
 private func drain(_ next: () -> AudioLoopEvent?) -> [AudioLoopEvent.Kind] {
     var kinds: [AudioLoopEvent.Kind] = []
     while let e = next() { kinds.append(e.kind) }

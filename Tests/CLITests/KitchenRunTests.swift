@@ -135,14 +135,14 @@ import TestSupport
         let tapFrame = service.playedFrames
         #expect(try await service.ctl("tap").status == 0)
         let tapped = ContinuousClock.now  // the service has the tap once ctl returns
-        let failedFrame = try #require(await media.waitForStatus(service, timeout: .seconds(30)) {
+        let failedFrame = try #require(await media.waitForStatus(service) {
             $0["state"] != "connecting" && $0["state"] != "idle" && $0["media"]?["ducked"] == .bool(false)
         }, "log:\n\(service.logText)")
         let leftConnecting = tapped.duration(to: .now)
         let line = "cannot reach the Realtime API at 127.0.0.1: connection refused; check the network"
         #expect(service.logText.contains(line), "log:\n\(service.logText)")
         #expect(leftConnecting < .seconds(3), "out of connecting and unducked after \(leftConnecting)")
-        try #require(await media.waitForStatus(service, timeout: .seconds(30)) { $0["state"] == "idle" } != nil)
+        try #require(await media.waitForStatus(service) { $0["state"] == "idle" } != nil)
         let lines = service.logText.split(separator: "\n").filter { $0.contains("cannot reach the Realtime API") }
         #expect(lines.count == 1, "one journal line for the event: \(lines)")
         let journal = service.logText.split(separator: "\n")
@@ -155,7 +155,7 @@ import TestSupport
         // The network is back: the next tap connects.
         let back = try await RealtimeStandIn.start(script: script, port: port)
         #expect(try await service.ctl("tap").status == 0)
-        #expect(try await media.waitForStatus(service, timeout: .seconds(30)) { $0["state"] == "listening" } != nil, "log:\n\(service.logText)")
+        #expect(try await media.waitForStatus(service) { $0["state"] == "listening" } != nil, "log:\n\(service.logText)")
         #expect(back.connectionCount == 1)
         await service.stop()
 

@@ -9,7 +9,7 @@ import TestSupport
 /// Media through the real `jarvis-voice run`: a live MP3 radio stream from the media stand-in plays into
 /// the paced speaker, a spoken conversation ducks it (measured on the output's envelope), the model's
 /// media tools drive the player, the control socket's media verbs work, and a dead stream is announced.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct MediaRunTests {
+@Suite(.serialized, .timeLimit(.minutes(3))) struct MediaRunTests {
     static let radioHz = 400
     static let answerHz = 1_500.0
     let dir = TemporaryDirectory()
@@ -32,7 +32,7 @@ import TestSupport
     /// `status` as JSON.
     /// Polls `status` until `condition` holds; returns the frames played by then (the speaker file's
     /// length), or nil on timeout.
-    func waitForStatus(_ service: ServiceUnderTest, timeout: Duration = .seconds(30),
+    func waitForStatus(_ service: ServiceUnderTest, timeout: Duration = hangTimeout,
                        _ condition: (JSONValue) -> Bool) async throws -> Int? {
         try await service.waitForStatus(timeout: timeout, condition).map { _ in service.playedFrames }
     }
@@ -92,7 +92,7 @@ import TestSupport
         #expect(tapped.status == 0, "\(tapped)")
         let listening = try #require(await waitForStatus(service) { $0["state"] == "listening" }, "log:\n\(service.logText)")
         try service.speak(question)
-        #expect(await realtime.waitForClientEvent("conversation.item.create", timeout: .seconds(30)),
+        #expect(await realtime.waitForClientEvent("conversation.item.create"),
                 "\(Self.uplinkHeard(by: realtime)); log:\n\(service.logText)")
         let idle = try #require(await waitForStatus(service, timeout: .seconds(20)) {
             $0["state"] == "idle" && $0["media"]?["ducked"] == .bool(false)
@@ -146,7 +146,7 @@ import TestSupport
         defer { _ = service.process.signal(SIGKILL) }
 
         #expect(try await service.ctl("ask", "play me something").status == 0)
-        #expect(await realtime.waitUntil(timeout: .seconds(30)) { realtime.functionCallOutputs.count == 2 }, "log:\n\(service.logText)")
+        #expect(await realtime.waitUntil() { realtime.functionCallOutputs.count == 2 }, "log:\n\(service.logText)")
         let outputs = Dictionary(realtime.functionCallOutputs.map { ($0.callID, $0.output) }, uniquingKeysWith: { a, _ in a })
         #expect(outputs["call_play"]?.contains("Stand-in Radio Hour") == true, "\(outputs)")
         let now = try #require(outputs["call_now"].flatMap(JSONValue.parse), "\(outputs)")
@@ -218,7 +218,7 @@ import TestSupport
         // Gave up: stopped, and the assistant is asked to say so.
         #expect(try await waitForStatus(service, timeout: .seconds(20)) { $0["media"]?["state"] == "stopped" } != nil,
                 "log:\n\(service.logText)")
-        #expect(await realtime.waitForClientEvent("response.create", timeout: .seconds(30)), "log:\n\(service.logText)")
+        #expect(await realtime.waitForClientEvent("response.create"), "log:\n\(service.logText)")
         let told = realtime.clientEvents(ofType: "conversation.item.create").map(\.text)
         #expect(told.contains { $0.contains("flaky.mp3") || $0.contains("stopped") }, "\(told)")
         #expect(service.logText.contains("gave up"), "log:\n\(service.logText)")

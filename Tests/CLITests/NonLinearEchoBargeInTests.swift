@@ -52,12 +52,12 @@ import TestSupport
 
         // Phase 2: the question again; while its answer plays, the user talks over it (double talk).
         try service.speak(question + silence)
-        try #require(await service.waitForState("ai_speaking", timeout: .seconds(30)), "log:\n\(service.logText)")
+        try #require(await service.waitForState("ai_speaking"), "log:\n\(service.logText)")
         try await service.playOn(milliseconds: 1_500)
         let logBeforeTalk = service.logText.count
         let heardAtSpeech = service.playedFrames
         try service.speak(interruption + silence)
-        #expect(await realtime.waitForClientEvent("conversation.item.truncate", timeout: .seconds(30)), "log:\n\(service.logText)")
+        #expect(await realtime.waitForClientEvent("conversation.item.truncate"), "log:\n\(service.logText)")
         #expect(service.logText.contains("barge-in"), "log:\n\(service.logText)")
         let phase2 = String(service.logText.dropFirst(logBeforeTalk))
         #expect(phase2.contains("voice paused"), "the voice pauses before the stop; log:\n\(service.logText)")
@@ -107,11 +107,11 @@ import TestSupport
         // once its file is read, so his words come with the next period, not after a queued second of pad).
         let beforeAnswer = service.playedFrames
         try service.speak(question)
-        try #require(await service.waitForState("ai_speaking", timeout: .seconds(30)), "log:\n\(service.logText)")
+        try #require(await service.waitForState("ai_speaking"), "log:\n\(service.logText)")
         let logBeforeTalk = service.logText.count
         let heardAtSpeech = service.playedFrames
         try service.speak(interruption + silence)
-        #expect(await realtime.waitForClientEvent("conversation.item.truncate", timeout: .seconds(30)), "log:\n\(service.logText)")
+        #expect(await realtime.waitForClientEvent("conversation.item.truncate"), "log:\n\(service.logText)")
         let (played, silencing) = try await whenTheAnswerFellSilent(in: service, talker: interruption, heardAt: heardAtSpeech, logBefore: logBeforeTalk)
         let talkerStart = heardAtSpeech / 48 + (silencing.words.first ?? 0)
         let answerSound = Self.soundStartMilliseconds(inStereo48k: played, from: beforeAnswer).map { talkerStart - $0 }
@@ -136,11 +136,11 @@ import TestSupport
         try await kitchen.answerPlayedAlone()
         // ...and 1.5 s into the second, the sound.
         try service.speak(question + silence)
-        try #require(await service.waitForState("ai_speaking", timeout: .seconds(30)), "log:\n\(service.logText)")
+        try #require(await service.waitForState("ai_speaking"), "log:\n\(service.logText)")
         try await service.playOn(milliseconds: 1_500)
         let logBefore = service.logText.count
         try service.speak(Self.voicedSound(milliseconds: 150, like: kitchen.interruption) + silence)
-        try #require(await service.waitForState("listening", timeout: .seconds(30)), "log:\n\(service.logText)")
+        try #require(await service.waitForState("listening"), "log:\n\(service.logText)")
         let log = String(service.logText.dropFirst(logBefore))
         #expect(log.contains("voice paused"), "the detector must hear the sound, or this proves nothing; log:\n\(log)")
         #expect(log.contains("the voice goes on"), "log:\n\(log)")
@@ -256,8 +256,8 @@ import TestSupport
         /// The question, and its answer played alone to its end (the canceller converges on the room).
         func answerPlayedAlone() async throws {
             try service.speak(question + silence)
-            try #require(await service.waitForState("ai_speaking", timeout: .seconds(30)), "log:\n\(service.logText)")
-            try #require(await service.waitForState("listening", timeout: .seconds(30)), "log:\n\(service.logText)")
+            try #require(await service.waitForState("ai_speaking"), "log:\n\(service.logText)")
+            try #require(await service.waitForState("listening"), "log:\n\(service.logText)")
         }
 
         func stop() async {

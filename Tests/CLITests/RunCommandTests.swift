@@ -6,7 +6,7 @@ import TestSupport
 
 /// `jarvis-voice run` as a child process: paced test PCMs from a private ALSA configuration, the
 /// Realtime stand-in, the term-llm stand-in as Jarvis, the control socket in a temporary directory.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct RunCommandTests {
+@Suite(.serialized, .timeLimit(.minutes(3))) struct RunCommandTests {
     let dir = TemporaryDirectory()
 
     var binary: String {
@@ -43,7 +43,7 @@ import TestSupport
     }
 
     /// Polls `ctl status` until the service answers.
-    func waitForStatus(_ config: String, timeout: Duration = .seconds(30)) async throws -> ChildProcess.Result? {
+    func waitForStatus(_ config: String, timeout: Duration = hangTimeout) async throws -> ChildProcess.Result? {
         try await waitFor(timeout: timeout, interval: .milliseconds(50)) {
             let result = try await ctl(config, "status")
             return result.status == 0 ? result : nil
@@ -89,7 +89,7 @@ import TestSupport
 
         let tap = try await ctl(config, "tap")
         #expect(tap.status == 0, "\(tap)")
-        #expect(await realtime.waitForClientEvent("session.update", timeout: .seconds(30)), "log:\n\(readLog(log))")
+        #expect(await realtime.waitForClientEvent("session.update"), "log:\n\(readLog(log))")
         let afterTap = try await ctl(config, "status")
         #expect(["connecting", "listening"].contains(state(afterTap)), "\(afterTap.stdout)")
 
@@ -222,7 +222,7 @@ import TestSupport
         TestFiles.readText(path) ?? ""
     }
 
-    func waitUntilLogged(_ path: String, _ text: String, timeout: Duration = .seconds(30)) async -> Bool {
+    func waitUntilLogged(_ path: String, _ text: String, timeout: Duration = hangTimeout) async -> Bool {
         await waitUntil(timeout: timeout, interval: .milliseconds(20)) { readLog(path).contains(text) }
     }
 }

@@ -62,11 +62,11 @@ struct ServiceUnderTest {
     }
 
     func ctl(_ words: String...) async throws -> ChildProcess.Result {
-        try await ChildProcess.run([binary, "ctl", "--config", config] + words, timeout: .seconds(30))
+        try await ChildProcess.run([binary, "ctl", "--config", config] + words)
     }
 
     /// Retries `ctl WORD` until the service answers (it binds the socket before opening the devices).
-    func ctlWhenReady(_ word: String, timeout: Duration = .seconds(30)) async throws -> Bool {
+    func ctlWhenReady(_ word: String, timeout: Duration = hangTimeout) async throws -> Bool {
         try await waitUntil(timeout: timeout, interval: .milliseconds(20)) { try await ctl(word).status == 0 }
     }
 
@@ -78,7 +78,7 @@ struct ServiceUnderTest {
     }
 
     /// Polls `ctl status` until `condition` holds; the status that satisfied it, or nil on timeout.
-    func waitForStatus(timeout: Duration = .seconds(30), _ condition: (JSONValue) -> Bool) async throws -> JSONValue? {
+    func waitForStatus(timeout: Duration = hangTimeout, _ condition: (JSONValue) -> Bool) async throws -> JSONValue? {
         try await waitFor(timeout: timeout, interval: .milliseconds(20)) { () async throws -> JSONValue? in
             // Not `condition($0) ? $0 : nil`: JSONValue takes `nil` as JSON null, which would count as found.
             guard let status = try await status(), condition(status) else { return Optional<JSONValue>.none }
@@ -87,13 +87,13 @@ struct ServiceUnderTest {
     }
 
     /// Polls `ctl status` until the conversation is in `state`.
-    func waitForState(_ state: String, timeout: Duration = .seconds(30)) async -> Bool {
+    func waitForState(_ state: String, timeout: Duration = hangTimeout) async -> Bool {
         (try? await waitForStatus(timeout: timeout) { $0["state"]?.stringValue == state }) != nil
     }
 
     /// Milliseconds of a `frequency` tone on the paced speaker, once at least `milliseconds` are there (or
     /// what is there when `timeout` passes).
-    func heard(_ frequency: Double, atLeast milliseconds: Int, timeout: Duration) async -> Int {
+    func heard(_ frequency: Double, atLeast milliseconds: Int, timeout: Duration = hangTimeout) async -> Int {
         var heard = 0
         _ = await waitUntil(timeout: timeout, interval: .milliseconds(200)) {
             heard = SpokenTurnTests.milliseconds(of: frequency, inStereo48k: (try? TestFiles.readSamples(played)) ?? [])

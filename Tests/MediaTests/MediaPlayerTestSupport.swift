@@ -80,7 +80,7 @@ final class PlayerEventLog: Sendable {
 }
 
 /// Polls `condition` until it holds or `timeout` passes (generous: a loaded 2-core machine).
-func eventually(timeout: Duration = .seconds(30), _ condition: () async -> Bool) async -> Bool {
+func eventually(timeout: Duration = hangTimeout, _ condition: () async -> Bool) async -> Bool {
     await waitUntil(timeout: timeout, interval: .milliseconds(20), condition)
 }
 

@@ -108,7 +108,7 @@ final class SessionHarness: Sendable {
 
     /// Waits until `count` recorded events satisfy `predicate`; returns the last match.
     @discardableResult
-    func waitFor(count: Int = 1, timeout: Duration = .seconds(30), _ predicate: (Event) -> Bool) async -> Event? {
+    func waitFor(count: Int = 1, timeout: Duration = hangTimeout, _ predicate: (Event) -> Bool) async -> Event? {
         await TestProcess.waitFor(timeout: timeout) {
             let matches = events.filter(predicate)
             return matches.count >= count ? matches.last : nil
@@ -116,7 +116,7 @@ final class SessionHarness: Sendable {
     }
 
     @discardableResult
-    func waitForServer(count: Int = 1, timeout: Duration = .seconds(30), _ predicate: (ServerEvent) -> Bool) async -> ServerEvent? {
+    func waitForServer(count: Int = 1, timeout: Duration = hangTimeout, _ predicate: (ServerEvent) -> Bool) async -> ServerEvent? {
         let match = await waitFor(count: count, timeout: timeout) { event in
             if case .server(let server) = event { return predicate(server) }
             return false
@@ -131,7 +131,7 @@ final class SessionHarness: Sendable {
 
     /// The stand-in counts a connection on its own event loop, after the client may already have
     /// seen the upgrade: wait for it rather than read it once.
-    func waitForStandInConnections(_ count: Int, timeout: Duration = .seconds(30)) async -> Int {
+    func waitForStandInConnections(_ count: Int, timeout: Duration = hangTimeout) async -> Int {
         _ = await waitUntil(timeout: timeout) { standIn.connectionCount >= count }
         return standIn.connectionCount
     }

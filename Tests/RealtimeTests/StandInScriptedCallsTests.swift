@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// The stand-in's multi-call script: one call per response, in order, each after the previous output.
-@Suite(.timeLimit(.minutes(1))) struct StandInScriptedCallsTests {
+@Suite(.timeLimit(.minutes(3))) struct StandInScriptedCallsTests {
     func calls(_ harness: SessionHarness) -> [FunctionCall] {
         harness.serverEvents.compactMap { if case .functionCallArgumentsDone(let call) = $0 { call } else { nil } }
     }
