@@ -47,7 +47,7 @@ import Testing
         return erle
     }
 
-    @Test(arguments: [-1, 0, 1, 2])
+    @Test(arguments: [-4, -1, 0, 1, 2, 3, 4])
     func theFilterIsKeptWhenTheEchoComesBackShifted(_ slip: Int) throws {
         // The shift falls in the middle of the silent stretch after the 11th syllable, 3.5 s in, where the tap
         // says it aligned afresh.
