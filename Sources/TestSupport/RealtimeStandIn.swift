@@ -3,8 +3,8 @@ import NIOHTTP1
 import NIOPosix
 import NIOWebSocket
 import Realtime
-import TestProcess
 import Synchronization
+import TestProcess
 
 /// An in-process stand-in for the OpenAI Realtime GA WebSocket API on 127.0.0.1 (ephemeral port): checks the
 /// `Authorization` header and every client event's shape, runs an energy VAD over appended audio, plays a

@@ -99,7 +99,7 @@ import Testing
         }
         #expect(audio.voicePlayedSamples() < speech.count, "100 ms are still in the device")
         let start = ContinuousClock.now
-        #expect(await waitUntil() { audio.voicePlayedSamples() >= speech.count })
+        #expect(await waitUntil { audio.voicePlayedSamples() >= speech.count })
         #expect(audio.voicePlayedSamples() == speech.count)
         #expect(ContinuousClock.now - start >= .milliseconds(100))
     }

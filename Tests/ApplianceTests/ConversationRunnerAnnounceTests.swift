@@ -48,7 +48,7 @@ import TestSupport
         h.runner.press()
         await h.waitForState(.userSpeaking)
         await h.speak(try SpeechFixture.speech("play me something long and interesting please"))
-        #expect(await waitUntil() { h.logs.contains("push-to-talk: speech heard") })
+        #expect(await waitUntil { h.logs.contains("push-to-talk: speech heard") })
         try await Task.sleep(for: .milliseconds(150))  // a hold, not a tap: the speech came faster than real time
         h.runner.longHold()  // the recogniser's 3 s mark, mid-request
         h.runner.release()
@@ -69,7 +69,7 @@ import TestSupport
         await h.waitForTicks()  // the loop has taken it from the microphone
         h.runner.longHold()
         h.runner.release()
-        #expect(await waitUntil() { h.logs.contains("long hold: Jarvis session reset") })
+        #expect(await waitUntil { h.logs.contains("long hold: Jarvis session reset") })
         await h.waitForState(.idle)  // the hold was the whole conversation
         #expect(s.realtime.clientEvents(ofType: "input_audio_buffer.commit").isEmpty)
         #expect(!h.logs.contains("push-to-talk: speech heard"))

@@ -30,7 +30,7 @@ import TestSupport
         let h = s.h
         h.startPlayback(speed: 4)
         h.runner.ask("play me something interesting")
-        #expect(await s.realtime.waitUntil() { outputs(s.realtime).count == 2 })
+        #expect(await s.realtime.waitUntil { outputs(s.realtime).count == 2 })
         await h.waitForState(.aiSpeaking)
         await h.waitForState(.listening)
 
@@ -54,7 +54,7 @@ import TestSupport
         h.runner.ask("keep the music a bit louder while we talk")
         await h.waitForState(.processing)
         #expect(h.mixer.requestedGain(.media) < 0.2, "ducked to the configured depth first")
-        #expect(await s.realtime.waitUntil() { outputs(s.realtime)["call_duck"] != nil })
+        #expect(await s.realtime.waitUntil { outputs(s.realtime)["call_duck"] != nil })
         await h.waitForState(.listening)
         #expect(abs(h.mixer.requestedGain(.media) - 0.5) < 0.001)
         #expect(outputs(s.realtime)["call_duck"].flatMap(JSONValue.parse) == ["duck_level": 0.5])

@@ -23,7 +23,7 @@ import Testing
         #expect(await waitUntil(timeout: .seconds(60)) { loop.status.xruns >= 5 && loop.status.frames >= 40 * 160 + 16_000 })
         let xrunsAfterStorm = loop.status.xruns
         let framesAfterStorm = loop.status.frames
-        #expect(await waitUntil() { loop.status.frames >= framesAfterStorm + 8_000 })
+        #expect(await waitUntil { loop.status.frames >= framesAfterStorm + 8_000 })
         let running = loop.status.isRunning
         loop.stop()
         #expect(running)

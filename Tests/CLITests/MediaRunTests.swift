@@ -146,7 +146,7 @@ import TestSupport
         defer { _ = service.process.signal(SIGKILL) }
 
         #expect(try await service.ctl("ask", "play me something").status == 0)
-        #expect(await realtime.waitUntil() { realtime.functionCallOutputs.count == 2 }, "log:\n\(service.logText)")
+        #expect(await realtime.waitUntil { realtime.functionCallOutputs.count == 2 }, "log:\n\(service.logText)")
         let outputs = Dictionary(realtime.functionCallOutputs.map { ($0.callID, $0.output) }, uniquingKeysWith: { a, _ in a })
         #expect(outputs["call_play"]?.contains("Stand-in Radio Hour") == true, "\(outputs)")
         let now = try #require(outputs["call_now"].flatMap(JSONValue.parse), "\(outputs)")

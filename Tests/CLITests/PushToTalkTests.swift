@@ -41,7 +41,7 @@ import TestSupport
         defer { poller.cancel() }
 
         // Held: the whole question streams to the server, and nothing ends the turn by itself.
-        #expect(await realtime.waitUntil() { Self.questionEnded(in: realtime) }, "log:\n\(service.logText)")
+        #expect(await realtime.waitUntil { Self.questionEnded(in: realtime) }, "log:\n\(service.logText)")
         let beforeRelease = realtime.clientEvents
         let update = beforeRelease.last { $0.type == "session.update" }
         #expect(update?.json["session"]?["audio"]?["input"]?["turn_detection"] == .null, "push-to-talk turns server VAD off")
@@ -57,7 +57,7 @@ import TestSupport
         let heard = await service.heard(SpokenTurnTests.answerHz, atLeast: 600, timeout: .seconds(20))
         #expect(heard >= 600, "heard \(heard) ms of the answer; log:\n\(service.logText)")
 
-        let idle = await realtime.waitUntil() {
+        let idle = await realtime.waitUntil {
             let seen = states.withLock { $0 }
             return seen.contains("ai_speaking") && seen.last == "idle"
         }

@@ -68,7 +68,7 @@ import Testing
         let handler = RecordingHandler { command in
             let now = arrived.wrappingAdd(1, ordering: .relaxed).newValue
             maxInFlight.max(now, ordering: .relaxed)
-            _ = await waitUntil() { arrived.load(ordering: .relaxed) >= 8 }
+            _ = await waitUntil { arrived.load(ordering: .relaxed) >= 8 }
             return .done("ok \(command.verb)")
         }
         try await withServer(handler: handler) { server in
@@ -237,7 +237,7 @@ extension ControlServerTests {
             defer { release.finish() }
             let path = server.path
             async let first = blocking { try ControlClient.send(.tap, to: path) }
-            #expect(await waitUntil() { !handler.commands.isEmpty })
+            #expect(await waitUntil { !handler.commands.isEmpty })
             let second = try await blocking { try ControlClient.send(.status, to: path) }
             #expect(second == .failed("busy: more than 1 control clients at once; try again"))
             release.finish()

@@ -129,7 +129,7 @@ final class SleepLog: Sendable {
             return sink.samples.count
         }
         // Normally well under a second; the margin is for the full suite on a loaded 2-core box.
-        _ = await waitUntil() { server.requests.count >= 3 }
+        _ = await waitUntil { server.requests.count >= 3 }
         task.cancel()
         let played = await task.value
         #expect(server.requests.count >= 3)
@@ -166,7 +166,7 @@ final class SleepLog: Sendable {
             await playing.run(into: sink) { events.append($0) }
             return sink.formats
         }
-        _ = await waitUntil() { events.all.contains(.title("Band - Second Song")) }
+        _ = await waitUntil { events.all.contains(.title("Band - Second Song")) }
         task.cancel()
         let formats = await task.value
         let all = events.all

@@ -287,7 +287,7 @@ import TestSupport
             #expect(await harness.waitConnected(2))
             // Connection 2 answers pings: it stays up across several ping periods (the stand-in counts them).
             let answered = harness.standIn.answeredPings
-            #expect(await waitUntil() { harness.standIn.answeredPings >= answered + 4 })
+            #expect(await waitUntil { harness.standIn.answeredPings >= answered + 4 })
             #expect(harness.session.isConnected)
             #expect(await harness.waitForStandInConnections(2) == 2)
         }
