@@ -3,8 +3,8 @@ import SpeexDSP
 /// After a gap in the streams (a capture overrun, a playback underrun, a device reopened), the devices
 /// start again at a new sub-sample phase, and in about half the restarts the reference comes back a whole
 /// sample off the echo (`XrunAlignmentTests`: 28 of 60), and on a loaded machine the first delay measurement
-/// after a capture overrun once put it 4 samples off (lag 481 -> 477; the measurements after it agreed with
-/// each other, 3.4 samples from the one that decided). Fed that, speexdsp relearns the echo path from
+/// after a capture overrun once put it 4 samples off (lag 481 -> 477; the measurements after it averaged
+/// 3.4 samples from the one that decided). Fed that, speexdsp relearns the echo path from
 /// scratch: ERLE falls from 10-14 dB to 0-1.6 dB for seconds. Armed by the chain where such a gap may have
 /// moved the alignment (a capture gap; the reference tap aligning afresh), before the canceller sees the
 /// first frames of far-end sound after it, this check asks the adapted filter itself which whole-sample shift

@@ -49,6 +49,7 @@ public final class RealtimeStandIn: Sendable {
         let rejectWith401 = script.authFailure == .http401
         let channel: NIOAsyncChannel<EventLoopFuture<UpgradeResult>, Never> = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelOption(ChannelOptions.standInReusePort, value: 1)
             .bind(host: "127.0.0.1", port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let upgrader = NIOTypedWebSocketServerUpgrader<UpgradeResult>(
@@ -185,8 +186,8 @@ public final class RealtimeStandIn: Sendable {
     public func shutdown() async {
         let connections = shared.withLock { $0.connections }
         for connection in connections { connection.abort() }
+        stoppedPort.withLock { if $0 == nil { $0 = ReservedPort(port, sharing: true) } }
         try? await serverChannel.channel.close()
-        stoppedPort.withLock { if $0 == nil { $0 = ReservedPort(port) } }
         await acceptor.withLock { $0 }?.value
     }
 }

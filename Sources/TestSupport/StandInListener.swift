@@ -1,3 +1,4 @@
+import Glibc
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -36,6 +37,7 @@ final class StandInListener: Sendable {
     static func listen(port: Int, child: @escaping @Sendable (any Channel) throws -> Void) async throws -> any Channel {
         try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelOption(ChannelOptions.standInReusePort, value: 1)
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture { try CloseOnExec.mark(channel) }
             }
@@ -54,11 +56,11 @@ final class StandInListener: Sendable {
         port = channel.localAddress?.port ?? 0
     }
 
-    /// Closes the listening socket and keeps its port (`ReservedPort`), then cancels the connections (each
+    /// Keeps its port (`ReservedPort`) and closes the listening socket, then cancels the connections (each
     /// still ends in its `serve`) and waits for them.
     func stop() async {
+        stoppedPort.withLock { if $0 == nil { $0 = ReservedPort(port, sharing: true) } }
         try? await channel.close()
-        stoppedPort.withLock { if $0 == nil { $0 = ReservedPort(port) } }
         await connections.cancelAndWait()
     }
 }
@@ -99,4 +101,10 @@ private final class ConnectionTasks: Sendable {
     private func finished(_ id: Int) {
         _ = state.withLock { $0.running.removeValue(forKey: id) }
     }
+}
+
+extension ChannelOptions {
+    /// SO_REUSEPORT on a stand-in's listening socket: when it stops, its `ReservedPort` binds the port before
+    /// the listener closes, so the port is never free in between.
+    static let standInReusePort = ChannelOptions.socketOption(NIOBSDSocket.Option(rawValue: SO_REUSEPORT))
 }

@@ -197,10 +197,9 @@ final class SleepLog: Sendable {
     }
 
     @Test func unreachableServerBacksOffExponentiallyThenGivesUp() async throws {
-        // A port no server ever had: a stopped stand-in's port can be taken by another suite's server in the
-        // moment between its close and its reservation (this test once got "HTTP 401" from one).
-        let closed = try ReservedPort.fresh()
-        let url = "http://127.0.0.1:\(closed.port)/live"
+        let server = try await MediaStandIn.start()
+        let url = server.url("/live")
+        await server.stop()
         let client = try HTTPClient()
         defer { client.shutdown() }
         let events = EventLog()
