@@ -7,12 +7,14 @@ import Synchronization
 import TestProcess
 
 /// An in-process stand-in for the OpenAI Realtime GA WebSocket API on 127.0.0.1 (ephemeral port): checks the
-/// `Authorization` header and every client event's shape, runs an energy VAD over appended audio, plays a
-/// scripted `ask_jarvis` turn with real PCM, and misbehaves on request. Records every client event.
+/// `Authorization` header, the requested model and every client event's shape, runs an energy VAD over
+/// appended audio, plays a scripted `ask_jarvis` turn with real PCM, and misbehaves on request (refused
+/// upgrades included). Records every client event.
 public final class RealtimeStandIn: Sendable {
     public let script: RealtimeStandInScript
     public let port: Int
     private let serverChannel: NIOAsyncChannel<EventLoopFuture<UpgradeResult>, Never>
+    private let gate: RealtimeUpgradeGate
     private let acceptor: Mutex<Task<Void, Never>?> = Mutex(nil)
     /// After `shutdown`: the port, still held (bound, not listening) so that connections are refused.
     private let stoppedPort = Mutex<ReservedPort?>(nil)
@@ -24,20 +26,22 @@ public final class RealtimeStandIn: Sendable {
         var connections: [StandInConnection] = []
         var upgradeAttempts = 0
         var authorizationFailures = 0
+        var refusedUpgrades = 0
         var sentAudioDeltas = 0
         var answeredPings = 0
     }
 
     enum UpgradeResult: Sendable {
         case websocket(NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, HTTPRequestHead)
-        case notUpgraded(NIOAsyncChannel<HTTPServerRequestPart, HTTPPart<HTTPResponseHead, ByteBuffer>>)
+        case notUpgraded(NIOAsyncChannel<HTTPServerRequestPart, HTTPPart<HTTPResponseHead, ByteBuffer>>, UpgradeRefusalReason)
     }
 
     /// `ws://127.0.0.1:PORT/v1/realtime` (the client appends `?model=`).
     public var url: String { "ws://127.0.0.1:\(port)/v1/realtime" }
 
-    private init(script: RealtimeStandInScript, channel: NIOAsyncChannel<EventLoopFuture<UpgradeResult>, Never>) {
+    private init(script: RealtimeStandInScript, gate: RealtimeUpgradeGate, channel: NIOAsyncChannel<EventLoopFuture<UpgradeResult>, Never>) {
         self.script = script
+        self.gate = gate
         self.serverChannel = channel
         self.port = channel.channel.localAddress?.port ?? 0
     }
@@ -45,18 +49,19 @@ public final class RealtimeStandIn: Sendable {
     /// `port` 0 picks a free one; a fixed port brings a stand-in back where a stopped one was ("the network
     /// is back").
     public static func start(script: RealtimeStandInScript = .init(), port: Int = 0) async throws -> RealtimeStandIn {
-        let apiKey = script.apiKey
-        let rejectWith401 = script.authFailure == .http401
+        let gate = RealtimeUpgradeGate(script: script)
         let channel: NIOAsyncChannel<EventLoopFuture<UpgradeResult>, Never> = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .serverChannelOption(ChannelOptions.standInReusePort, value: 1)
             .bind(host: "127.0.0.1", port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    let verdict = UpgradeVerdict()
                     let upgrader = NIOTypedWebSocketServerUpgrader<UpgradeResult>(
                         maxFrameSize: 32 << 20,
                         shouldUpgrade: { channel, head in
-                            let authorized = head.headers["Authorization"].first == "Bearer \(apiKey)"
-                            return channel.eventLoop.makeSucceededFuture(!authorized && rejectWith401 ? nil : HTTPHeaders())
+                            let refusal = gate.decide(head)
+                            verdict.record(refusal)
+                            return channel.eventLoop.makeSucceededFuture(refusal == nil ? HTTPHeaders() : nil)
                         },
                         upgradePipelineHandler: { channel, head in
                             channel.eventLoop.makeCompletedFuture {
@@ -70,14 +75,14 @@ public final class RealtimeStandIn: Sendable {
                         notUpgradingCompletionHandler: { channel in
                             channel.eventLoop.makeCompletedFuture {
                                 try channel.pipeline.syncOperations.addHandler(HTTPByteBufferResponsePartHandler())
-                                return .notUpgraded(try NIOAsyncChannel(wrappingChannelSynchronously: channel))
+                                return .notUpgraded(try NIOAsyncChannel(wrappingChannelSynchronously: channel), verdict.recorded ?? .notAnUpgrade)
                             }
                         })
                     return try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(
                         configuration: .init(upgradeConfiguration: configuration))
                 }
             }
-        let standIn = RealtimeStandIn(script: script, channel: channel)
+        let standIn = RealtimeStandIn(script: script, gate: gate, channel: channel)
         standIn.acceptor.withLock { $0 = Task { await standIn.accept() } }
         return standIn
     }
@@ -99,18 +104,22 @@ public final class RealtimeStandIn: Sendable {
     private func handle(_ result: UpgradeResult) async {
         shared.withLock { $0.upgradeAttempts += 1 }
         switch result {
-        case .notUpgraded(let http):
-            shared.withLock { $0.authorizationFailures += 1 }
+        case .notUpgraded(let http, let refusal):
+            shared.withLock {
+                $0.refusedUpgrades += 1
+                if refusal == .wrongKey { $0.authorizationFailures += 1 }
+            }
+            let answer = refusal.response
             // The upgrade handler keeps the request head to itself; the first part we see may be `.end`.
             try? await http.executeThenClose { inbound, outbound in
                 for try await _ in inbound {
-                    let body = ByteBuffer(
-                        string: #"{"error":{"message":"Incorrect API key provided.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}"#)
+                    let body = ByteBuffer(string: answer.body)
                     var headers = HTTPHeaders()
                     headers.add(name: "Content-Type", value: "application/json")
                     headers.add(name: "Content-Length", value: "\(body.readableBytes)")
                     headers.add(name: "Connection", value: "close")
-                    try await outbound.write(.head(HTTPResponseHead(version: .http1_1, status: .unauthorized, headers: headers)))
+                    for (name, value) in answer.headers { headers.add(name: name, value: value) }
+                    try await outbound.write(.head(HTTPResponseHead(version: .http1_1, status: answer.status, headers: headers)))
                     try await outbound.write(.body(body))
                     try await outbound.write(.end(nil))
                     return
@@ -148,7 +157,12 @@ public final class RealtimeStandIn: Sendable {
     public var rejections: [String] { shared.withLock { $0.rejections } }
     public var connectionCount: Int { shared.withLock { $0.connections.count } }
     public var upgradeAttempts: Int { shared.withLock { $0.upgradeAttempts } }
+    /// Attempts with a wrong key (refused with HTTP 401, or upgraded and answered with the error event).
     public var authorizationFailures: Int { shared.withLock { $0.authorizationFailures } }
+    /// Upgrade attempts answered with an HTTP status instead of 101 (401, 404, 429, …).
+    public var refusedUpgrades: Int { shared.withLock { $0.refusedUpgrades } }
+    /// The `?model=` of every upgrade attempt, in order ("" when absent).
+    public var requestedModels: [String] { gate.requestedModels }
     public var sentAudioDeltas: Int { shared.withLock { $0.sentAudioDeltas } }
     /// Pings answered with a pong, across connections (a script may leave the first connection's unanswered).
     public var answeredPings: Int { shared.withLock { $0.answeredPings } }

@@ -10,9 +10,29 @@ public struct RealtimeStandInScript: Sendable {
         case http401
     }
 
+    /// Refuses upgrades the way the API does when the account cannot pay or asks too often.
+    public enum UpgradeRefusal: Sendable, Equatable {
+        /// HTTP 429 `insufficient_quota` / `credit_balance_exhausted`, on every attempt.
+        case creditExhausted
+        /// HTTP 429 `rate_limit_exceeded` with `retry-after` for the first `times` attempts, then upgrades.
+        case rateLimited(times: Int, retryAfterSeconds: Int)
+    }
+
+    /// The models OpenAI shut down on 2027-01-20.
+    public static let shutDownOn2027_01_20: Set<String> = [
+        "gpt-realtime", "gpt-realtime-2025-08-28", "gpt-realtime-mini", "gpt-realtime-mini-2025-12-15",
+        "gpt-audio-mini", "gpt-audio-mini-2025-12-15",
+    ]
+    /// The Realtime models the API serves (the 2.x ones reason and speak preambles).
+    public static let currentModels = ["gpt-realtime-1.5", "gpt-realtime-2", "gpt-realtime-2.1", "gpt-realtime-2.1-mini"]
+
     /// The key the stand-in accepts in `Authorization: Bearer`.
     public var apiKey = "sk-standin-test-key"
     public var authFailure: AuthFailure = .errorEventThenClose
+    /// An upgrade asking for one of these (or for no model) gets HTTP 404 `model_not_found`, as from the API.
+    public var shutDownModels: Set<String> = Self.shutDownOn2027_01_20
+    /// nil: upgrades are not refused for the account's sake.
+    public var upgradeRefusal: UpgradeRefusal?
     /// The first response of a turn calls this function (the engine's `ask_jarvis`); used when
     /// `functionCalls` is empty.
     public var functionName = "ask_jarvis"
@@ -30,6 +50,17 @@ public struct RealtimeStandInScript: Sendable {
     /// The answer audio streamed after the function output (24 kHz PCM16).
     public var answerAudio: [Int16] = []
     public var answerTranscript = "You have nothing on your calendar today."
+    /// A reasoning model's spoken preamble (24 kHz PCM16), its own assistant message item ahead of the
+    /// function call in the turn's first response. Empty: a model that speaks none.
+    public var preambleAudio: [Int16] = []
+    public var preambleTranscript = "One moment, let me ask Jarvis."
+    /// The answer response starts with the preamble item too (two message items in one response).
+    public var preambleBeforeAnswer = false
+    /// When the session's instructions contain this, the turn's first response also says the filler the
+    /// model was told to say (after the preamble, before the function call). nil: never.
+    public var fillerMarker: String?
+    public var fillerAudio: [Int16] = []
+    public var fillerTranscript = "Let me ask Jarvis."
     /// Samples per `response.output_audio.delta` (default 100 ms).
     public var samplesPerDelta = 2400
     /// Energy VAD: RMS threshold in PCM16 units (default ~ -34 dBFS), speech start and the default silence.

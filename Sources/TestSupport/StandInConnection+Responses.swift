@@ -1,8 +1,24 @@
 import Basics
 import Realtime
 
-/// The scripted responses: the turn's function calls (one per response), then the answer audio with its transcript.
+/// The scripted responses: the turn's function calls (one per response), then the answer audio with its
+/// transcript. A reasoning model's preamble and a filler the instructions asked for are message items of
+/// their own in the same response, ahead of the call (or of the answer).
 extension StandInConnection {
+    /// One output item a response is to carry.
+    enum PlannedItem: Sendable {
+        /// `dropsConnection`: the item `dropConnectionAfterDeltas` counts (the answer).
+        case message(audio: [Int16], transcript: String, dropsConnection: Bool)
+        case functionCall(ScriptedFunctionCall)
+    }
+
+    /// How one message item ended.
+    struct StreamedMessage {
+        var item: JSONValue
+        var samples: Int
+        var cancelReason: String?
+    }
+
     static func usage(outputAudioMs: Int) -> JSONValue {
         let outputAudio = outputAudioMs / 50
         return [
@@ -24,131 +40,169 @@ extension StandInConnection {
         ]
     }
 
-    private func finishResponse(itemID: String, nextStage: Stage) -> String? {
-        state.withLock { state in
-            state.activeResponse = nil
-            state.stage = nextStage
-            defer {
-                state.lastItemID = itemID
-                state.cancelReason = nil
+    /// The items of the response for `stage`: only a turn's first response speaks a preamble or filler.
+    func plan(for stage: Stage) -> [PlannedItem] {
+        let script = standIn.script
+        let preamble = PlannedItem.message(audio: script.preambleAudio, transcript: script.preambleTranscript, dropsConnection: false)
+        switch stage {
+        case .functionCall(let index):
+            let calls = script.turnCalls
+            let call = PlannedItem.functionCall(calls[min(max(0, index), calls.count - 1)])
+            guard index == 0 else { return [call] }
+            var items: [PlannedItem] = []
+            if !script.preambleAudio.isEmpty { items.append(preamble) }
+            if let marker = script.fillerMarker, state.withLock({ $0.instructions.contains(marker) }) {
+                items.append(.message(audio: script.fillerAudio, transcript: script.fillerTranscript, dropsConnection: false))
             }
-            return state.lastItemID
+            return items + [call]
+        case .answer:
+            let answer = PlannedItem.message(audio: script.answerAudio, transcript: script.answerTranscript, dropsConnection: true)
+            return script.preambleBeforeAnswer && !script.preambleAudio.isEmpty ? [preamble, answer] : [answer]
         }
     }
 
-    func streamFunctionCall(responseID: String, index: Int) async {
-        let calls = standIn.script.turnCalls
-        let call = calls[min(max(0, index), calls.count - 1)]
-        let itemID = newItemID()
+    /// One response: its items in order until a cancel, which ends the item under way `incomplete` and
+    /// sends none of the rest.
+    func streamResponse(responseID: String, stage: Stage) async {
         emit(["type": "response.created", "response": response(responseID, status: "in_progress", output: [], usage: .null)])
+        var output: [JSONValue] = []
+        var samples = 0
+        var cancelReason: String?
+        var calledFunction = false
+        items: for (index, planned) in plan(for: stage).enumerated() {
+            cancelReason = state.withLock { $0.cancelReason }
+            if cancelReason != nil { break }
+            switch planned {
+            case .message(let audio, let transcript, let dropsConnection):
+                guard
+                    let message = await streamMessage(
+                        responseID: responseID, outputIndex: index, audio: audio, transcript: transcript, dropsConnection: dropsConnection)
+                else { return }
+                output.append(message.item)
+                samples += message.samples
+                cancelReason = message.cancelReason
+                if cancelReason != nil { break items }
+            case .functionCall(let call):
+                output.append(streamFunctionCall(responseID: responseID, outputIndex: index, call: call))
+                calledFunction = true
+            }
+        }
+        // A call's function_call_output decides what comes next (the next scripted call, or the answer); a
+        // turn cancelled before its call starts over.
+        let next: Stage
+        switch stage {
+        case .functionCall: next = calledFunction ? .answer : stage
+        case .answer: next = .functionCall(0)
+        }
+        state.withLock { state in
+            state.activeResponse = nil
+            state.stage = next
+            state.cancelReason = nil
+        }
+        let details: JSONValue = cancelReason.map { ["type": "cancelled", "reason": .string($0)] } ?? .null
+        emit([
+            "type": "response.done",
+            "response": response(
+                responseID, status: cancelReason == nil ? "completed" : "cancelled", output: output,
+                usage: Self.usage(outputAudioMs: samples / 24), details: details),
+        ])
+        emitRateLimits()
+    }
+
+    private func streamFunctionCall(responseID: String, outputIndex: Int, call: ScriptedFunctionCall) -> JSONValue {
+        let itemID = newItemID()
+        let index = JSONValue.number(Double(outputIndex))
         var item: JSONValue = [
             "id": .string(itemID), "object": "realtime.item", "type": "function_call", "status": "in_progress",
             "name": .string(call.name), "call_id": .string(call.callID), "arguments": "",
         ]
-        emit(["type": "response.output_item.added", "response_id": .string(responseID), "output_index": 0, "item": item])
-        let previous = state.withLock { $0.lastItemID }
+        emit(["type": "response.output_item.added", "response_id": .string(responseID), "output_index": index, "item": item])
+        let previous = addItem(itemID)
         emit(["type": "conversation.item.added", "previous_item_id": previous.map(JSONValue.string) ?? .null, "item": item])
         let arguments = call.arguments
         let middle = arguments.index(arguments.startIndex, offsetBy: arguments.count / 2)
         for piece in [arguments[..<middle], arguments[middle...]] {
             emit([
                 "type": "response.function_call_arguments.delta", "response_id": .string(responseID), "item_id": .string(itemID),
-                "output_index": 0, "call_id": .string(call.callID), "delta": .string(String(piece)),
+                "output_index": index, "call_id": .string(call.callID), "delta": .string(String(piece)),
             ])
         }
         emit([
             "type": "response.function_call_arguments.done", "response_id": .string(responseID), "item_id": .string(itemID),
-            "output_index": 0, "call_id": .string(call.callID), "name": .string(call.name), "arguments": .string(arguments),
+            "output_index": index, "call_id": .string(call.callID), "name": .string(call.name), "arguments": .string(arguments),
         ])
         if case .object(var fields) = item {
             fields["status"] = "completed"
             fields["arguments"] = .string(arguments)
             item = .object(fields)
         }
-        emit(["type": "response.output_item.done", "response_id": .string(responseID), "output_index": 0, "item": item])
+        emit(["type": "response.output_item.done", "response_id": .string(responseID), "output_index": index, "item": item])
         emit(["type": "conversation.item.done", "previous_item_id": previous.map(JSONValue.string) ?? .null, "item": item])
-        // Its function_call_output decides what comes next (the next scripted call, or the answer).
-        _ = finishResponse(itemID: itemID, nextStage: .answer)
-        emit(["type": "response.done", "response": response(responseID, status: "completed", output: [item], usage: Self.usage(outputAudioMs: 0))])
-        emitRateLimits()
+        return item
     }
 
-    func streamAnswer(responseID: String) async {
+    /// One assistant message item: audio deltas paced by `deltaPause`, one transcript word per delta (the
+    /// rest after the audio). A cancel stops it before the next delta; the item ends `incomplete` with the
+    /// words sent. nil: the script dropped the connection mid-item.
+    private func streamMessage(
+        responseID: String, outputIndex: Int, audio: [Int16], transcript: String, dropsConnection: Bool
+    ) async -> StreamedMessage? {
         let script = standIn.script
         let itemID = newItemID()
-        let previous = state.withLock { state -> String? in
-            state.assistantAudioMs[itemID] = 0
-            return state.lastItemID
+        state.withLock { $0.assistantAudioMs[itemID] = 0 }
+        let previous = addItem(itemID)
+        let ids: [String: JSONValue] = [
+            "response_id": .string(responseID), "item_id": .string(itemID), "output_index": .number(Double(outputIndex)), "content_index": 0,
+        ]
+        func part(_ type: String, _ fields: [String: JSONValue] = [:]) -> JSONValue {
+            .object(ids.merging(fields) { _, new in new }.merging(["type": .string(type)]) { _, new in new })
         }
-        emit(["type": "response.created", "response": response(responseID, status: "in_progress", output: [], usage: .null)])
         let inProgress: JSONValue = ["id": .string(itemID), "object": "realtime.item", "type": "message", "role": "assistant", "status": "in_progress", "content": []]
-        emit(["type": "response.output_item.added", "response_id": .string(responseID), "output_index": 0, "item": inProgress])
+        emit(["type": "response.output_item.added", "response_id": .string(responseID), "output_index": .number(Double(outputIndex)), "item": inProgress])
         emit(["type": "conversation.item.added", "previous_item_id": previous.map(JSONValue.string) ?? .null, "item": inProgress])
-        emit([
-            "type": "response.content_part.added", "response_id": .string(responseID), "item_id": .string(itemID), "output_index": 0,
-            "content_index": 0, "part": ["type": "audio", "transcript": ""],
-        ])
-        let words = script.answerTranscript.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        emit(part("response.content_part.added", ["part": ["type": "audio", "transcript": ""]]))
+        let words = transcript.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
         let chunk = max(1, script.samplesPerDelta)
-        let chunkCount = (script.answerAudio.count + chunk - 1) / chunk
+        let chunkCount = (audio.count + chunk - 1) / chunk
         var cancelReason: String?
         var sentSamples = 0
+        var sentWords = 0
         for index in 0..<chunkCount {
             cancelReason = state.withLock { $0.cancelReason }
             if cancelReason != nil { break }
-            let slice = Array(script.answerAudio[(index * chunk)..<min(script.answerAudio.count, (index + 1) * chunk)])
-            emit([
-                "type": "response.output_audio.delta", "response_id": .string(responseID), "item_id": .string(itemID), "output_index": 0,
-                "content_index": 0, "delta": .string(Base64.encode(samples: slice)),
-            ])
+            let slice = Array(audio[(index * chunk)..<min(audio.count, (index + 1) * chunk)])
+            emit(part("response.output_audio.delta", ["delta": .string(Base64.encode(samples: slice))]))
             sentSamples += slice.count
             let ms = sentSamples / 24
             state.withLock { $0.assistantAudioMs[itemID] = ms }
             standIn.countDelta()
             if index < words.count {
-                emit([
-                    "type": "response.output_audio_transcript.delta", "response_id": .string(responseID), "item_id": .string(itemID),
-                    "output_index": 0, "content_index": 0, "delta": .string((index == 0 ? "" : " ") + words[index]), "obfuscation": "standin",
-                ])
+                emit(part("response.output_audio_transcript.delta", ["delta": .string((index == 0 ? "" : " ") + words[index]), "obfuscation": "standin"]))
+                sentWords += 1
             }
-            if number == 1, let dropAfter = script.dropConnectionAfterDeltas, index + 1 >= dropAfter {
+            if dropsConnection, number == 1, let dropAfter = script.dropConnectionAfterDeltas, index + 1 >= dropAfter {
                 outgoingDrop()
-                return
+                return nil
             }
             try? await Task.sleep(for: script.deltaPause)
         }
-        if cancelReason == nil, chunkCount < words.count {
-            emit([
-                "type": "response.output_audio_transcript.delta", "response_id": .string(responseID), "item_id": .string(itemID),
-                "output_index": 0, "content_index": 0, "delta": .string(" " + words[chunkCount...].joined(separator: " ")),
-            ])
+        if cancelReason == nil, sentWords < words.count {
+            let rest = words[sentWords...].joined(separator: " ")
+            emit(part("response.output_audio_transcript.delta", ["delta": .string(sentWords == 0 ? rest : " " + rest)]))
+            sentWords = words.count
         }
-        let transcript = cancelReason == nil ? script.answerTranscript : words.prefix(max(0, min(words.count, chunkCount))).joined(separator: " ")
-        emit(["type": "response.output_audio.done", "response_id": .string(responseID), "item_id": .string(itemID), "output_index": 0, "content_index": 0])
-        emit([
-            "type": "response.output_audio_transcript.done", "response_id": .string(responseID), "item_id": .string(itemID),
-            "output_index": 0, "content_index": 0, "transcript": .string(transcript),
-        ])
-        emit([
-            "type": "response.content_part.done", "response_id": .string(responseID), "item_id": .string(itemID), "output_index": 0,
-            "content_index": 0, "part": ["type": "audio", "transcript": .string(transcript)],
-        ])
+        let said = cancelReason == nil ? transcript : words.prefix(sentWords).joined(separator: " ")
+        emit(part("response.output_audio.done"))
+        emit(part("response.output_audio_transcript.done", ["transcript": .string(said)]))
+        emit(part("response.content_part.done", ["part": ["type": "audio", "transcript": .string(said)]]))
         let done: JSONValue = [
             "id": .string(itemID), "object": "realtime.item", "type": "message", "role": "assistant",
             "status": .string(cancelReason == nil ? "completed" : "incomplete"),
-            "content": [["type": "output_audio", "transcript": .string(transcript)]],
+            "content": [["type": "output_audio", "transcript": .string(said)]],
         ]
-        emit(["type": "response.output_item.done", "response_id": .string(responseID), "output_index": 0, "item": done])
+        emit(["type": "response.output_item.done", "response_id": .string(responseID), "output_index": .number(Double(outputIndex)), "item": done])
         emit(["type": "conversation.item.done", "previous_item_id": previous.map(JSONValue.string) ?? .null, "item": done])
-        _ = finishResponse(itemID: itemID, nextStage: .functionCall(0))
-        let details: JSONValue = cancelReason.map { ["type": "cancelled", "reason": .string($0)] } ?? .null
-        emit([
-            "type": "response.done",
-            "response": response(
-                responseID, status: cancelReason == nil ? "completed" : "cancelled", output: [done],
-                usage: Self.usage(outputAudioMs: sentSamples / 24), details: details),
-        ])
-        emitRateLimits()
+        return StreamedMessage(item: done, samples: sentSamples, cancelReason: cancelReason)
     }
 
     private func emitRateLimits() {

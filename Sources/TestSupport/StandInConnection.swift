@@ -29,7 +29,10 @@ final class StandInConnection: Sendable {
         var activeResponse: String?
         var cancelReason: String?
         var stage: Stage = .functionCall(0)
+        /// Per assistant message item: the audio sent so far, what `conversation.item.truncate` is checked against.
         var assistantAudioMs: [String: Int] = [:]
+        /// Every item in the conversation (user, assistant, function call, created): what may be deleted.
+        var items: Set<String> = []
         var closing = false
         var voice = "alloy"
         var instructions = "Your knowledge cutoff is 2023-10."
@@ -84,10 +87,7 @@ final class StandInConnection: Sendable {
                 }
                 group.addTask {
                     for await (stage, responseID) in self.jobStream {
-                        switch stage {
-                        case .functionCall(let index): await self.streamFunctionCall(responseID: responseID, index: index)
-                        case .answer: await self.streamAnswer(responseID: responseID)
-                        }
+                        await self.streamResponse(responseID: responseID, stage: stage)
                     }
                 }
                 defer { group.cancelAll() }
@@ -210,8 +210,7 @@ final class StandInConnection: Sendable {
             emit(["type": "input_audio_buffer.cleared"])
         case "conversation.item.create": createItem(event["item"] ?? .null, eventID: eventID)
         case "conversation.item.truncate": truncate(event, eventID: eventID)
-        case "conversation.item.delete":
-            emit(["type": "conversation.item.deleted", "item_id": event["item_id"] ?? .null])
+        case "conversation.item.delete": delete(event["item_id"]?.stringValue ?? "", eventID: eventID)
         case "conversation.item.retrieve":
             emitError(code: "item_not_found", message: "The stand-in does not keep item audio.", eventID: eventID)
         case "response.create": startResponse(eventID: eventID)
@@ -344,10 +343,7 @@ final class StandInConnection: Sendable {
     }
 
     private func commitItem(_ item: String) {
-        let previous = state.withLock { state -> String? in
-            defer { state.lastItemID = item }
-            return state.lastItemID
-        }
+        let previous = addItem(item)
         emit(["type": "input_audio_buffer.committed", "item_id": .string(item), "previous_item_id": previous.map(JSONValue.string) ?? .null])
         let userItem: JSONValue = [
             "id": .string(item), "type": "message", "role": "user", "status": "completed", "object": "realtime.item",
@@ -371,10 +367,7 @@ final class StandInConnection: Sendable {
             }
             state.withLock { $0.stage = index + 1 < calls.count ? .functionCall(index + 1) : .answer }
         }
-        let previous = state.withLock { state -> String? in
-            defer { state.lastItemID = id }
-            return state.lastItemID
-        }
+        let previous = addItem(id)
         emit(["type": "conversation.item.added", "previous_item_id": previous.map(JSONValue.string) ?? .null, "item": .object(fields)])
         emit(["type": "conversation.item.done", "previous_item_id": previous.map(JSONValue.string) ?? .null, "item": .object(fields)])
     }
@@ -391,6 +384,32 @@ final class StandInConnection: Sendable {
             return
         }
         emit(["type": "conversation.item.truncated", "item_id": .string(item), "content_index": 0, "audio_end_ms": .number(Double(end))])
+    }
+
+    /// Adds an item at the conversation's end; returns the item before it.
+    func addItem(_ id: String) -> String? {
+        state.withLock { state in
+            defer {
+                state.lastItemID = id
+                state.items.insert(id)
+            }
+            return state.lastItemID
+        }
+    }
+
+    private func delete(_ item: String, eventID: String?) {
+        let known = state.withLock { state -> Bool in
+            guard state.items.remove(item) != nil else { return false }
+            state.assistantAudioMs[item] = nil
+            return true
+        }
+        guard known else {
+            emitError(
+                code: "item_delete_invalid_item_id", message: "Error deleting item: the item with id '\(item)' does not exist.",
+                param: "item_id", eventID: eventID)
+            return
+        }
+        emit(["type": "conversation.item.deleted", "item_id": .string(item)])
     }
 
     private func startResponse(eventID: String?) {
