@@ -34,6 +34,11 @@ public struct Backoff: Sendable, Hashable {
         .milliseconds(delayMilliseconds(attempt: attempt, unit: unit))
     }
 
+    /// As `delay(attempt:unit:)`, but never sooner than a server's `Retry-After` (`notBefore`), when it gave one.
+    public func delay(attempt: Int, unit: Double = 0.5, notBefore: Duration?) -> Duration {
+        max(delay(attempt: attempt, unit: unit), notBefore ?? .zero)
+    }
+
     /// `delay(attempt:unit:)` in whole milliseconds.
     public func delayMilliseconds(attempt: Int, unit: Double = 0.5) -> Int64 {
         let doublings = min(max(attempt, 1) - 1, 30)

@@ -13,8 +13,8 @@ extension JarvisVoiceConfig {
     ///            drift_compensation = true, noise_suppress_db = -15, echo_suppress_db = -70,
     ///            echo_suppress_active_db = -15, residual_echo_suppressor = true,
     ///            match_reference_level = true, agc = false, agc_level = 8000
-    /// [realtime] url = "wss://api.openai.com/v1/realtime", model = "gpt-realtime",
-    ///            api_key_file = "", voice = "marin", vad = "semantic",
+    /// [realtime] url = "wss://api.openai.com/v1/realtime", model = "gpt-realtime-2.1-mini",
+    ///            reasoning_effort = "low", api_key_file = "", voice = "marin", vad = "semantic",
     ///            vad_eagerness = "auto", log_transcripts = false, idle_timeout_s = 10,
     ///            connect_timeout_s = 10
     /// [jarvis]   url = "http://10.0.0.52:8081/ui", token_file = "",
@@ -158,6 +158,7 @@ extension RealtimeConfig {
         self.init()
         url = r.string("url", default: d.url)
         model = r.string("model", default: d.model)
+        reasoningEffort = r.choice("reasoning_effort", default: d.reasoningEffort)
         apiKeyFile = r.path("api_key_file", default: d.apiKeyFile, allowEmpty: true)
         voice = r.string("voice", default: d.voice)
         vad = r.choice("vad", default: d.vad)

@@ -1,3 +1,5 @@
+import Realtime
+
 /// `[realtime]`: the OpenAI Realtime (GA) WebSocket session.
 public struct RealtimeConfig: Sendable, Equatable {
     public enum TurnDetection: String, Sendable, CaseIterable {
@@ -11,11 +13,13 @@ public struct RealtimeConfig: Sendable, Equatable {
 
     /// WebSocket URL; the service appends `?model=<model>`. `ws://` only for loopback hosts.
     public var url: String = "wss://api.openai.com/v1/realtime"
-    public var model: String = "gpt-realtime"
+    public var model: String = RealtimeModels.defaultID
+    /// `reasoning.effort` for a reasoning model (not sent to others): low keeps the first word quick.
+    public var reasoningEffort: ReasoningEffort = .low
     /// File holding the API key, read by the service user; "" (the default) = the systemd
     /// credential `openai-api-key`, else `$OPENAI_API_KEY`.
     public var apiKeyFile: String = ""
-    /// Output voice (`marin` and `cedar` are recommended for gpt-realtime).
+    /// Output voice (`marin` and `cedar` are OpenAI's recommended voices).
     public var voice: String = "marin"
     /// Hands-free turn detection: `semantic_vad` or `server_vad`.
     public var vad: TurnDetection = .semantic

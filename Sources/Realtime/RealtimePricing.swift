@@ -23,17 +23,18 @@ public struct RealtimePricing: Sendable, Equatable {
         self.imageCached = imageCached
     }
 
-    public static let gptRealtime = RealtimePricing(
+    /// `gpt-realtime-1.5` (and the retired `gpt-realtime`).
+    public static let full = RealtimePricing(
         textInput: 4, textCached: 0.4, textOutput: 16, audioInput: 32, audioCached: 0.4, audioOutput: 64,
         imageInput: 5, imageCached: 0.5)
-    public static let gptRealtimeMini = RealtimePricing(
+    /// `gpt-realtime-2` and `-2.1`: as `full`, with text output (reasoning included) at $24.
+    public static let reasoningFull = RealtimePricing(
+        textInput: 4, textCached: 0.4, textOutput: 24, audioInput: 32, audioCached: 0.4, audioOutput: 64,
+        imageInput: 5, imageCached: 0.5)
+    /// `gpt-realtime-2.1-mini` (and the retired `gpt-realtime-mini`).
+    public static let mini = RealtimePricing(
         textInput: 0.6, textCached: 0.06, textOutput: 2.4, audioInput: 10, audioCached: 0.3, audioOutput: 20,
         imageInput: 0.8, imageCached: 0.08)
-
-    /// Prices for a model name: `*-mini*` → mini prices, anything else → full `gpt-realtime` prices.
-    public static func forModel(_ model: String) -> RealtimePricing {
-        model.contains("mini") ? .gptRealtimeMini : .gptRealtime
-    }
 
     /// Estimated USD for one `response.done.usage`.
     public func cost(of usage: Usage) -> Double {

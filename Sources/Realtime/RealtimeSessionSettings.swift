@@ -27,11 +27,13 @@ public struct RealtimeSessionSettings: Sendable, Equatable {
     public var noiseReduction: NoiseReduction
     /// System prompt (the product's, built from its tools by the appliance layer); empty sends none. Default empty.
     public var instructions: String
+    /// `reasoning.effort` for a reasoning model; nil sends none (a model without reasoning rejects it).
+    public var reasoningEffort: ReasoningEffort?
 
     public init(
         voice: String = "marin", handsFreeDetection: VoiceActivityDetection = .semantic(eagerness: .auto),
         transcriptionModel: String? = nil, transcriptionLanguage: String? = nil, noiseReduction: NoiseReduction = .farField,
-        instructions: String = ""
+        instructions: String = "", reasoningEffort: ReasoningEffort? = nil
     ) {
         self.voice = voice
         self.handsFreeDetection = handsFreeDetection
@@ -39,6 +41,7 @@ public struct RealtimeSessionSettings: Sendable, Equatable {
         self.transcriptionLanguage = transcriptionLanguage
         self.noiseReduction = noiseReduction
         self.instructions = instructions
+        self.reasoningEffort = reasoningEffort
     }
 
     /// Hands-free keeps the server's VAD for finding turns but takes both of its automatic actions away
@@ -72,7 +75,8 @@ public struct RealtimeSessionSettings: Sendable, Equatable {
                         noiseReduction: noiseReduction),
                     output: AudioOutputConfiguration(format: .pcm24k, voice: voice)),
                 tools: tools,
-                toolChoice: .auto))
+                toolChoice: .auto,
+                reasoningEffort: reasoningEffort))
     }
 
     /// A partial `session.update` that only switches turn detection (e.g. hands-free → push-to-talk).

@@ -9,10 +9,13 @@ public struct SessionConfiguration: Sendable, Equatable, Encodable {
     public var tools: [FunctionTool]?
     public var toolChoice: ToolChoice?
     public var maxOutputTokens: Int?
+    /// `reasoning.effort`, for reasoning models only (others reject the field).
+    public var reasoningEffort: ReasoningEffort?
 
     public init(
         instructions: String? = nil, outputModalities: [String]? = nil, audio: AudioConfiguration? = nil,
-        tools: [FunctionTool]? = nil, toolChoice: ToolChoice? = nil, maxOutputTokens: Int? = nil
+        tools: [FunctionTool]? = nil, toolChoice: ToolChoice? = nil, maxOutputTokens: Int? = nil,
+        reasoningEffort: ReasoningEffort? = nil
     ) {
         self.instructions = instructions
         self.outputModalities = outputModalities
@@ -20,10 +23,11 @@ public struct SessionConfiguration: Sendable, Equatable, Encodable {
         self.tools = tools
         self.toolChoice = toolChoice
         self.maxOutputTokens = maxOutputTokens
+        self.reasoningEffort = reasoningEffort
     }
 
     enum CodingKeys: String, CodingKey {
-        case type, instructions, audio, tools
+        case type, instructions, audio, tools, reasoning, effort
         case outputModalities = "output_modalities"
         case toolChoice = "tool_choice"
         case maxOutputTokens = "max_output_tokens"
@@ -38,7 +42,16 @@ public struct SessionConfiguration: Sendable, Equatable, Encodable {
         try container.encodeIfPresent(tools, forKey: .tools)
         try container.encodeIfPresent(toolChoice, forKey: .toolChoice)
         try container.encodeIfPresent(maxOutputTokens, forKey: .maxOutputTokens)
+        if let reasoningEffort {
+            var reasoning = container.nestedContainer(keyedBy: CodingKeys.self, forKey: .reasoning)
+            try reasoning.encode(reasoningEffort.rawValue, forKey: .effort)
+        }
     }
+}
+
+/// How hard a reasoning model thinks before it speaks: lower is sooner (the SDK's `RealtimeReasoningEffort`).
+public enum ReasoningEffort: String, Sendable, Equatable, CaseIterable {
+    case minimal, low, medium, high, xhigh
 }
 
 public struct AudioConfiguration: Sendable, Equatable, Encodable {

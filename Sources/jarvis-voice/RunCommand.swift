@@ -155,7 +155,7 @@ struct RunCommand: AsyncParsableCommand {
                 apiKey: RealtimeAPIKey(secrets.openAIKey.unredacted), connectTimeout: config.realtime.connectTimeout))
 
         var engine = ConversationConfiguration(
-            session: RealtimeSessionSettings(config.realtime),
+            session: RealtimeSessionSettings(config.realtime), model: RealtimeModels.model(for: config.realtime.model),
             connectTimeout: config.realtime.connectTimeout, quietPeriod: config.realtime.idleTimeout,
             bargeIn: BargeInRule(localDetector: true))
         engine.use(tools)
@@ -224,7 +224,9 @@ extension RealtimeSessionSettings {
         case .semantic: .semantic(eagerness: TurnDetection.SemanticVAD.Eagerness(rawValue: config.vadEagerness.rawValue) ?? .auto)
         case .server: .server(threshold: 0.5, prefixPaddingMs: 300, silenceDurationMs: 500)
         }
-        self.init(voice: config.voice, handsFreeDetection: detection)
+        self.init(
+            voice: config.voice, handsFreeDetection: detection,
+            reasoningEffort: RealtimeModels.model(for: config.model).reasons ? config.reasoningEffort : nil)
     }
 }
 

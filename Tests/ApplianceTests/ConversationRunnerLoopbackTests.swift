@@ -42,7 +42,7 @@ import TestSupport
             settings: JarvisSettings(url: jarvisServer.baseURL, inactivityTimeout: .seconds(10), totalTimeout: .seconds(20)),
             token: jarvisToken, http: try HTTPClient())
         let connection = RealtimeConnectionConfiguration(
-            url: realtime.url, model: "gpt-realtime", apiKey: RealtimeAPIKey(clientKey ?? script.apiKey),
+            url: realtime.url, model: RealtimeModels.defaultID, apiKey: RealtimeAPIKey(clientKey ?? script.apiKey),
             connectTimeout: .seconds(10), closeTimeout: .milliseconds(500))
         let transport = WebSocketRealtimeTransport(configuration: connection)
         let h = try RunnerHarness(transport: transport, tools: ToolRegistry([AskJarvisTool(jarvis: jarvis)]), jarvis: jarvis, engine: engine)

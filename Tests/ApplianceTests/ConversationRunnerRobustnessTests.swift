@@ -45,7 +45,7 @@ import Testing
 
     @Test func aFatalConnectErrorStopsRetryingAndReleasesDucking() async throws {
         let s = try base.setup()
-        s.transport.scriptConnects(.fail(RealtimeDisconnect.classify(upgradeStatus: 401)))
+        s.transport.scriptConnects(.fail(RealtimeDisconnect.classify(upgradeStatus: 401, body: nil, retryAfterSeconds: nil, context: s.transport.context)))
         s.h.runner.tap()
         await s.h.waitForState(.error)
         #expect(s.h.logs.contains("rejected the API key"))
@@ -68,7 +68,8 @@ import Testing
 
     @Test func aFatalServerErrorBeforeTheCloseIsNotRetried() async throws {
         let (s, link) = try await linkFailing("beta_api_shape_disabled", "The Realtime Beta API is no longer supported.")
-        link.drop(RealtimeDisconnect.classify(closeCode: 4000, lastErrorCode: "beta_api_shape_disabled", closedByUs: false))
+        link.drop(RealtimeDisconnect.classify(
+            closeCode: 4000, lastError: RealtimeError(code: "beta_api_shape_disabled", message: ""), closedByUs: false, context: s.transport.context))
         await s.h.waitForState(.error)
         #expect(s.h.logs.contains("beta-shaped"))
         await s.h.waitForTicks()

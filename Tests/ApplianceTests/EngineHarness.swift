@@ -52,7 +52,7 @@ struct EngineHarness {
     mutating func startHandsFree() {
         handle(.button(.tap(pressedAt: now)))
         handle(.realtimeConnected, after: 150)
-        server(.sessionCreated(SessionInfo(id: "sess_1", model: "gpt-realtime")), after: 50)
+        server(.sessionCreated(SessionInfo(id: "sess_1", model: RealtimeModels.defaultID)), after: 50)
     }
 
     static func sent(_ effects: [ConversationEffect]) -> [ClientEvent] {

@@ -78,7 +78,7 @@ import Realtime
         #expect(metrics.answerAudioMs == 350 + 50 + 20 + 1_000 + 1_200 + 400)
         #expect(metrics.toolDurationsMs == [2_200])
         #expect(metrics.usage.inputTokens == 1_070 && metrics.usage.outputTokens == 70)
-        let expectedCost = RealtimePricing.gptRealtime.cost(of: EngineHarness.usage(inAudio: 220, inText: 850, outAudio: 60, outText: 10))
+        let expectedCost = RealtimeModels.pricing(for: RealtimeModels.defaultID).cost(of: EngineHarness.usage(inAudio: 220, inText: 850, outAudio: 60, outText: 10))
         #expect(abs(metrics.estimatedCostUSD - expectedCost) < 1e-12)
         #expect(h.last.contains { if case .log(.info, let line) = $0 { line.hasPrefix("turn: first_audio_ms=350") } else { false } })
 
@@ -121,9 +121,9 @@ import Realtime
     @Test func connectionFailures() {
         var h = EngineHarness()
         h.handle(.button(.tap(pressedAt: .zero)))
-        h.handle(.realtimeFailed(reason: "connection refused", fatal: false), after: 100)
+        h.handle(.realtimeFailed(RealtimeDisconnect(kind: .transient, reason: .connectFailed("refused")), fatal: false), after: 100)
         #expect(h.state == .connecting, "non-fatal failures while connecting are retried by the session")
-        h.handle(.realtimeFailed(reason: "401 invalid_api_key", fatal: true), after: 100)
+        h.handle(.realtimeFailed(RealtimeDisconnect(kind: .fatal, reason: .invalidAPIKey(source: "k")), fatal: true), after: 100)
         #expect(h.state == .error)
         #expect(h.last.contains(earcon: .offline) && h.last.contains(.setLED(.error)) && h.last.contains(.unduckMedia))
         #expect(h.fireNextTimer() == .errorHold)
@@ -135,7 +135,7 @@ import Realtime
 
         h.fireNextTimer()
         h.startHandsFree()
-        h.handle(.realtimeDisconnected(reason: "1006"), after: 1_000)
+        h.handle(.realtimeDisconnected(RealtimeDisconnect(kind: .transient, reason: .connectionLost)), after: 1_000)
         #expect(h.state == .error && h.last.contains(earcon: .error))
     }
 }

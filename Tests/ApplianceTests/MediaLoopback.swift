@@ -23,7 +23,7 @@ struct MediaLoopback {
         let ducking = MediaDuckingControl()
         let tools = ToolRegistry(MediaTools.make(player: player, ducking: ducking))
         let connection = RealtimeConnectionConfiguration(
-            url: realtime.url, model: "gpt-realtime", apiKey: RealtimeAPIKey(script.apiKey),
+            url: realtime.url, model: RealtimeModels.defaultID, apiKey: RealtimeAPIKey(script.apiKey),
             connectTimeout: .seconds(10), closeTimeout: .milliseconds(500))
         let h = try RunnerHarness(
             transport: WebSocketRealtimeTransport(configuration: connection), tools: tools, jarvis: nil,

@@ -34,8 +34,8 @@ import Realtime
         if r.below(2) == 0 { return r.pick(flow) }
         let choices: [ConversationEvent] = [
             .button(.tap(pressedAt: h.now)), .button(.holdStarted(pressedAt: h.now)), .button(.holdEnded), .button(.longHold),
-            .ask("what time is it"), .realtimeConnected, .realtimeDisconnected(reason: "1006"),
-            .realtimeFailed(reason: "refused", fatal: r.below(2) == 0),
+            .ask("what time is it"), .realtimeConnected, .realtimeDisconnected(RealtimeDisconnect(kind: .transient, reason: .connectionLost)),
+            .realtimeFailed(RealtimeDisconnect(kind: .transient, reason: .connectFailed("refused")), fatal: r.below(2) == 0),
             .server(.sessionCreated(SessionInfo(id: "s"))),
             .server(.speechStarted(audioStartMs: 0, itemID: "U")), .server(.speechStopped(audioEndMs: 0, itemID: "U")),
             .server(.responseCreated(ResponseInfo(id: response, status: "in_progress"))),

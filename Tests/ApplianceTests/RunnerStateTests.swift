@@ -13,7 +13,7 @@ import Testing
         init() {}
         func send(_ text: String) async throws(RealtimeSendError) {}
         func run(deliver: @escaping @Sendable (RealtimeLinkEvent) -> Void) async -> RealtimeDisconnect {
-            RealtimeDisconnect.classify(closeCode: nil, lastErrorCode: nil, closedByUs: true)
+            RealtimeDisconnect(kind: .closedByClient, reason: .clientClosed)
         }
         func close() { closed.store(true, ordering: .relaxed) }
     }

@@ -60,8 +60,10 @@ import Testing
     @Test func anUnreachableAPIFailsItWithThePlainReason() {
         var h = EngineHarness()
         h.handle(.say(text: "hello", id: 3))
+        let unreachable = RealtimeDisconnect(kind: .transient, reason: .unreachable(host: "api.openai.com", .connectionRefused))
         let reason = "cannot reach the Realtime API at api.openai.com: connection refused; check the network"
-        h.handle(.realtimeFailed(reason: reason, fatal: true), after: 20)
+        #expect(unreachable.description == reason)
+        h.handle(.realtimeFailed(unreachable, fatal: true), after: 20)
         #expect(h.state == .error)
         #expect(h.last.contains(earcon: .offline))
         #expect(h.last.contains(.unduckMedia))
@@ -85,7 +87,7 @@ import Testing
         h.startHandsFree()
         h.server(.speechStarted(audioStartMs: 0, itemID: "U1"), after: 100)
         h.handle(.say(text: "hello", id: 5), after: 10)
-        h.handle(.realtimeDisconnected(reason: "the connection to the Realtime API was lost"), after: 100)
+        h.handle(.realtimeDisconnected(RealtimeDisconnect(kind: .transient, reason: .connectionLost)), after: 100)
         #expect(h.state == .error)
         #expect(Self.finished(h.last).first?.1 != nil, "a failed conversation fails it: \(h.last)")
 

@@ -6,7 +6,7 @@ enum ServerFrames {
     static func quoted(_ text: String) -> String { JSONValue.string(text).jsonText }
 
     static func sessionCreated(_ id: String = "sess_1") -> String {
-        #"{"type":"session.created","event_id":"event_1","session":{"type":"realtime","object":"realtime.session","id":"\#(id)","model":"gpt-realtime","output_modalities":["audio"],"instructions":"...","tools":[],"tool_choice":"auto","max_output_tokens":"inf","tracing":null,"prompt":null,"expires_at":1756324625,"audio":{"input":{"format":{"type":"audio/pcm","rate":24000},"transcription":null,"noise_reduction":null,"turn_detection":{"type":"server_vad","threshold":0.5,"prefix_padding_ms":300,"silence_duration_ms":200,"idle_timeout_ms":null,"create_response":true,"interrupt_response":true}},"output":{"format":{"type":"audio/pcm","rate":24000},"voice":"marin","speed":1.0}},"include":null}}"#
+        #"{"type":"session.created","event_id":"event_1","session":{"type":"realtime","object":"realtime.session","id":"\#(id)","model":"gpt-realtime-2.1-mini","output_modalities":["audio"],"instructions":"...","tools":[],"tool_choice":"auto","max_output_tokens":"inf","tracing":null,"prompt":null,"expires_at":1756324625,"audio":{"input":{"format":{"type":"audio/pcm","rate":24000},"transcription":null,"noise_reduction":null,"turn_detection":{"type":"server_vad","threshold":0.5,"prefix_padding_ms":300,"silence_duration_ms":200,"idle_timeout_ms":null,"create_response":true,"interrupt_response":true}},"output":{"format":{"type":"audio/pcm","rate":24000},"voice":"marin","speed":1.0}},"include":null}}"#
     }
 
     static let sessionUpdated =

@@ -113,7 +113,7 @@ struct SetVolumeTool: Tool {
     @Test func instructionsCoverTheThinRouterRules() {
         var registry = ToolRegistry([AskJarvisTool(jarvis: FakeJarvis())])
         for tool in MediaTools.make(player: FakeMediaPlayer(), ducking: MediaDuckingControl()) { registry.register(tool) }
-        let text = registry.instructions
+        let text = registry.instructions(modelSpeaksPreambles: false)
         #expect(text.hasPrefix(AssistantPrompt.preamble) && text.hasSuffix(AssistantPrompt.closing))
         for phrase in ["ask_jarvis", "Never answer from your own knowledge", "Let me ask Jarvis.", "never invent a URL", "never the same twice"] {
             #expect(text.contains(phrase), "\(phrase)")
@@ -128,8 +128,19 @@ struct SetVolumeTool: Tool {
         #expect(!text.contains("- ask_jarvis: "), "ask_jarvis is not quick")
     }
 
+    /// A reasoning model speaks its own preamble: told to say a filler as well, the owner would hear two.
+    @Test func aModelWithPreamblesIsNotToldToSayAFiller() throws {
+        let registry = ToolRegistry([AskJarvisTool(jarvis: FakeJarvis())])
+        let withPreambles = registry.instructions(modelSpeaksPreambles: true)
+        let without = registry.instructions(modelSpeaksPreambles: false)
+        let filler = try #require(AskJarvisTool.definition.acknowledgement)
+        #expect(without.contains(filler) && !withPreambles.contains(filler))
+        #expect(withPreambles.contains(AssistantPrompt.preambleRule) && !without.contains(AssistantPrompt.preambleRule))
+        #expect(!withPreambles.contains("Let me ask Jarvis."))
+    }
+
     @Test func aRegistryWithoutQuickToolsHasNoQuickSection() {
-        let text = ToolRegistry([AskJarvisTool(jarvis: FakeJarvis())]).instructions
+        let text = ToolRegistry([AskJarvisTool(jarvis: FakeJarvis())]).instructions(modelSpeaksPreambles: true)
         #expect(!text.contains(AssistantPrompt.quickToolsHeading))
         #expect(ToolRegistry([AskJarvisTool(jarvis: FakeJarvis())]).quietToolNames.isEmpty)
     }

@@ -29,7 +29,7 @@ import TestProcess
     @Test func describesItselfAsAQuickLocalTool() {
         let registry = ToolRegistry([AskJarvisTool(jarvis: ScriptedJarvis()), WhatTimeIsItTool(now: { Self.berlin })])
         #expect(registry.quietToolNames == ["what_time_is_it"])
-        #expect(registry.instructions.contains("- what_time_is_it: Tells the current local time"))
+        #expect(registry.instructions(modelSpeaksPreambles: true).contains("- what_time_is_it: Tells the current local time"))
         #expect(registry.functionTools.map(\.name) == ["ask_jarvis", "what_time_is_it"])
     }
 
@@ -59,7 +59,7 @@ import TestProcess
         let base = ConversationRunnerTests()
         let link = try await base.connect(ConversationRunnerTests.Setup(h: h, transport: transport, jarvis: jarvis))
         let update = try #require(link.sent(ofType: "session.update").first)
-        #expect(update["session"]?["instructions"]?.stringValue == tools.instructions, "the prompt comes from the registry")
+        #expect(update["session"]?["instructions"]?.stringValue == tools.instructions(modelSpeaksPreambles: engine.model.reasons), "the prompt comes from the registry")
 
         link.serverSends(ServerFrames.speechStarted("U1"))
         link.serverSends(ServerFrames.speechStopped("U1"))

@@ -227,8 +227,8 @@ import TestSupport
                 return
             }
             #expect(reason.kind == .fatal)
-            #expect(reason.reason == .invalidAPIKey)
-            #expect(reason.description == "the Realtime API rejected the API key; check realtime.api_key_file")
+            #expect(reason.reason == .invalidAPIKey(source: "the configured API key"))
+            #expect(reason.description == "the Realtime API rejected the API key from the configured API key; put a valid OpenAI API key there")
             // Nothing is tried after the fatal end. (On a loaded machine NIO's client upgrader can lose the
             // stand-in's 401 head when the server closes at once: that first open fails as a transient
             // `connectFailed`, which the owner may retry; the 401 itself is never retried.)

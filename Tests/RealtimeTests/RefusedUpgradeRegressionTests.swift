@@ -5,7 +5,8 @@ import Testing
 
 /// The Realtime endpoint refuses the WebSocket upgrade with a plain HTTP status (what a proxy, an
 /// expired key, a rate limit or an outage looks like on the wire). The connection reports it as a typed
-/// `RealtimeDisconnect`: 401/403 are fatal (retrying cannot fix a key), 429 and 5xx transient; whether
+/// `RealtimeDisconnect`: 401/403 are fatal (retrying cannot fix a key), 404 is the model, a bare 429 a
+/// rate limit and 5xx transient; whether
 /// to try again is the runner's decision (ConversationRunner tests), never the connection's.
 @Suite struct RefusedUpgradeRegressionTests {
     @Test(arguments: [401, 403])
@@ -14,18 +15,26 @@ import Testing
         defer { refuser.stop() }
         let failure = try #require(await Self.open(url: refuser.url))
         #expect(failure.kind == .fatal)
-        #expect(failure.reason == .invalidAPIKey)
+        #expect(failure.reason == .invalidAPIKey(source: "the configured API key"))
         #expect(refuser.requests == 1)
     }
 
-    @Test(arguments: [429, 500, 502, 503])
-    func aRateLimitOrServerErrorIsTransient(_ status: Int32) async throws {
+    @Test(arguments: [500, 502, 503])
+    func aServerErrorIsTransient(_ status: Int32) async throws {
         let refuser = try UpgradeRefuser(status: status)
         defer { refuser.stop() }
         let failure = try #require(await Self.open(url: refuser.url))
         #expect(failure.kind == .transient)
         #expect(failure.reason == .upgradeRejected(status: Int(status)))
         #expect(refuser.requests == 1, "the connection dials once; retries belong to its owner")
+    }
+
+    @Test func aBareRateLimitIsTransient() async throws {
+        let refuser = try UpgradeRefuser(status: 429)
+        defer { refuser.stop() }
+        let failure = try #require(await Self.open(url: refuser.url))
+        #expect(failure.kind == .transient && failure.reason == .rateLimited(retryAfterSeconds: nil))
+        #expect(refuser.requests == 1)
     }
 
     /// A server that takes the connection but never answers the upgrade (a hung proxy, a stalled server):

@@ -91,9 +91,9 @@ import Testing
         #expect(usage.inputText == 59 && usage.inputAudio == 73 && usage.cachedTokens == 64 && usage.cachedAudio == 64)
         #expect(usage.outputText == 41 && usage.outputAudio == 147)
         // Worked example of reference §9.
-        #expect(abs(RealtimePricing.gptRealtime.cost(of: usage) - 0.010614) < 0.0000005)
-        #expect(abs(RealtimePricing.gptRealtimeMini.cost(of: usage) - 0.003183) < 0.0000005)
-        #expect(RealtimePricing.forModel("gpt-realtime-mini-2025-12-15") == .gptRealtimeMini)
+        #expect(abs(RealtimePricing.full.cost(of: usage) - 0.010614) < 0.0000005)
+        #expect(abs(RealtimePricing.mini.cost(of: usage) - 0.003183) < 0.0000005)
+        #expect(RealtimeModels.pricing(for: "gpt-realtime-mini-2025-12-15") == .mini)
     }
 
     @Test func cancelledResponseDone() {

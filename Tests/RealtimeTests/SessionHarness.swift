@@ -36,7 +36,7 @@ final class SessionHarness: Sendable {
     ) async throws {
         let standIn = try await RealtimeStandIn.start(script: script)
         let configuration = RealtimeConnectionConfiguration(
-            url: urlTransform(standIn.url), model: "gpt-realtime", apiKey: RealtimeAPIKey(apiKey ?? script.apiKey),
+            url: urlTransform(standIn.url), model: RealtimeModels.defaultID, apiKey: RealtimeAPIKey(apiKey ?? script.apiKey),
             // The default pong timeout is long: the stand-in answers pings from this (busy) test process, and a
             // 2 s stall under the full suite's load used to drop the connection mid-response. So is the connect
             // timeout: with 2 s, the stand-in's answers to five opens in a row came too late under that load

@@ -6,8 +6,9 @@ public struct ConversationConfiguration: Sendable {
     public var session: RealtimeSessionSettings
     /// Tools registered in `session.update` (from `ToolRegistry.functionTools`).
     public var tools: [FunctionTool]
-    /// Token prices for the per-turn cost estimate.
-    public var pricing: RealtimePricing
+    /// The Realtime model: its prices for the per-turn cost, and whether it speaks its own preambles (then
+    /// the prompt asks for no filler of its own).
+    public var model: RealtimeModel
     /// `connecting` → error when no `session.created` arrives. Default 10 s.
     public var connectTimeout: Duration
     /// `listening` with nothing said ends the conversation (closes the socket: billing). Default 10 s.
@@ -41,7 +42,7 @@ public struct ConversationConfiguration: Sendable {
 
     public init(
         session: RealtimeSessionSettings = RealtimeSessionSettings(), tools: [FunctionTool] = [],
-        pricing: RealtimePricing = .gptRealtime, connectTimeout: Duration = .seconds(10), quietPeriod: Duration = .seconds(10),
+        model: RealtimeModel = RealtimeModels.model(for: RealtimeModels.defaultID), connectTimeout: Duration = .seconds(10), quietPeriod: Duration = .seconds(10),
         userSpeakingLimit: Duration = .seconds(60), processingTimeout: Duration = .seconds(15),
         speakingWatchdog: Duration = .seconds(8), toolTimeout: Duration = .seconds(90), errorHold: Duration = .seconds(3),
         minimumCommit: Duration = .milliseconds(100),
@@ -52,7 +53,7 @@ public struct ConversationConfiguration: Sendable {
     ) {
         self.session = session
         self.tools = tools
-        self.pricing = pricing
+        self.model = model
         self.connectTimeout = connectTimeout
         self.quietPeriod = quietPeriod
         self.userSpeakingLimit = userSpeakingLimit
@@ -74,7 +75,7 @@ public struct ConversationConfiguration: Sendable {
     public mutating func use(_ registry: ToolRegistry) {
         tools = registry.functionTools
         quietTools = registry.quietToolNames
-        session.instructions = registry.instructions
+        session.instructions = registry.instructions(modelSpeaksPreambles: model.reasons)
     }
 
     /// The timer a state arms on entry. `waiting_for_jarvis` relies on `toolTimeout`, armed while tools run.

@@ -5,22 +5,24 @@ extension ConversationEngine {
     /// The assistant is talking or about to: a response is in flight (and not already stopped), or its audio
     /// is still queued/unfinished.
     var assistantIsSpeaking: Bool {
-        (response.isActive && !response.currentIsDiscarded) || voice.isPlaying || voice.truncation() != nil
+        (response.isActive && !response.currentIsDiscarded) || voice.isPlaying || voice.stopPlan() != nil
     }
 
     /// Stops the assistant: `response.cancel` if one is active (a tap; the server cancels by itself on VAD
-    /// barge-in), flush the voice channel, and truncate the item at what was actually played, clamped to
-    /// what was received, so the model knows where it was cut off.
+    /// barge-in), flush the voice channel, truncate the item being heard at what was actually played
+    /// (clamped to what was received) and delete the items queued after it, so the model knows where it
+    /// was cut off and what the user never heard.
     mutating func stopSpeech(cancelResponse: Bool) {
         failSay("it was interrupted")
         if response.stopCurrent(), cancelResponse { send(.responseCancel(responseID: nil)) }
-        if let item = voice.item { response.stop(responseID: item.responseID) }
-        let truncation = voice.truncation()
-        if voice.needsFlush || truncation != nil {
+        for responseID in Set(voice.items.map(\.responseID)) { response.stop(responseID: responseID) }
+        let plan = voice.stopPlan()
+        if voice.needsFlush || plan != nil {
             emit(.flushVoice)
-            if let truncation {
-                send(.conversationItemTruncate(itemID: truncation.itemID, contentIndex: 0, audioEndMs: truncation.audioEndMs))
+            if let truncate = plan?.truncate {
+                send(.conversationItemTruncate(itemID: truncate.itemID, contentIndex: 0, audioEndMs: truncate.audioEndMs))
             }
+            for itemID in plan?.delete ?? [] { send(.conversationItemDelete(itemID: itemID)) }
         }
         voice.flushed()
     }

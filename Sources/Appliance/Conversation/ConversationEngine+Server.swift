@@ -11,7 +11,7 @@ extension ConversationEngine {
         }
     }
 
-    mutating func handleConnectionLost(reason: String, fatal: Bool) {
+    mutating func handleConnectionLost(_ end: RealtimeDisconnect, reason: String, fatal: Bool) {
         realtimeConnected = false
         sessionReady = false
         guard state.isInConversation else {
@@ -19,7 +19,7 @@ extension ConversationEngine {
             return
         }
         if fatal {
-            fail(earcon: .offline, reason: reason)
+            fail(earcon: end.reason == .outOfCredit ? .outOfCredit : .offline, reason: reason)
         } else if state == .connecting {
             log(.warning, reason + "; retrying")
         } else {
@@ -132,9 +132,9 @@ extension ConversationEngine {
 
     private mutating func responseDone(_ info: ResponseInfo) {
         response.done()
-        if let itemID = voice.item?.id, voice.item?.responseID == info.id { voice.audioDone(itemID: itemID) }
+        voice.responseDone(info.id)
         if let usage = info.usage {
-            metrics.add(usage, pricing: configuration.pricing)
+            metrics.add(usage, pricing: configuration.model.pricing)
             log(.debug, "response \(info.id ?? "?") \(info.status): tokens in \(usage.inputTokens) out \(usage.outputTokens)")
         }
         for call in info.functionCalls where !response.isDiscarded(info.id) {

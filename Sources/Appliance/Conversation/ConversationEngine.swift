@@ -82,9 +82,9 @@ public struct ConversationEngine: Sendable {
         case .ask(let text): handleAsk(text)
         case .resetJarvis: resetJarvisSession(force: true)
         case .realtimeConnected: handleConnected()
-        case .realtimeDisconnected(let reason): handleConnectionLost(reason: "Realtime session closed: \(reason)", fatal: false)
-        case .realtimeFailed(let reason, let fatal):
-            handleConnectionLost(reason: fatal ? reason : "Realtime session failed: \(reason)", fatal: fatal)
+        case .realtimeDisconnected(let end): handleConnectionLost(end, reason: "Realtime session closed: \(end)", fatal: false)
+        case .realtimeFailed(let end, let fatal):
+            handleConnectionLost(end, reason: fatal ? end.description : "Realtime session failed: \(end)", fatal: fatal)
         case .server(let serverEvent): handleServer(serverEvent)
         case .toolFinished(let callID, let output): handleToolFinished(callID: callID, output: output)
         case .timerFired(let id): handleTimer(id)

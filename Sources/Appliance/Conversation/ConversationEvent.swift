@@ -12,10 +12,11 @@ public enum ConversationEvent: Sendable, Equatable {
     /// The WebSocket is open (the engine waits for `session.created` before using it).
     case realtimeConnected
     /// The WebSocket closed (a close the engine did not ask for is an error mid-conversation).
-    case realtimeDisconnected(reason: String)
-    /// Connecting or the session failed. `fatal`: the runner will not retry (bad key, quota, beta shape, the
-    /// API unreachable); `reason` is then one plain sentence for the journal.
-    case realtimeFailed(reason: String, fatal: Bool)
+    case realtimeDisconnected(RealtimeDisconnect)
+    /// Connecting or the session failed. `fatal`: the runner will not retry (bad key, no credit, a model the
+    /// API does not serve, beta shape, the API unreachable); its description is one plain sentence for the
+    /// journal, its reason picks the sound.
+    case realtimeFailed(RealtimeDisconnect, fatal: Bool)
     /// A decoded Realtime server event.
     case server(ServerEvent)
     /// A tool call finished (Jarvis answered, or failed with a spoken message).

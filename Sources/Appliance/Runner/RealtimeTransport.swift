@@ -7,6 +7,12 @@ public protocol RealtimeTransport: Sendable {
     /// Opens one session (one WebSocket), or throws how the attempt failed. Returns once the socket is
     /// open; `session.created` then arrives through the link's `run`.
     func connect() async throws(RealtimeDisconnect) -> any RealtimeLink
+    /// The model and key source the API's errors on this transport are described with.
+    var context: RealtimeConnectionContext { get }
+}
+
+extension RealtimeTransport {
+    public var context: RealtimeConnectionContext { RealtimeConnectionContext(model: RealtimeModels.defaultID) }
 }
 
 /// One open Realtime session.

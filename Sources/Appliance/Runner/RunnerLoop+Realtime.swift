@@ -65,10 +65,12 @@ extension RunnerLoop {
             default: break
             }
             await feed(.server(serverEvent))
-            if case .error(let error) = serverEvent, let code = error.code, RealtimeDisconnect.fatalErrorCodes.contains(code), connection.isOpen {
-                // The socket is already closing itself on this code; the close handshake can take long on a busy
+            if case .error(let error) = serverEvent, let end = RealtimeDisconnect.classify(error, context: runner.transport.context),
+                end.isFatal, connection.isOpen
+            {
+                // The socket is already closing itself on this error; the close handshake can take long on a busy
                 // box, and meanwhile `connecting` may time out and hide the real reason. It is fatal now.
-                await linkClosed(RealtimeDisconnect.classify(closeCode: nil, lastErrorCode: code, closedByUs: false))
+                await linkClosed(end)
             }
         case .undecodable(let detail):
             let malformed = connection.noteMalformedEvent()
@@ -99,14 +101,14 @@ extension RunnerLoop {
         guard end.kind != .closedByClient else { return }
         let retry = !wasOpen && Self.retries(end)
         if end.isFatal || (!wasOpen && !retry) {
-            await feed(.realtimeFailed(reason: end.description, fatal: true))
+            await feed(.realtimeFailed(end, fatal: true))
         } else if wasOpen {
-            await feed(.realtimeDisconnected(reason: end.description))
+            await feed(.realtimeDisconnected(end))
         } else {
-            await feed(.realtimeFailed(reason: end.description, fatal: false))
+            await feed(.realtimeFailed(end, fatal: false))
         }
         guard let failed = connection.nextRetry(retryable: retry, engineState: engine.state) else { return }
-        let delay = configuration.reconnect.delay(attempt: failed, unit: Double.random(in: 0...1))
+        let delay = configuration.reconnect.delay(attempt: failed, unit: Double.random(in: 0...1), notBefore: end.retryAfter)
         logger.debug("Realtime: reconnecting in \(delay.wholeMilliseconds) ms (attempt \(failed + 1))")
         let attempt = connection.generation
         let clock = runner.clock

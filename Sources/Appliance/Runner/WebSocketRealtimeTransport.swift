@@ -9,6 +9,8 @@ public struct WebSocketRealtimeTransport: RealtimeTransport {
         self.configuration = configuration
     }
 
+    public var context: RealtimeConnectionContext { configuration.context }
+
     public func connect() async throws(RealtimeDisconnect) -> any RealtimeLink {
         WebSocketRealtimeLink(connection: try await RealtimeConnection.open(configuration: configuration))
     }

@@ -25,14 +25,15 @@ public struct AskJarvisTool: FixedDefinitionTool {
             (names, dates, quantities, places). Do not abbreviate or reframe it. Never answer from your own knowledge, \
             never guess, and never refuse on Jarvis's behalf.
 
+            # Speaking the answer
+            When ask_jarvis returns, say its answer naturally and briefly, in the user's language. Add no facts, \
+            opinions or questions of your own. If it returns an error message, say it plainly in one sentence.
+            """,
+        acknowledgement: """
             # Before calling
             Before calling ask_jarvis, say one short, natural acknowledgement, varied, never the same twice in a row, \
             for example: "Let me ask Jarvis." "One moment." "Checking now." "On it." "Let me look that up." \
             "Sure, give me a second." Then call ask_jarvis immediately and say nothing else.
-
-            # Speaking the answer
-            When ask_jarvis returns, say its answer naturally and briefly, in the user's language. Add no facts, \
-            opinions or questions of your own. If it returns an error message, say it plainly in one sentence.
             """)
 
 

@@ -11,10 +11,21 @@ public enum AssistantPrompt {
 
     public static let closing = "Keep your own speech short: this is a speaker, not a screen."
 
-    /// The preamble, each tool's prompt section (in order), the quick tools by description, the closing.
-    public static func instructions(for tools: [ToolDefinition]) -> String {
+    /// For a model that speaks its own preamble before a tool call: that preamble is the acknowledgement.
+    public static let preambleRule = """
+        # Before a tool call
+        If you say anything before calling a tool, keep it to a few words; say no second acknowledgement.
+        """
+
+    /// The preamble, each tool's prompt section (in order) with its acknowledgement rule unless the model
+    /// speaks preambles of its own (then `preambleRule` once), the quick tools by description, the closing.
+    public static func instructions(for tools: [ToolDefinition], modelSpeaksPreambles: Bool) -> String {
         var sections = [preamble]
-        sections += tools.compactMap(\.prompt)
+        for tool in tools {
+            if let prompt = tool.prompt { sections.append(prompt) }
+            if !modelSpeaksPreambles, let acknowledgement = tool.acknowledgement { sections.append(acknowledgement) }
+        }
+        if modelSpeaksPreambles, tools.contains(where: { $0.acknowledgement != nil }) { sections.append(preambleRule) }
         let quick = tools.filter(\.answersInstantly)
         if !quick.isEmpty {
             sections.append(([quickToolsHeading] + quick.map { "- \($0.name): \($0.description)" }).joined(separator: "\n"))

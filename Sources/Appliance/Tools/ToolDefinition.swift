@@ -11,15 +11,23 @@ public struct ToolDefinition: Sendable, Equatable {
     /// A section of the system prompt about when and how to use the tool, or nil for none
     /// (`ToolRegistry.instructions` lists quick tools by their description anyway).
     public var prompt: String?
+    /// The prompt section asking for a spoken acknowledgement before the call (a filler that covers the
+    /// wait), or nil. Only for models without preambles: a reasoning model speaks its own, and told to say a
+    /// filler as well, the owner would hear two.
+    public var acknowledgement: String?
     /// Answers at once on this device (no Jarvis, no network wait): calling only such tools plays no
     /// "thinking" earcon, and the prompt lists it among the quick local tools.
     public var answersInstantly: Bool
 
-    public init(name: String, description: String, parameters: [ToolParameter], prompt: String? = nil, answersInstantly: Bool = false) {
+    public init(
+        name: String, description: String, parameters: [ToolParameter], prompt: String? = nil, acknowledgement: String? = nil,
+        answersInstantly: Bool = false
+    ) {
         self.name = name
         self.description = description
         self.parameters = parameters
         self.prompt = prompt
+        self.acknowledgement = acknowledgement
         self.answersInstantly = answersInstantly
     }
 

@@ -27,9 +27,12 @@ public struct ToolRegistry: Sendable {
     /// Tools that answer at once: calling only these plays no "thinking" earcon.
     public var quietToolNames: Set<String> { Set(definitions.filter(\.answersInstantly).map(\.name)) }
 
-    /// The system prompt: `AssistantPrompt.preamble`, each tool's prompt section in registration order,
-    /// the quick local tools by their descriptions, `AssistantPrompt.closing`.
-    public var instructions: String { AssistantPrompt.instructions(for: definitions) }
+    /// The system prompt: `AssistantPrompt.preamble`, each tool's prompt section in registration order (with
+    /// its acknowledgement rule for a model without preambles), the quick local tools by their descriptions,
+    /// `AssistantPrompt.closing`.
+    public func instructions(modelSpeaksPreambles: Bool) -> String {
+        AssistantPrompt.instructions(for: definitions, modelSpeaksPreambles: modelSpeaksPreambles)
+    }
 
     /// Runs one call. Unknown tools and invalid arguments become error outputs for the model, never a crash.
     public func dispatch(name: String, arguments: String) async -> ToolOutput {

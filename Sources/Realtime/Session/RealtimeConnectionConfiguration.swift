@@ -10,9 +10,11 @@ public struct RealtimeAPIKey: Sendable, Equatable, CustomStringConvertible, Cust
 public struct RealtimeConnectionConfiguration: Sendable {
     /// `realtime.url`, e.g. `wss://api.openai.com/v1/realtime`.
     public var url: String
-    /// `realtime.model`, appended as `?model=`. Default `gpt-realtime`.
+    /// `realtime.model`, appended as `?model=`. Default `RealtimeModels.defaultID`.
     public var model: String
     public var apiKey: RealtimeAPIKey
+    /// Where the key was read from, named when the API rejects it.
+    public var apiKeySource: String
     /// Largest accepted frame (after reassembly of fragments). Default 16 MiB: audio deltas and
     /// `session.created` exceed NIO's 16 KiB default.
     public var maxFrameSize: Int
@@ -26,17 +28,21 @@ public struct RealtimeConnectionConfiguration: Sendable {
     public var closeTimeout: Duration
 
     public init(
-        url: String = "wss://api.openai.com/v1/realtime", model: String = "gpt-realtime", apiKey: RealtimeAPIKey,
-        maxFrameSize: Int = 16 << 20, connectTimeout: Duration = .seconds(10), pingInterval: Duration = .seconds(20),
+        url: String = "wss://api.openai.com/v1/realtime", model: String = RealtimeModels.defaultID, apiKey: RealtimeAPIKey,
+        apiKeySource: String = "the configured API key", maxFrameSize: Int = 16 << 20, connectTimeout: Duration = .seconds(10), pingInterval: Duration = .seconds(20),
         pongTimeout: Duration = .seconds(10), closeTimeout: Duration = .seconds(2)
     ) {
         self.url = url
         self.model = model
         self.apiKey = apiKey
+        self.apiKeySource = apiKeySource
         self.maxFrameSize = maxFrameSize
         self.connectTimeout = connectTimeout
         self.pingInterval = pingInterval
         self.pongTimeout = pongTimeout
         self.closeTimeout = closeTimeout
     }
+
+    /// What this connection's failures are described with.
+    public var context: RealtimeConnectionContext { RealtimeConnectionContext(model: model, apiKeySource: apiKeySource) }
 }

@@ -8,7 +8,8 @@ public struct RealtimeDisconnect: Error, Sendable, Equatable, CustomStringConver
         case transient
         /// The session reached the API's maximum duration: a fresh session works at once.
         case expired
-        /// Retrying cannot help (bad API key, no quota, protocol shape rejected): tell the user.
+        /// Retrying cannot help (bad API key, no credit, a model the API does not serve, protocol shape
+        /// rejected): tell the user; the next conversation tries again.
         case fatal
     }
 
@@ -32,12 +33,19 @@ public struct RealtimeDisconnect: Error, Sendable, Equatable, CustomStringConver
         case unreachable(host: String, Unreachable)
         /// Connected, but the TLS handshake or HTTP upgrade did not complete (the detail is for people only).
         case connectFailed(String)
+        /// An HTTP status other than 101 whose body named nothing more specific.
         case upgradeRejected(status: Int)
         /// Connected, but no answer to the HTTP upgrade within the connect timeout (a stalled server or proxy).
         case upgradeTimedOut(milliseconds: Int)
         case serverClosed(code: Int, reason: String)
-        case invalidAPIKey
-        case insufficientQuota
+        /// HTTP 401/403 or `invalid_api_key`; `source` says where the key came from.
+        case invalidAPIKey(source: String)
+        /// `insufficient_quota` / `credit_balance_exhausted`: the account has no credit left.
+        case outOfCredit
+        /// `model_not_found` (HTTP 404 at the upgrade): a retired model, or one this key may not use.
+        case modelNotFound(model: String)
+        /// HTTP 429 or `rate_limit_exceeded`: too many requests for now; `retryAfterSeconds` from the server.
+        case rateLimited(retryAfterSeconds: Int?)
         case betaShapeRejected
         case serverError(code: String)
         case invalidURL(String)
@@ -62,21 +70,36 @@ public struct RealtimeDisconnect: Error, Sendable, Equatable, CustomStringConver
         return false
     }
 
-    /// Error codes after which reconnecting is pointless.
-    public static let fatalErrorCodes: Set<String> = [
-        "invalid_api_key", "insufficient_quota", "beta_api_shape_disabled", "model_not_found", "invalid_model",
-    ]
+    /// The server's own "not before" for the next attempt, when it gave one.
+    public var retryAfter: Duration? {
+        if case .rateLimited(let seconds?) = reason { return .seconds(seconds) }
+        return nil
+    }
+
+    /// What an API error (an `error` event, or the body of a refused upgrade) means for the connection,
+    /// from its code and type only, never its message. nil: nothing that ends the connection.
+    public static func classify(_ error: RealtimeError, context: RealtimeConnectionContext) -> Self? {
+        let names = [error.code, error.type].compactMap { $0 }
+        func has(_ name: String) -> Bool { names.contains(name) }
+        if has("insufficient_quota") || has("credit_balance_exhausted") || has("billing_hard_limit_reached") {
+            return .init(kind: .fatal, reason: .outOfCredit)
+        }
+        if has("invalid_api_key") { return .init(kind: .fatal, reason: .invalidAPIKey(source: context.apiKeySource)) }
+        if has("model_not_found") || has("invalid_model") { return .init(kind: .fatal, reason: .modelNotFound(model: context.model)) }
+        if has("beta_api_shape_disabled") { return .init(kind: .fatal, reason: .betaShapeRejected) }
+        if has("session_expired") { return .init(kind: .expired, reason: .sessionExpired) }
+        return nil
+    }
 
     /// Classifies a close frame (or its absence: `closeCode == nil` means the TCP connection just ended),
-    /// given the last `error` event code the server sent on this connection.
-    public static func classify(closeCode: Int?, closeReason: String = "", lastErrorCode: String?, closedByUs: Bool) -> Self {
-        if let lastErrorCode, fatalErrorCodes.contains(lastErrorCode) {
-            return .init(kind: .fatal, reason: fatalReason(errorCode: lastErrorCode), closeCode: closeCode)
-        }
+    /// given the last `error` event the server sent on this connection.
+    public static func classify(
+        closeCode: Int?, closeReason: String = "", lastError: RealtimeError?, closedByUs: Bool, context: RealtimeConnectionContext
+    ) -> Self {
+        let meaning = lastError.flatMap { classify($0, context: context) }
+        if let meaning, meaning.isFatal { return .init(kind: .fatal, reason: meaning.reason, closeCode: closeCode) }
         if closedByUs { return .init(kind: .closedByClient, reason: .clientClosed, closeCode: closeCode) }
-        if lastErrorCode == "session_expired" {
-            return .init(kind: .expired, reason: .sessionExpired, closeCode: closeCode)
-        }
+        if let meaning { return .init(kind: meaning.kind, reason: meaning.reason, closeCode: closeCode) }
         guard let closeCode else { return .init(kind: .transient, reason: .connectionLost) }
         switch closeCode {
         case 4000: return .init(kind: .fatal, reason: .betaShapeRejected, closeCode: closeCode)
@@ -84,25 +107,19 @@ public struct RealtimeDisconnect: Error, Sendable, Equatable, CustomStringConver
         }
     }
 
-    /// Classifies an HTTP upgrade answered with something other than 101.
-    public static func classify(upgradeStatus status: Int) -> Self {
+    /// Classifies an HTTP upgrade answered with something other than 101, by its status, the API error in
+    /// its JSON body (when it has one) and its `Retry-After` header.
+    public static func classify(upgradeStatus status: Int, body: RealtimeError?, retryAfterSeconds: Int?, context: RealtimeConnectionContext) -> Self {
+        if let body, let meaning = classify(body, context: context), meaning.kind != .expired { return meaning }
         switch status {
-        case 401, 403: .init(kind: .fatal, reason: .invalidAPIKey)
-        case 404: .init(kind: .fatal, reason: .upgradeRejected(status: status))
-        default: .init(kind: .transient, reason: .upgradeRejected(status: status))
+        case 401, 403: return .init(kind: .fatal, reason: .invalidAPIKey(source: context.apiKeySource))
+        case 404: return .init(kind: .fatal, reason: .modelNotFound(model: context.model))
+        case 429: return .init(kind: .transient, reason: .rateLimited(retryAfterSeconds: retryAfterSeconds))
+        default: return .init(kind: .transient, reason: .upgradeRejected(status: status))
         }
     }
 
-    static func fatalReason(errorCode: String) -> Reason {
-        switch errorCode {
-        case "invalid_api_key": .invalidAPIKey
-        case "insufficient_quota": .insufficientQuota
-        case "beta_api_shape_disabled": .betaShapeRejected
-        default: .serverError(code: errorCode)
-        }
-    }
-
-    /// One plain sentence for the journal and for `ctl say`'s error.
+    /// One plain sentence for the journal and for `ctl say`'s error: what happened and what to do.
     public var description: String {
         switch reason {
         case .clientClosed: "closed by the appliance"
@@ -116,12 +133,39 @@ public struct RealtimeDisconnect: Error, Sendable, Equatable, CustomStringConver
             "the Realtime API took the connection but did not answer the WebSocket upgrade within "
                 + (ms % 1000 == 0 ? "\(ms / 1000) s" : "\(Double(ms) / 1000) s")
         case .serverClosed(let code, let reason): "the Realtime API closed the connection (code \(code)\(reason.isEmpty ? "" : ": \(reason)"))"
-        case .invalidAPIKey: "the Realtime API rejected the API key; check realtime.api_key_file"
-        case .insufficientQuota: "the OpenAI account has no quota left; check billing"
+        case .invalidAPIKey(let source): "the Realtime API rejected the API key from \(source); put a valid OpenAI API key there"
+        case .outOfCredit:
+            "the OpenAI account is out of credit: add credit at https://platform.openai.com/settings/organization/billing, then press the button again"
+        case .modelNotFound(let model): Self.modelAdvice(model)
+        case .rateLimited(let seconds):
+            "the Realtime API is rate-limiting this API key (HTTP 429)" + (seconds.map { "; it asks to wait \($0) s" } ?? "")
         case .betaShapeRejected: "the Realtime API rejected a beta-shaped request (close 4000); this is a bug in jarvis-voice"
         case .serverError(let code): "the Realtime API reported \(code)"
         case .invalidURL(let problem): problem
         }
+    }
+
+    private static func modelAdvice(_ model: String) -> String {
+        let replacement = RealtimeModels.named(model)?.replacement ?? RealtimeModels.defaultID
+        let why: String = switch RealtimeModels.lifecycle(of: model, on: .today()) {
+        case .shutDown(let day, _): "it was shut down on \(day)"
+        case .deprecated(let day, _): "it is deprecated (shutdown \(day)) and not available to this key"
+        case .current, .unknown: "it does not exist or this API key may not use it"
+        }
+        return "the Realtime API does not serve the model \"\(model)\": \(why); set [realtime] model = \"\(replacement)\" in the config file"
+            + " (`jarvis-voice models` lists the current ones)"
+    }
+}
+
+/// What a connection's failures are described with: the model asked for and where its key came from.
+public struct RealtimeConnectionContext: Sendable, Equatable {
+    public var model: String
+    /// Where the API key was read from, for the journal ("/etc/credstore/openai-api-key").
+    public var apiKeySource: String
+
+    public init(model: String, apiKeySource: String = "the configured API key") {
+        self.model = model
+        self.apiKeySource = apiKeySource
     }
 }
 

@@ -15,7 +15,7 @@ final class RealtimeSocket: Sendable {
     private struct State {
         var closedByUs = false
         var closeSent = false
-        var lastErrorCode: String?
+        var lastError: RealtimeError?
         var lastInbound: ContinuousClock.Instant
         var pingTimedOut = false
     }
@@ -112,7 +112,8 @@ final class RealtimeSocket: Sendable {
             return RealtimeDisconnect(kind: .transient, reason: .pingTimeout)
         }
         return RealtimeDisconnect.classify(
-            closeCode: closeCode, closeReason: closeReason, lastErrorCode: snapshot.lastErrorCode, closedByUs: snapshot.closedByUs)
+            closeCode: closeCode, closeReason: closeReason, lastError: snapshot.lastError, closedByUs: snapshot.closedByUs,
+            context: configuration.context)
     }
 
     private func decode(_ buffer: ByteBuffer) -> RealtimeSocketOutput {
@@ -120,9 +121,9 @@ final class RealtimeSocket: Sendable {
         let result = counters.withLock { $0.decode(data) }
         switch result {
         case .success(let event):
-            if case .error(let error) = event, let code = error.code {
-                state.withLock { $0.lastErrorCode = code }
-                if RealtimeDisconnect.fatalErrorCodes.contains(code) { close() }
+            if case .error(let error) = event {
+                state.withLock { $0.lastError = error }
+                if RealtimeDisconnect.classify(error, context: configuration.context)?.isFatal == true { close() }
             }
             return .event(event)
         case .failure(let problem):

@@ -1,4 +1,5 @@
 import Basics
+import FoundationEssentials
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -25,7 +26,7 @@ struct WebSocketDialer: Sendable {
 
     enum UpgradeResult: Sendable {
         case websocket(NIOAsyncChannel<WebSocketFrame, WebSocketFrame>)
-        case notUpgraded(EventLoopFuture<HTTPResponseHead>)
+        case notUpgraded(EventLoopFuture<RefusedUpgrade>)
     }
 
     init(endpoint: RealtimeEndpoint, configuration: RealtimeConnectionConfiguration, group: any EventLoopGroup) throws(RealtimeDisconnect) {
@@ -81,8 +82,8 @@ struct WebSocketDialer: Sendable {
                             upgradeRequestHead: head, upgraders: [upgrader],
                             notUpgradingCompletionHandler: { channel in
                                 channel.eventLoop.makeCompletedFuture {
-                                    let promise = channel.eventLoop.makePromise(of: HTTPResponseHead.self)
-                                    try channel.pipeline.syncOperations.addHandler(ResponseHeadCatcher(promise: promise))
+                                    let promise = channel.eventLoop.makePromise(of: RefusedUpgrade.self)
+                                    try channel.pipeline.syncOperations.addHandler(RefusedUpgradeCatcher(promise: promise))
                                     return .notUpgraded(promise.futureResult)
                                 }
                             })
@@ -113,12 +114,14 @@ struct WebSocketDialer: Sendable {
         switch result {
         case .websocket(let channel):
             return channel
-        case .notUpgraded(let responseHead):
-            guard let status = try? await responseHead.get().status.code else {
+        case .notUpgraded(let refusal):
+            guard let refused = try? await refusal.get() else {
                 if deadlineFired.fired.load(ordering: .acquiring) { throw upgradeTimedOut }
-                throw RealtimeDisconnect.classify(upgradeStatus: 0)
+                throw RealtimeDisconnect(kind: .transient, reason: .upgradeRejected(status: 0))
             }
-            throw RealtimeDisconnect.classify(upgradeStatus: Int(status))
+            throw RealtimeDisconnect.classify(
+                upgradeStatus: Int(refused.head.status.code), body: refused.apiError,
+                retryAfterSeconds: refused.retryAfterSeconds, context: configuration.context)
         }
     }
 
@@ -161,24 +164,65 @@ struct WebSocketDialer: Sendable {
     }
 }
 
-/// Captures the response head of an upgrade the server refused (401, 429, 5xx, ...).
-private final class ResponseHeadCatcher: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPClientResponsePart
-    let promise: EventLoopPromise<HTTPResponseHead>
+/// An upgrade the server answered with something other than 101: its head and the start of its body.
+struct RefusedUpgrade: Sendable {
+    /// The body kept: OpenAI's error bodies are a few hundred bytes; a proxy's HTML page is cut here.
+    static let maxBodyBytes = 16 << 10
 
-    init(promise: EventLoopPromise<HTTPResponseHead>) { self.promise = promise }
+    var head: HTTPResponseHead
+    var body: [UInt8]
+
+    /// OpenAI's `{"error": {"type", "code", "message", "param"}}`, or nil for any other body.
+    var apiError: RealtimeError? {
+        struct Envelope: Decodable { var error: RealtimeError }
+        return try? JSONDecoder().decode(Envelope.self, from: Data(body)).error
+    }
+
+    /// `Retry-After` in whole seconds (the HTTP-date form is ignored), bounded to an hour.
+    var retryAfterSeconds: Int? {
+        guard let text = head.headers.first(name: "retry-after"), let seconds = Int(text.trimmed()), seconds >= 0 else { return nil }
+        return min(seconds, 3600)
+    }
+}
+
+/// Collects the response of an upgrade the server refused (401, 404, 429, 5xx, ...): the head and up to
+/// `RefusedUpgrade.maxBodyBytes` of the body, until the body ends or the connection closes.
+private final class RefusedUpgradeCatcher: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPClientResponsePart
+    let promise: EventLoopPromise<RefusedUpgrade>
+    private var head: HTTPResponseHead?
+    private var body: [UInt8] = []
+    private var finished = false
+
+    init(promise: EventLoopPromise<RefusedUpgrade>) { self.promise = promise }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .head(let head) = unwrapInboundIn(data) {
-            promise.succeed(head)
+        switch unwrapInboundIn(data) {
+        case .head(let head): self.head = head
+        case .body(let buffer):
+            let room = RefusedUpgrade.maxBodyBytes - body.count
+            if room > 0 { body += buffer.readableBytesView.prefix(room) }
+        case .end:
+            finish()
             context.close(promise: nil)
         }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        promise.fail(ChannelError.eof)
+        finish()
         context.fireChannelInactive()
     }
 
-    func handlerRemoved(context: ChannelHandlerContext) { promise.fail(ChannelError.eof) }
+    func handlerRemoved(context: ChannelHandlerContext) { finish() }
+
+    /// Succeeds with what arrived (a head whose body the server cut short still says why), else fails.
+    private func finish() {
+        guard !finished else { return }
+        finished = true
+        if let head {
+            promise.succeed(RefusedUpgrade(head: head, body: body))
+        } else {
+            promise.fail(ChannelError.eof)
+        }
+    }
 }
