@@ -17,6 +17,16 @@ public enum ConfigLoader {
         return config
     }
 
+    /// The line `[section] key` is set on in the file at `path`, or nil when it is not set (or the file does
+    /// not parse): where a finding about a loaded value points the owner.
+    public static func line(of key: String, in section: String, path: String) -> Int? {
+        guard let bytes = try? FileSystemCalls.readFile(path, maxBytes: maxFileBytes).bytes,
+            let table = try? TOMLParser.parse(bytes: bytes),
+            case .table(let values)? = table[section]?.value
+        else { return nil }
+        return values[key]?.line
+    }
+
     /// Parses and validates TOML text. A syntax error is reported alone (nothing after it can be
     /// trusted); otherwise all validation problems are reported. `config` is usable only when
     /// `problems` is empty.

@@ -1,7 +1,8 @@
 /// The `status` answer (ARCHITECTURE §9). Encodes exactly
 /// `{"state", "realtime_connected", "jarvis_session_id", "voice_volume", "media": {"state", "title", "url", "volume", "ducked"}}`
-/// and the keys added to it: `barge_ins`, `echo_turns_ignored`, `voice_pauses_resumed`, `malformed_events`, `unknown_events`
-/// and `audio` (`AudioStatus`), with absent values as JSON `null` (never omitted).
+/// and the keys added to it: `cost_usd` (`{"since_start", "today"}`), `barge_ins`, `echo_turns_ignored`,
+/// `voice_pauses_resumed`, `malformed_events`, `unknown_events` and `audio` (`AudioStatus`), with absent values as
+/// JSON `null` (never omitted).
 public struct ServiceStatus: Sendable, Equatable, Codable {
     /// The conversation engine's state in snake_case: `idle`, `connecting`, `listening`,
     /// `user_speaking`, `processing`, `filler_speaking`, `waiting_for_jarvis`, `ai_speaking`, `error`.
@@ -11,6 +12,8 @@ public struct ServiceStatus: Sendable, Equatable, Codable {
     /// The assistant's voice and earcon level, 0.0...1.0 (`ctl voice-volume`).
     public var voiceVolume: Double
     public var media: MediaStatus
+    /// Estimated Realtime API spending.
+    public var cost: CostStatus
     /// Since start: times the user's speech stopped the assistant, and turns the server's VAD heard
     /// while the assistant spoke that were dropped as its echo.
     public var bargeIns: Int
@@ -25,13 +28,14 @@ public struct ServiceStatus: Sendable, Equatable, Codable {
     public var audio: AudioStatus?
 
     public init(state: String, realtimeConnected: Bool, jarvisSessionID: String?, voiceVolume: Double = 1, media: MediaStatus,
-                bargeIns: Int = 0, echoTurnsIgnored: Int = 0, voicePausesResumed: Int = 0, malformedEvents: Int = 0,
+                cost: CostStatus = CostStatus(), bargeIns: Int = 0, echoTurnsIgnored: Int = 0, voicePausesResumed: Int = 0, malformedEvents: Int = 0,
                 unknownEvents: Int = 0, audio: AudioStatus? = nil) {
         self.state = state
         self.realtimeConnected = realtimeConnected
         self.jarvisSessionID = jarvisSessionID
         self.voiceVolume = voiceVolume
         self.media = media
+        self.cost = cost
         self.bargeIns = bargeIns
         self.echoTurnsIgnored = echoTurnsIgnored
         self.voicePausesResumed = voicePausesResumed
@@ -46,6 +50,7 @@ public struct ServiceStatus: Sendable, Equatable, Codable {
         case jarvisSessionID = "jarvis_session_id"
         case voiceVolume = "voice_volume"
         case media
+        case cost = "cost_usd"
         case bargeIns = "barge_ins"
         case echoTurnsIgnored = "echo_turns_ignored"
         case voicePausesResumed = "voice_pauses_resumed"
@@ -61,12 +66,30 @@ public struct ServiceStatus: Sendable, Equatable, Codable {
         try c.encodeOrNull(jarvisSessionID, forKey: .jarvisSessionID)
         try c.encode(voiceVolume, forKey: .voiceVolume)
         try c.encode(media, forKey: .media)
+        try c.encode(cost, forKey: .cost)
         try c.encode(bargeIns, forKey: .bargeIns)
         try c.encode(echoTurnsIgnored, forKey: .echoTurnsIgnored)
         try c.encode(voicePausesResumed, forKey: .voicePausesResumed)
         try c.encode(malformedEvents, forKey: .malformedEvents)
         try c.encode(unknownEvents, forKey: .unknownEvents)
         if let audio { try c.encode(audio, forKey: .audio) } else { try c.encodeNil(forKey: .audio) }
+    }
+}
+
+/// The `cost_usd` object of `status`: estimated USD spent on the Realtime API since the service started,
+/// and since the owner's local midnight, rounded to a millionth of a dollar.
+public struct CostStatus: Sendable, Equatable, Codable {
+    public var sinceStart: Double
+    public var today: Double
+
+    public init(sinceStart: Double = 0, today: Double = 0) {
+        self.sinceStart = (sinceStart * 1e6).rounded() / 1e6
+        self.today = (today * 1e6).rounded() / 1e6
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case sinceStart = "since_start"
+        case today
     }
 }
 

@@ -43,4 +43,44 @@ public enum RealtimeModels {
     }
 
     public static func pricing(for id: String) -> RealtimePricing { model(for: id).pricing }
+
+    /// What the owner should know about `id` on `day`, in one sentence naming the key to change, or nil for
+    /// a current model.
+    public static func advice(for id: String, on day: CalendarDay) -> ModelAdvice? {
+        switch lifecycle(of: id, on: day) {
+        case .current:
+            return nil
+        case .deprecated(let shutdown, let replacement):
+            let days = day.days(until: shutdown)
+            return ModelAdvice(
+                severity: .warning,
+                text: "the Realtime model \"\(id)\" shuts down on \(shutdown) (in \(days) day\(days == 1 ? "" : "s")); "
+                    + "set [realtime] model = \"\(replacement)\"")
+        case .shutDown(let shutdown, let replacement):
+            return ModelAdvice(
+                severity: .error,
+                text: "the Realtime model \"\(id)\" was shut down on \(shutdown) and the API refuses it; "
+                    + "set [realtime] model = \"\(replacement)\"")
+        case .unknown:
+            return ModelAdvice(
+                severity: .note,
+                text: "the Realtime model \"\(id)\" is not one this release knows (`jarvis-voice models` lists them); "
+                    + "it may work, and its cost is estimated at the dearest current prices")
+        }
+    }
+}
+
+/// A sentence about the configured model, and how much it matters.
+public struct ModelAdvice: Sendable, Equatable {
+    public enum Severity: String, Sendable, Equatable {
+        /// Worth knowing; nothing is wrong.
+        case note
+        /// Works today; will stop.
+        case warning
+        /// The API refuses it now.
+        case error
+    }
+
+    public var severity: Severity
+    public var text: String
 }

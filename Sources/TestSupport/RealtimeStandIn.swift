@@ -29,6 +29,7 @@ public final class RealtimeStandIn: Sendable {
         var refusedUpgrades = 0
         var sentAudioDeltas = 0
         var answeredPings = 0
+        var spokenItems: [SpokenItem] = []
     }
 
     enum UpgradeResult: Sendable {
@@ -148,6 +149,7 @@ public final class RealtimeStandIn: Sendable {
     func record(_ event: RecordedClientEvent) { shared.withLock { $0.events.append(event) } }
     func reject(_ why: String) { shared.withLock { $0.rejections.append(why) } }
     func countDelta() { shared.withLock { $0.sentAudioDeltas += 1 } }
+    func recordSpoken(_ item: SpokenItem) { shared.withLock { $0.spokenItems.append(item) } }
 
     // MARK: - For tests
 
@@ -166,6 +168,8 @@ public final class RealtimeStandIn: Sendable {
     public var sentAudioDeltas: Int { shared.withLock { $0.sentAudioDeltas } }
     /// Pings answered with a pong, across connections (a script may leave the first connection's unanswered).
     public var answeredPings: Int { shared.withLock { $0.answeredPings } }
+    /// Every assistant message item the model started to speak, in order, across connections.
+    public var spokenItems: [SpokenItem] { shared.withLock { $0.spokenItems } }
 
     public func clientEvents(ofType type: String) -> [RecordedClientEvent] { clientEvents.filter { $0.type == type } }
 

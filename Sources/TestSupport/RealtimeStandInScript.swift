@@ -117,3 +117,20 @@ public enum RealtimeStandInAction: Sendable, Equatable {
     /// Send a close frame with this code.
     case close(code: Int, reason: String)
 }
+
+/// An assistant message item the stand-in's model started to speak.
+public struct SpokenItem: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// A reasoning model's own preamble.
+        case preamble
+        /// The acknowledgement the session's instructions asked for (`fillerMarker`).
+        case filler
+        case answer
+    }
+
+    public var id: String
+    public var responseID: String
+    public var kind: Kind
+    /// The whole item's audio as scripted (a cancel may have cut what was sent).
+    public var audioMilliseconds: Int
+}

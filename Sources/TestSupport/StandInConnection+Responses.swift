@@ -8,7 +8,7 @@ extension StandInConnection {
     /// One output item a response is to carry.
     enum PlannedItem: Sendable {
         /// `dropsConnection`: the item `dropConnectionAfterDeltas` counts (the answer).
-        case message(audio: [Int16], transcript: String, dropsConnection: Bool)
+        case message(SpokenItem.Kind, audio: [Int16], transcript: String, dropsConnection: Bool)
         case functionCall(ScriptedFunctionCall)
     }
 
@@ -43,7 +43,7 @@ extension StandInConnection {
     /// The items of the response for `stage`: only a turn's first response speaks a preamble or filler.
     func plan(for stage: Stage) -> [PlannedItem] {
         let script = standIn.script
-        let preamble = PlannedItem.message(audio: script.preambleAudio, transcript: script.preambleTranscript, dropsConnection: false)
+        let preamble = PlannedItem.message(.preamble, audio: script.preambleAudio, transcript: script.preambleTranscript, dropsConnection: false)
         switch stage {
         case .functionCall(let index):
             let calls = script.turnCalls
@@ -52,11 +52,11 @@ extension StandInConnection {
             var items: [PlannedItem] = []
             if !script.preambleAudio.isEmpty { items.append(preamble) }
             if let marker = script.fillerMarker, state.withLock({ $0.instructions.contains(marker) }) {
-                items.append(.message(audio: script.fillerAudio, transcript: script.fillerTranscript, dropsConnection: false))
+                items.append(.message(.filler, audio: script.fillerAudio, transcript: script.fillerTranscript, dropsConnection: false))
             }
             return items + [call]
         case .answer:
-            let answer = PlannedItem.message(audio: script.answerAudio, transcript: script.answerTranscript, dropsConnection: true)
+            let answer = PlannedItem.message(.answer, audio: script.answerAudio, transcript: script.answerTranscript, dropsConnection: true)
             return script.preambleBeforeAnswer && !script.preambleAudio.isEmpty ? [preamble, answer] : [answer]
         }
     }
@@ -73,10 +73,11 @@ extension StandInConnection {
             cancelReason = state.withLock { $0.cancelReason }
             if cancelReason != nil { break }
             switch planned {
-            case .message(let audio, let transcript, let dropsConnection):
+            case .message(let kind, let audio, let transcript, let dropsConnection):
                 guard
                     let message = await streamMessage(
-                        responseID: responseID, outputIndex: index, audio: audio, transcript: transcript, dropsConnection: dropsConnection)
+                        kind, responseID: responseID, outputIndex: index, audio: audio, transcript: transcript,
+                        dropsConnection: dropsConnection)
                 else { return }
                 output.append(message.item)
                 samples += message.samples
@@ -145,10 +146,11 @@ extension StandInConnection {
     /// rest after the audio). A cancel stops it before the next delta; the item ends `incomplete` with the
     /// words sent. nil: the script dropped the connection mid-item.
     private func streamMessage(
-        responseID: String, outputIndex: Int, audio: [Int16], transcript: String, dropsConnection: Bool
+        _ kind: SpokenItem.Kind, responseID: String, outputIndex: Int, audio: [Int16], transcript: String, dropsConnection: Bool
     ) async -> StreamedMessage? {
         let script = standIn.script
         let itemID = newItemID()
+        standIn.recordSpoken(SpokenItem(id: itemID, responseID: responseID, kind: kind, audioMilliseconds: audio.count / 24))
         state.withLock { $0.assistantAudioMs[itemID] = 0 }
         let previous = addItem(itemID)
         let ids: [String: JSONValue] = [

@@ -94,6 +94,9 @@ struct ApplianceControlHandler: ControlHandler {
             media: MediaStatus(
                 state: MediaStatus.State(rawValue: now.state.rawValue) ?? .stopped, title: now.displayTitle,
                 url: now.item?.url, volume: now.volume, ducked: conversation.media.ducked),
+            cost: CostStatus(
+                sinceStart: conversation.spending.sinceStart,
+                today: conversation.spending.spent(on: LocalTime.systemNow().calendarDay)),
             bargeIns: conversation.bargeIns, echoTurnsIgnored: conversation.echoTurnsIgnored,
             voicePausesResumed: conversation.pausesResumed,
             malformedEvents: conversation.malformedEvents, unknownEvents: conversation.unknownEvents, audio: audioStatus())

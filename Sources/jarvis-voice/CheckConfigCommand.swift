@@ -1,5 +1,6 @@
 import ArgumentParser
 import Configuration
+import Realtime
 
 /// `jarvis-voice check-config --config PATH`: validates the file without touching devices or secrets.
 struct CheckConfigCommand: ParsableCommand {
@@ -9,20 +10,28 @@ struct CheckConfigCommand: ParsableCommand {
         discussion: """
             Prints one "PATH:LINE: message" line per problem on standard output and exits 78 \
             (EX_CONFIG); prints "PATH: OK" and exits 0 when the file is valid. Problems with the \
-            file itself (missing, unreadable) are reported on line 1. Secrets are not read; \
-            `jarvis-voice doctor` checks them.
+            file itself (missing, unreadable) are reported on line 1. A Realtime model past its \
+            shutdown date is a problem; one with a shutdown announced is a warning ("PATH:LINE: \
+            warning: ..."), still OK. Secrets are not read; `jarvis-voice doctor` checks them.
             """
     )
 
     @OptionGroup var options: ConfigOption
 
     func run() throws {
+        let config: JarvisVoiceConfig
         do {
-            _ = try ConfigLoader.load(path: options.config)
-            print("\(options.config): OK")
+            config = try ConfigLoader.load(path: options.config)
         } catch {
             for line in error.lines { print(line) }
             throw ConfigOption.exConfig
         }
+        if let advice = RealtimeModels.advice(for: config.realtime.model, on: .today()) {
+            let line = ConfigLoader.line(of: "model", in: "realtime", path: options.config) ?? 1
+            let label = advice.severity == .error ? "" : "\(advice.severity.rawValue): "
+            print("\(options.config):\(line): \(label)\(advice.text)")
+            if advice.severity == .error { throw ConfigOption.exConfig }
+        }
+        print("\(options.config): OK")
     }
 }

@@ -4,6 +4,7 @@ import Configuration
 import Control
 import HTTP
 import Jarvis
+import Realtime
 
 /// The checks behind `jarvis-voice doctor`, in report order. Never prints a secret's value.
 struct DoctorChecks {
@@ -196,6 +197,7 @@ struct DoctorChecks {
             switch response.status {
             case 200:
                 report.pass(name, "\(request.host) accepts the API key (GET \(Self.path(of: url)) -> 200)")
+                await checkModel(&report, modelsURL: url, key: key, http: http)
             case 401:
                 report.fail(name, "\(request.host) rejected the API key (401)", fix: "put a valid key in \(key.source)")
             case 403:
@@ -207,6 +209,47 @@ struct DoctorChecks {
             }
         } catch {
             report.fail(name, "\(request.host) is unreachable (offline?): \(error)", fix: "check the network, DNS and any proxy")
+        }
+    }
+
+    /// Whether the configured model is offered to this key (`GET /v1/models/{id}`), and its announced
+    /// shutdown (`shutdown_date`, or this release's table).
+    private func checkModel(_ report: inout DoctorReport, modelsURL: String, key: Secret, http: HTTPClient) async {
+        let name = "Realtime model"
+        let model = config.realtime.model
+        let replacement = RealtimeModels.named(model)?.replacement ?? RealtimeModels.defaultID
+        let fix = "set [realtime] model = \"\(replacement)\" (`jarvis-voice models` lists the current ones)"
+        guard !model.isEmpty, model.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-._".contains($0)) }) else {
+            report.fail(name, "\"\(model)\" is not a model name", fix: fix)
+            return
+        }
+        let timeout = config.realtime.connectTimeout
+        let request = HTTPRequest(url: modelsURL + "/" + model, headers: [HTTPHeader("Authorization", "Bearer \(key.unredacted)")],
+                                  connectTimeout: timeout, inactivityTimeout: timeout, totalTimeout: timeout + .seconds(5),
+                                  maxRedirects: 0)
+        do {
+            let response = try await http.execute(request)
+            let body = (try? await response.collect(upTo: 64 << 10)) ?? []
+            switch response.status {
+            case 200:
+                let announced = JSONValue.parse(String(decoding: body, as: UTF8.self))?["shutdown_date"]?.stringValue.flatMap(CalendarDay.init(iso:))
+                if let shutdown = announced ?? RealtimeModels.named(model)?.shutdown {
+                    let today = CalendarDay.today()
+                    if shutdown <= today {
+                        report.fail(name, "\(model) was shut down on \(shutdown)", fix: fix)
+                    } else {
+                        report.pass(name, "\(model) is available to this key until \(shutdown) (in \(today.days(until: shutdown)) days); then \(fix)")
+                    }
+                } else {
+                    report.pass(name, "\(model) is available to this key")
+                }
+            case 404:
+                report.fail(name, "the API does not offer \(model) to this key (GET \(Self.path(of: request.url)) -> 404)", fix: fix)
+            case let status:
+                report.fail(name, "GET \(Self.path(of: request.url)) on \(request.host) returned \(status)", fix: "check [realtime] url and model")
+            }
+        } catch {
+            report.fail(name, "\(request.host) did not answer for \(model): \(error)", fix: "check the network, DNS and any proxy")
         }
     }
 

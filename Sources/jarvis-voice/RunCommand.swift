@@ -36,6 +36,7 @@ struct RunCommand: AsyncParsableCommand {
         logLevel.bootstrap()
         let logger = Logger(label: "jarvis-voice")
         logger.notice("starting with \(options.config)")
+        logModelAdvice(config.realtime.model, logger: logger)
 
         let pipeline: AudioPipeline
         let runner: ConversationRunner
@@ -152,7 +153,8 @@ struct RunCommand: AsyncParsableCommand {
         let transport = WebSocketRealtimeTransport(
             configuration: RealtimeConnectionConfiguration(
                 url: config.realtime.url, model: config.realtime.model,
-                apiKey: RealtimeAPIKey(secrets.openAIKey.unredacted), connectTimeout: config.realtime.connectTimeout))
+                apiKey: RealtimeAPIKey(secrets.openAIKey.unredacted), apiKeySource: secrets.openAIKey.source.description,
+                connectTimeout: config.realtime.connectTimeout))
 
         var engine = ConversationConfiguration(
             session: RealtimeSessionSettings(config.realtime), model: RealtimeModels.model(for: config.realtime.model),
@@ -170,6 +172,20 @@ struct RunCommand: AsyncParsableCommand {
             ducking: ducking, logger: Logger(label: "conversation"))
         runner.setMediaVolume(player.currentVolume.gain)
         return runner
+    }
+
+    /// Once at start: a model that shuts down within 30 days is a warning, one already shut down an error
+    /// (the service still runs: radio, timers and the control socket work without it).
+    private func logModelAdvice(_ model: String, logger: Logger) {
+        let today = CalendarDay.today()
+        guard let advice = RealtimeModels.advice(for: model, on: today) else { return }
+        switch advice.severity {
+        case .error: logger.error("\(advice.text)")
+        case .warning:
+            let soon = RealtimeModels.named(model)?.shutdown.map { today.days(until: $0) <= 30 } ?? false
+            if soon { logger.warning("\(advice.text)") } else { logger.notice("\(advice.text)") }
+        case .note: logger.notice("\(advice.text)")
+        }
     }
 
     /// The button, or nil (disabled, or the GPIO line cannot be opened: the control socket still works).

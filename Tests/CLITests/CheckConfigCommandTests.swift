@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 import TestProcess
 
@@ -26,5 +27,32 @@ import TestProcess
         let missing = try await ChildProcess.run([binary, "check-config", "--config", directory.path + "/none.toml"])
         #expect(missing.status == 78)
         #expect(missing.stdout == "\(directory.path)/none.toml:1: cannot read file: No such file or directory\n")
+    }
+
+    /// The model lifecycle, on either side of gpt-realtime's shutdown (libfaketime sets the day the binary
+    /// sees; scripts/install-deps installs it): a warning naming the date and the replacement before, a
+    /// problem (exit 78) after.
+    @Test func aRetiredModelWarnsBeforeItsShutdownAndFailsAfter() async throws {
+        let binary = try #require(ChildProcess.builtExecutable("jarvis-voice"), "jarvis-voice is not built next to the tests")
+        let faketime = "/usr/bin/faketime"
+        try #require(access(faketime, X_OK) == 0, "faketime is missing: scripts/install-deps test")
+        let directory = TemporaryDirectory()
+        let old = directory.write("old.toml", "[button]\nenabled = false\n\n[realtime]\nmodel = \"gpt-realtime\"\n")
+        let before = try await ChildProcess.run([faketime, "2026-12-06 12:00:00", binary, "check-config", "--config", old])
+        #expect(before.status == 0)
+        #expect(before.stdout == """
+            \(old):5: warning: the Realtime model "gpt-realtime" shuts down on 2027-01-20 (in 45 days); set [realtime] model = "gpt-realtime-2.1"
+            \(old): OK
+
+            """)
+        let after = try await ChildProcess.run([faketime, "2027-02-01 12:00:00", binary, "check-config", "--config", old])
+        #expect(after.status == 78)
+        #expect(after.stdout == """
+            \(old):5: the Realtime model "gpt-realtime" was shut down on 2027-01-20 and the API refuses it; set [realtime] model = "gpt-realtime-2.1"
+
+            """)
+        let current = directory.write("current.toml", "[realtime]\nmodel = \"gpt-realtime-2.1-mini\"\n")
+        let fine = try await ChildProcess.run([faketime, "2027-02-01 12:00:00", binary, "check-config", "--config", current])
+        #expect(fine.status == 0 && fine.stdout == "\(current): OK\n")
     }
 }

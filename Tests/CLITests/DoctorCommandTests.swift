@@ -46,9 +46,24 @@ import TestSupport
         #expect(line(result, "✓ playback device: ")?.hasPrefix("✓ playback device: \"doctor_speaker\" opens") == true)
         #expect(line(result, "✓ button GPIO: ")?.contains("disabled") == true)
         #expect(line(result, "✓ Realtime API: ") == "✓ Realtime API: 127.0.0.1 accepts the API key (GET /v1/models -> 200)")
+        #expect(line(result, "✓ Realtime model: ") == "✓ Realtime model: gpt-realtime-2.1-mini is available to this key")
         #expect(line(result, "✓ Jarvis: ")?.contains("is up") == true)
-        #expect(lines(result).last == "all 9 checks passed")
+        #expect(lines(result).last == "all 10 checks passed")
         #expect(!result.stdout.contains(Self.apiKey) && !result.stdout.contains("s3cret"))
+    }
+
+    /// The doctor asks the API whether this key may use the configured model (`GET /v1/models/{id}`).
+    @Test func aModelTheAPIDoesNotOfferFailsWithItsReplacement() async throws {
+        let models = try await ModelsStandIn.start(key: Self.apiKey)
+        defer { Task { await models.stop() } }
+        let key = dir.write("openai.key", Self.apiKey + "\n")
+        let config = ServiceConfig(
+            capture: "no_such_mic", playback: "no_such_speaker", realtimeURL: models.realtimeURL, apiKeyFile: key,
+            realtime: [#"model = "gpt-realtime""#], jarvisURL: "http://127.0.0.1:9/ui").write(to: dir)
+        let result = try await doctor(config: config)
+        #expect(line(result, "✗ Realtime model: ") == #"✗ Realtime model: the API does not offer gpt-realtime to this key (GET /v1/models/gpt-realtime -> 404) (fix: set [realtime] model = "gpt-realtime-2.1" (`jarvis-voice models` lists the current ones))"#,
+                "\(result.stdout)")
+        #expect(!result.stdout.contains(Self.apiKey))
     }
 
     @Test func missingDevicesBadKeyAndDeadJarvisFail() async throws {

@@ -225,11 +225,15 @@ import TestSupport
         let interruption: [Int16]
         let silence = [Int16](repeating: 0, count: 16_000)
 
-        static func start(in dir: TemporaryDirectory, name: String) async throws -> Kitchen {
+        /// `configure` changes the stand-in's script after the room's own settings (a preamble, say).
+        static func start(
+            in dir: TemporaryDirectory, name: String, configure: (inout RealtimeStandInScript) async throws -> Void = { _ in }
+        ) async throws -> Kitchen {
             var script = RealtimeStandInScript()
             script.answerAudio = try await SpeechSynthesis.speak(answer, rate: 24_000, directory: dir.path, name: "answer")
             script.answerTranscript = answer
             script.vadThresholdRMS = 150
+            try await configure(&script)
             let realtime = try await RealtimeStandIn.start(script: script)
             let jarvis = try await TermLLMStandIn.start()
             var mic = room

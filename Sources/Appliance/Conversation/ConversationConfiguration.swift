@@ -21,7 +21,7 @@ public struct ConversationConfiguration: Sendable {
     public var speakingWatchdog: Duration
     /// Backstop for a running tool (the Jarvis client has its own, shorter, timeouts). Default 90 s.
     public var toolTimeout: Duration
-    /// How long `error` is shown before `idle`. Default 3 s.
+    /// How long `error` is shown before `idle`. Default 2 s.
     public var errorHold: Duration
     /// Push-to-talk audio shorter than this is dropped silently (the API rejects < 100 ms). Default 100 ms.
     public var minimumCommit: Duration
@@ -44,7 +44,7 @@ public struct ConversationConfiguration: Sendable {
         session: RealtimeSessionSettings = RealtimeSessionSettings(), tools: [FunctionTool] = [],
         model: RealtimeModel = RealtimeModels.model(for: RealtimeModels.defaultID), connectTimeout: Duration = .seconds(10), quietPeriod: Duration = .seconds(10),
         userSpeakingLimit: Duration = .seconds(60), processingTimeout: Duration = .seconds(15),
-        speakingWatchdog: Duration = .seconds(8), toolTimeout: Duration = .seconds(90), errorHold: Duration = .seconds(3),
+        speakingWatchdog: Duration = .seconds(8), toolTimeout: Duration = .seconds(90), errorHold: Duration = .seconds(2),
         minimumCommit: Duration = .milliseconds(100),
         toolTimeoutMessage: String = "Jarvis did not answer in time. Please try again.",
         toolCancelledMessage: String = "The user cancelled this request.",

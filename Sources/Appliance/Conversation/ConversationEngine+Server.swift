@@ -134,6 +134,7 @@ extension ConversationEngine {
         response.done()
         voice.responseDone(info.id)
         if let usage = info.usage {
+            spentUSD += configuration.model.pricing.cost(of: usage)
             metrics.add(usage, pricing: configuration.model.pricing)
             log(.debug, "response \(info.id ?? "?") \(info.status): tokens in \(usage.inputTokens) out \(usage.outputTokens)")
         }

@@ -20,6 +20,8 @@ public struct ConversationEngine: Sendable {
     public internal(set) var echoTurnsIgnored = 0
     /// ...and times near-end speech paused the assistant but fell short of stopping it (the voice went on).
     public internal(set) var pausesResumed = 0
+    /// Estimated USD of every response since start (`response.done` usage at the model's prices).
+    public internal(set) var spentUSD: Double = 0
 
     var now = EngineTime.zero
     var effects: [ConversationEffect] = []

@@ -15,11 +15,13 @@ public struct ConversationStatus: Sendable, Equatable {
     public var bargeIns: Int
     public var echoTurnsIgnored: Int
     public var pausesResumed: Int
+    /// Estimated Realtime API spending since start and by local day.
+    public var spending: SpendingLedger
 
     public init(state: ConversationState = .idle, realtimeConnected: Bool = false, jarvisSessionID: String? = nil,
                 media: MediaGainStatus = MediaGainStatus(ducked: false, volume: 1), toolsRunning: Int = 0,
                 malformedEvents: Int = 0, unknownEvents: Int = 0, bargeIns: Int = 0, echoTurnsIgnored: Int = 0,
-                pausesResumed: Int = 0) {
+                pausesResumed: Int = 0, spending: SpendingLedger = SpendingLedger()) {
         self.state = state
         self.realtimeConnected = realtimeConnected
         self.jarvisSessionID = jarvisSessionID
@@ -30,6 +32,7 @@ public struct ConversationStatus: Sendable, Equatable {
         self.bargeIns = bargeIns
         self.echoTurnsIgnored = echoTurnsIgnored
         self.pausesResumed = pausesResumed
+        self.spending = spending
     }
 
     /// The contract keys: `state`, `realtime_connected`, `jarvis_session_id`.

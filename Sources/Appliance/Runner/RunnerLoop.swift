@@ -24,6 +24,8 @@ final class RunnerLoop {
     var nearEndSpeech = false
     var possibleNearEndSpeech = false
     var sayWaiters = SayWaiters()
+    /// The engine's `spentUSD` last put into the status snapshot.
+    var recordedSpending: Double = 0
 
     init(runner: ConversationRunner) {
         self.runner = runner
@@ -157,7 +159,12 @@ final class RunnerLoop {
         let bargeIns = engine.bargeIns
         let echoTurnsIgnored = engine.echoTurnsIgnored
         let pausesResumed = engine.pausesResumed
+        // The wall clock is read only when the total moved (this runs after every tick).
+        let spent = engine.spentUSD
+        let today = spent != recordedSpending ? LocalTime.systemNow().calendarDay : nil
+        recordedSpending = spent
         runner.snapshot.withLock { status in
+            if let today { status.spending.record(total: spent, today: today) }
             status.state = state
             status.realtimeConnected = connected
             status.media = media

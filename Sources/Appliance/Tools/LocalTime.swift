@@ -1,7 +1,8 @@
 import Glibc
+import Realtime
 
 /// A moment on the owner's wall clock: the civil date and time at a UTC offset, computed from Unix
-/// seconds without Foundation (days-from-civil inverse, proleptic Gregorian calendar).
+/// seconds without Foundation (`CalendarDay`'s proleptic Gregorian calendar).
 public struct LocalTime: Sendable, Equatable {
     public var year: Int
     public var month: Int
@@ -14,6 +15,8 @@ public struct LocalTime: Sendable, Equatable {
     public var utcOffsetSeconds: Int
     /// The zone's abbreviation (e.g. "CET"), or "" when unknown.
     public var zoneName: String
+    /// The local date as a day (what "since midnight" counts from).
+    public var calendarDay: CalendarDay
 
     public init(epochSeconds: Int64, utcOffsetSeconds: Int, zoneName: String) {
         let local = epochSeconds + Int64(utcOffsetSeconds)
@@ -23,16 +26,8 @@ public struct LocalTime: Sendable, Equatable {
         minute = secondOfDay % 3600 / 60
         second = secondOfDay % 60
         weekday = (days % 7 + 11) % 7  // 1970-01-01 was a Thursday (4)
-        // Howard Hinnant's civil_from_days.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        calendarDay = CalendarDay(daysSinceEpoch: days)
+        (year, month, day) = calendarDay.components
         self.utcOffsetSeconds = utcOffsetSeconds
         self.zoneName = zoneName
     }
