@@ -56,6 +56,35 @@ import Testing
         try await s.h.stop()
     }
 
+    /// A rate limit is worth waiting for, but not sooner than the server asks (`Retry-After`).
+    @Test func aRateLimitIsRetriedNoSoonerThanItsRetryAfter() async throws {
+        let s = try base.setup()
+        s.transport.scriptConnects(.fail(RealtimeDisconnect(kind: .transient, reason: .rateLimited(retryAfterSeconds: 1))))
+        let tapped = ContinuousClock.now
+        s.h.runner.tap()
+        #expect(await waitUntil { s.transport.links.count == 1 })
+        #expect(ContinuousClock.now - tapped >= .seconds(1), "the backoff alone would have retried after 250 ms")
+        #expect(s.transport.attempts == 2)
+        try #require(s.transport.current).serverSends(ServerFrames.sessionCreated())
+        await s.h.waitForState(.listening)
+        #expect(s.h.logs.contains("rate-limiting this API key (HTTP 429); it asks to wait 1 s; retrying"), "\(s.h.logs.all)")
+        try await s.h.stop()
+    }
+
+    /// No credit left: retrying cannot help. One attempt, its own earcon, one line saying what to do.
+    @Test func anAccountOutOfCreditIsNotRetried() async throws {
+        let s = try base.setup()
+        let refusal = RealtimeError(type: "insufficient_quota", code: "credit_balance_exhausted", message: "You exceeded your current quota.")
+        s.transport.scriptConnects(.fail(RealtimeDisconnect.classify(upgradeStatus: 429, body: refusal, retryAfterSeconds: nil, context: s.transport.context)))
+        s.h.runner.tap()
+        await s.h.waitForState(.error)
+        #expect(s.h.logs.all.filter { $0.contains("out of credit") }.count == 1, "\(s.h.logs.all)")
+        #expect(s.h.mixer.requestedGain(.media) == 1, "media released")
+        await s.h.waitForState(.idle)
+        #expect(s.transport.attempts == 1)
+        try await s.h.stop()
+    }
+
     /// A tap, an open link, and the server's error event with `code` on it.
     func linkFailing(_ code: String, _ message: String) async throws -> (ConversationRunnerTests.Setup, FakeRealtimeLink) {
         let s = try base.setup()

@@ -44,6 +44,7 @@ import Realtime
         h.handle(.voicePlayed(samples: 72_000), after: 1_750)
         #expect(h.state == .listening)
         #expect(h.lastSent.isEmpty, "heard to the end: nothing to correct")
+        #expect(h.last.contains { if case .turnCompleted(let turn) = $0 { turn.spokenItems == 2 } else { false } }, "the turn: line counts both")
     }
 
     @Test func aBargeInDuringThePreambleTruncatesItAndDeletesTheUnheardAnswer() {

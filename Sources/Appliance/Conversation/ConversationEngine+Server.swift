@@ -117,7 +117,7 @@ extension ConversationEngine {
         saying?.heardAudio = true
         emit(.enqueueVoice(itemID: delta.itemID, audio: delta.delta))
         let isAnswer = response.speaksAnswer(delta.responseID)
-        metrics.audioReceived(at: now, isAnswer: isAnswer)
+        metrics.audioReceived(at: now, itemID: delta.itemID, isAnswer: isAnswer)
         switch state {
         case .listening, .processing, .waitingForJarvis:
             enter(isAnswer || state == .waitingForJarvis ? .aiSpeaking : .fillerSpeaking)

@@ -7,6 +7,9 @@ public struct TurnMetrics: Sendable, Equatable, CustomStringConvertible {
     /// End of the user's turn → first audio of the answer after the tool result.
     public var answerAudioMs: Int?
     public var toolDurationsMs: [Int] = []
+    /// Assistant audio items spoken in the turn: a filler or preamble, the answer (a reasoning model may
+    /// speak several in one response).
+    public var spokenItems = 0
     public var usage = Usage()
     public var estimatedCostUSD: Double = 0
     /// The user talked over the answer and it was stopped (the interruption is a turn of its own).
@@ -19,6 +22,7 @@ public struct TurnMetrics: Sendable, Equatable, CustomStringConvertible {
         parts.append("first_audio_ms=\(firstAudioMs.map(String.init) ?? "-")")
         parts.append("answer_audio_ms=\(answerAudioMs.map(String.init) ?? "-")")
         parts.append("tool_ms=\(toolDurationsMs.map(String.init).joined(separator: ","))")
+        parts.append("items=\(spokenItems)")
         parts.append("tokens_in=\(usage.inputTokens) (audio \(usage.inputAudio), text \(usage.inputText), cached \(usage.cachedTokens))")
         parts.append("tokens_out=\(usage.outputTokens) (audio \(usage.outputAudio), text \(usage.outputText))")
         let cents = (estimatedCostUSD * 100_000).rounded() / 100_000
@@ -32,14 +36,20 @@ public struct TurnMetrics: Sendable, Equatable, CustomStringConvertible {
 struct TurnMetricsRecorder: Sendable {
     private(set) var current: TurnMetrics?
     private var turnEnded: EngineTime?
+    private var lastItemID: String?
 
     mutating func userTurnEnded(at now: EngineTime) {
         current = TurnMetrics()
         turnEnded = now
+        lastItemID = nil
     }
 
-    mutating func audioReceived(at now: EngineTime, isAnswer: Bool) {
+    mutating func audioReceived(at now: EngineTime, itemID: String, isAnswer: Bool) {
         guard let turnEnded, current != nil else { return }
+        if itemID != lastItemID {
+            lastItemID = itemID
+            current?.spokenItems += 1
+        }
         let elapsed = now.milliseconds(since: turnEnded)
         if current?.firstAudioMs == nil { current?.firstAudioMs = elapsed }
         if isAnswer, current?.answerAudioMs == nil { current?.answerAudioMs = elapsed }
@@ -59,6 +69,7 @@ struct TurnMetricsRecorder: Sendable {
         defer {
             current = nil
             turnEnded = nil
+            lastItemID = nil
         }
         return current
     }
