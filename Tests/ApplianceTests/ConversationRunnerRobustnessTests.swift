@@ -112,6 +112,8 @@ import Testing
         let (s, link) = try await linkFailing("invalid_api_key", "Incorrect API key provided.")
         await s.h.waitForState(.error)
         #expect(s.h.logs.contains("rejected the API key"), "\(s.h.logs.all)")
+        #expect(s.h.logs.all.filter { $0.contains("API key") && !$0.hasPrefix("debug") && !$0.hasPrefix("trace") }.count == 1,
+                "one line, not the error event's as well: \(s.h.logs.all)")
         #expect(!s.h.logs.contains("connect_timeout"), "\(s.h.logs.all)")
         #expect(await waitUntil { link.closedByClient }, "the runner closes the rejected link")
         await s.h.waitForTicks()

@@ -42,7 +42,8 @@ public struct ConversationConfiguration: Sendable {
 
     public init(
         session: RealtimeSessionSettings = RealtimeSessionSettings(), tools: [FunctionTool] = [],
-        model: RealtimeModel = RealtimeModels.model(for: RealtimeModels.defaultID), connectTimeout: Duration = .seconds(10), quietPeriod: Duration = .seconds(10),
+        model: RealtimeModel = RealtimeModels.model(for: RealtimeModels.defaultID), connectTimeout: Duration = .seconds(10),
+        quietPeriod: Duration = .seconds(10),
         userSpeakingLimit: Duration = .seconds(60), processingTimeout: Duration = .seconds(15),
         speakingWatchdog: Duration = .seconds(8), toolTimeout: Duration = .seconds(90), errorHold: Duration = .seconds(2),
         minimumCommit: Duration = .milliseconds(100),

@@ -94,6 +94,11 @@ extension ConversationEngine {
             fail(earcon: .error, reason: error.description)
             return
         }
+        if RealtimeDisconnect.classify(error, context: RealtimeConnectionContext(model: configuration.model.id))?.isFatal == true {
+            // The connection ends on it, and the runner reports that end once, in plain words, with its sound.
+            log(.debug, error.description)
+            return
+        }
         log(.error, error.description)
         emit(.playEarcon(.error))
         if state == .processing, !response.isActive {
