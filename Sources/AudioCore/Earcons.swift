@@ -17,6 +17,10 @@ public enum Earcon: String, Sendable, CaseIterable {
     /// The OpenAI account is out of credit: nothing will answer until the owner adds some (three low,
     /// evenly spaced notes on one pitch, then a lower one: unlike any other cue).
     case outOfCredit
+    /// The microphone was muted, or a tap found it muted (a low falling fourth).
+    case microphoneOff
+    /// The microphone is on again (the same fourth, rising).
+    case microphoneOn
 
     /// One note: a fundamental with a few soft harmonics under an attack/decay/release envelope.
     public struct Note: Sendable, Equatable {
@@ -40,6 +44,8 @@ public enum Earcon: String, Sendable, CaseIterable {
         case .error: return [n(220.00, 0, 120), n(207.65, 170, 150)]                               // A3 G#3
         case .offline: return [n(392.00, 0, 120), n(329.63, 120, 120), n(261.63, 240, 160)]        // G4 E4 C4
         case .outOfCredit: return [n(293.66, 0, 70), n(293.66, 95, 70), n(293.66, 190, 70), n(196.00, 280, 110)] // D4 D4 D4 G3
+        case .microphoneOff: return [n(440.00, 0, 90), n(329.63, 80, 170)]                         // A4 -> E4
+        case .microphoneOn: return [n(329.63, 0, 90), n(440.00, 80, 170)]                          // E4 -> A4
         case .reset: return [n(523.25, 0, 80), n(659.26, 60, 80), n(783.99, 120, 80), n(1046.50, 180, 140)] // C5 E5 G5 C6
         }
     }

@@ -14,6 +14,8 @@ public enum LEDPattern: String, Sendable, CaseIterable, CustomStringConvertible 
     case error
     /// A short blip every 2 s: no connection.
     case offline
+    /// Two short flashes every 3 s, for as long as it lasts: the microphone is muted.
+    case muted
 
     public struct Step: Sendable, Equatable {
         public var lit: Bool
@@ -31,6 +33,7 @@ public enum LEDPattern: String, Sendable, CaseIterable, CustomStringConvertible 
         case .speaking: return [on(800), dark(200)]
         case .error: return [on(100), dark(100), on(100), dark(100), on(100), dark(1000)]
         case .offline: return [on(100), dark(1900)]
+        case .muted: return [on(100), dark(150), on(100), dark(2650)]
         }
     }
 

@@ -21,6 +21,8 @@ public struct ButtonConfig: Sendable, Equatable {
     public var holdMs: Int = 400
     /// Pressed at least this long: forget the Jarvis session.
     public var longHoldMs: Int = 3000
+    /// A second tap within this long of the first is a double tap: it turns the microphone mute on or off.
+    public var doubleTapMs: Int = 400
 
     public init() {}
 }

@@ -21,7 +21,8 @@ extension JarvisVoiceConfig {
     ///            api = "chat_completions", inactivity_timeout_s = 30, total_timeout_s = 120,
     ///            session_idle_reset_min = 30, max_answer_words = 150
     /// [button]   enabled = true, chip = "/dev/gpiochip0", line = 17, active_low = true,
-    ///            bias = "pull-up", debounce_ms = 20, hold_ms = 400, long_hold_ms = 3000
+    ///            bias = "pull-up", debounce_ms = 20, hold_ms = 400, long_hold_ms = 3000,
+    ///            double_tap_ms = 400
     /// [led]      enabled = false, chip = "/dev/gpiochip0", line = (unset; required if enabled),
     ///            active_low = false
     /// [media]    volume = 0.5, duck_db = -20, duck_ramp_ms = 100, restore_ramp_ms = 300,
@@ -226,6 +227,7 @@ extension ButtonConfig {
         debounceMs = r.integer("debounce_ms", default: d.debounceMs, in: 0...500)
         holdMs = r.integer("hold_ms", default: d.holdMs, in: 100...10_000)
         longHoldMs = r.integer("long_hold_ms", default: d.longHoldMs, in: 500...60_000)
+        doubleTapMs = r.integer("double_tap_ms", default: d.doubleTapMs, in: 100...2_000)
         if longHoldMs <= holdMs {
             if r.isSet("long_hold_ms") {
                 r.problem("long_hold_ms", "must be above hold_ms (\(holdMs)), got \(longHoldMs)")

@@ -23,17 +23,19 @@ public enum ControlCommand: Sendable, Equatable {
     case say(String)
     /// The assistant's voice and earcons, validated to 0.0...1.0 (`volume` stays the media volume).
     case voiceVolume(Double)
+    /// The microphone privacy mute: `mute on` / `mute off`.
+    case mute(Bool)
 
     /// Every verb, in the contract's order.
     public static let verbs = [
         "tap", "press", "release", "ask", "status", "play", "station", "podcast",
-        "pause", "resume", "stop", "skip", "volume", "reset", "say", "voice-volume",
+        "pause", "resume", "stop", "skip", "volume", "reset", "say", "voice-volume", "mute",
     ]
 
     /// Verbs that take exactly one argument, with the name shown in usage messages.
     public static let argumentNames = [
         "ask": "TEXT", "play": "URL", "station": "NAME", "podcast": "FEED_URL", "volume": "LEVEL",
-        "say": "TEXT", "voice-volume": "LEVEL",
+        "say": "TEXT", "voice-volume": "LEVEL", "mute": "on|off",
     ]
 
     /// Verbs whose argument is the rest of the command line (several words).
@@ -52,6 +54,12 @@ public enum ControlCommand: Sendable, Equatable {
             case "podcast": self = .podcast(feedURL: argument)
             case "say": self = .say(argument)
             case "voice-volume": self = .voiceVolume(try Self.level(argument))
+            case "mute":
+                switch argument {
+                case "on": self = .mute(true)
+                case "off": self = .mute(false)
+                default: throw .invalidChoice(verb: verb, argument: argument, expected: "on or off")
+                }
             default: self = .volume(try Self.level(argument))
             }
             return
@@ -96,6 +104,7 @@ public enum ControlCommand: Sendable, Equatable {
         case .reset: "reset"
         case .say: "say"
         case .voiceVolume: "voice-volume"
+        case .mute: "mute"
         }
     }
 
@@ -109,6 +118,7 @@ public enum ControlCommand: Sendable, Equatable {
         case .volume(let level): "\(level)"
         case .say(let text): text
         case .voiceVolume(let level): "\(level)"
+        case .mute(let muted): muted ? "on" : "off"
         case .tap, .press, .release, .status, .pause, .resume, .stop, .skip, .reset: nil
         }
     }
@@ -117,7 +127,7 @@ public enum ControlCommand: Sendable, Equatable {
     public var isMedia: Bool {
         switch self {
         case .play, .station, .podcast, .pause, .resume, .stop, .skip, .volume: true
-        case .tap, .press, .release, .ask, .status, .reset, .say, .voiceVolume: false
+        case .tap, .press, .release, .ask, .status, .reset, .say, .voiceVolume, .mute: false
         }
     }
 
@@ -138,6 +148,7 @@ public enum ControlCommandError: Error, Sendable, Equatable, CustomStringConvert
     case missingArgument(verb: String, name: String)
     case unexpectedArgument(verb: String, argument: String)
     case invalidVolume(String)
+    case invalidChoice(verb: String, argument: String, expected: String)
 
     public var description: String {
         switch self {
@@ -149,6 +160,8 @@ public enum ControlCommandError: Error, Sendable, Equatable, CustomStringConvert
             "\(verb) takes no argument"
         case .invalidVolume(let text):
             "volume must be a number from 0.0 to 1.0, got \"\(text)\""
+        case .invalidChoice(let verb, let argument, let expected):
+            "\(verb) takes \(expected), got \"\(argument)\""
         }
     }
 }

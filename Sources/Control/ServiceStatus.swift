@@ -1,5 +1,5 @@
 /// The `status` answer (ARCHITECTURE §9). Encodes exactly
-/// `{"state", "realtime_connected", "jarvis_session_id", "voice_volume", "media": {"state", "title", "url", "volume", "ducked"}}`
+/// `{"state", "realtime_connected", "jarvis_session_id", "voice_volume", "muted", "media": {"state", "title", "url", "volume", "ducked"}}`
 /// and the keys added to it: `cost_usd` (`{"since_start", "today"}`), `barge_ins`, `echo_turns_ignored`,
 /// `voice_pauses_resumed`, `malformed_events`, `unknown_events` and `audio` (`AudioStatus`), with absent values as
 /// JSON `null` (never omitted).
@@ -11,6 +11,8 @@ public struct ServiceStatus: Sendable, Equatable, Codable {
     public var jarvisSessionID: String?
     /// The assistant's voice and earcon level, 0.0...1.0 (`ctl voice-volume`).
     public var voiceVolume: Double
+    /// The microphone privacy mute (`ctl mute on|off`, a double tap).
+    public var muted: Bool
     public var media: MediaStatus
     /// Estimated Realtime API spending.
     public var cost: CostStatus
@@ -27,13 +29,15 @@ public struct ServiceStatus: Sendable, Equatable, Codable {
     /// Nil when the service runs no audio pipeline.
     public var audio: AudioStatus?
 
-    public init(state: String, realtimeConnected: Bool, jarvisSessionID: String?, voiceVolume: Double = 1, media: MediaStatus,
+    public init(state: String, realtimeConnected: Bool, jarvisSessionID: String?, voiceVolume: Double = 1, muted: Bool = false,
+                media: MediaStatus,
                 cost: CostStatus = CostStatus(), bargeIns: Int = 0, echoTurnsIgnored: Int = 0, voicePausesResumed: Int = 0, malformedEvents: Int = 0,
                 unknownEvents: Int = 0, audio: AudioStatus? = nil) {
         self.state = state
         self.realtimeConnected = realtimeConnected
         self.jarvisSessionID = jarvisSessionID
         self.voiceVolume = voiceVolume
+        self.muted = muted
         self.media = media
         self.cost = cost
         self.bargeIns = bargeIns
@@ -49,6 +53,7 @@ public struct ServiceStatus: Sendable, Equatable, Codable {
         case realtimeConnected = "realtime_connected"
         case jarvisSessionID = "jarvis_session_id"
         case voiceVolume = "voice_volume"
+        case muted
         case media
         case cost = "cost_usd"
         case bargeIns = "barge_ins"
@@ -65,6 +70,7 @@ public struct ServiceStatus: Sendable, Equatable, Codable {
         try c.encode(realtimeConnected, forKey: .realtimeConnected)
         try c.encodeOrNull(jarvisSessionID, forKey: .jarvisSessionID)
         try c.encode(voiceVolume, forKey: .voiceVolume)
+        try c.encode(muted, forKey: .muted)
         try c.encode(media, forKey: .media)
         try c.encode(cost, forKey: .cost)
         try c.encode(bargeIns, forKey: .bargeIns)

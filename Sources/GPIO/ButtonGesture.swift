@@ -14,6 +14,9 @@ public enum ButtonGesture: Sendable, Equatable, CustomStringConvertible {
     case holdEnded(heldFor: Duration)
     /// Still pressed at the long-hold threshold (forget the Jarvis session).
     case longHold
+    /// A tap that began within the double-tap window after the previous tap ended (instead of `tap`; the
+    /// first was reported as a tap): the microphone mute.
+    case doubleTap
 
     public var description: String {
         switch self {
@@ -21,6 +24,7 @@ public enum ButtonGesture: Sendable, Equatable, CustomStringConvertible {
         case .holdBegan: "hold began"
         case .holdEnded(let d): "hold ended after \(d.nanoseconds / 1_000_000) ms"
         case .longHold: "long hold"
+        case .doubleTap: "double tap"
         }
     }
 }

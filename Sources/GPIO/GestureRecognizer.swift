@@ -13,12 +13,15 @@ public struct GestureRecognizer: Sendable {
         public var hold: Duration
         /// Pressed at least this long: `longHold`. Default 3 s.
         public var longHold: Duration
+        /// A tap pressed within this long after the previous tap's release: `doubleTap`. Default 400 ms.
+        public var doubleTap: Duration
 
         public init(debounce: Duration = .milliseconds(20), hold: Duration = .milliseconds(400),
-                    longHold: Duration = .seconds(3)) {
+                    longHold: Duration = .seconds(3), doubleTap: Duration = .milliseconds(400)) {
             self.debounce = max(debounce, .zero)
             self.hold = max(hold, .zero)
             self.longHold = max(longHold, .zero)
+            self.doubleTap = max(doubleTap, .zero)
         }
     }
 
@@ -33,6 +36,8 @@ public struct GestureRecognizer: Sendable {
     private var pressedAt = MonotonicInstant(nanoseconds: 0)
     private var holdSent = false
     private var longHoldSent = false
+    /// When the last tap was released, while a second tap could still make it a double tap.
+    private var lastTapEnded: MonotonicInstant?
 
     public init(settings: Settings = Settings()) {
         self.settings = settings
@@ -103,6 +108,15 @@ public struct GestureRecognizer: Sendable {
             longHoldSent = false
             return nil
         }
-        return holdSent ? .holdEnded(heldFor: rawChangedAt - pressedAt) : .tap
+        if holdSent {
+            lastTapEnded = nil
+            return .holdEnded(heldFor: rawChangedAt - pressedAt)
+        }
+        if let lastTapEnded, pressedAt - lastTapEnded <= settings.doubleTap {
+            self.lastTapEnded = nil  // a third tap starts over
+            return .doubleTap
+        }
+        lastTapEnded = rawChangedAt
+        return .tap
     }
 }

@@ -213,7 +213,9 @@ final class StandInConnection: Sendable {
         case "conversation.item.delete": delete(event["item_id"]?.stringValue ?? "", eventID: eventID)
         case "conversation.item.retrieve":
             emitError(code: "item_not_found", message: "The stand-in does not keep item audio.", eventID: eventID)
-        case "response.create": startResponse(eventID: eventID)
+        case "response.create":
+            // tool_choice "none" (an announcement read verbatim): the model speaks and calls nothing.
+            startResponse(eventID: eventID, speakOnly: event["response"]?["tool_choice"]?.stringValue == "none")
         case "response.cancel":
             let cancelled = state.withLock { state -> Bool in
                 guard state.activeResponse != nil else { return false }
@@ -412,7 +414,7 @@ final class StandInConnection: Sendable {
         emit(["type": "conversation.item.deleted", "item_id": .string(item)])
     }
 
-    private func startResponse(eventID: String?) {
+    private func startResponse(eventID: String?, speakOnly: Bool = false) {
         let id = newID("resp")
         let result = state.withLock { state -> (active: String?, stage: Stage) in
             if let active = state.activeResponse { return (active, state.stage) }
@@ -427,7 +429,7 @@ final class StandInConnection: Sendable {
                 eventID: eventID)
             return
         }
-        jobs.yield((result.stage, id))
+        jobs.yield((speakOnly ? .answer : result.stage, id))
     }
 
     // MARK: - Performed actions

@@ -65,6 +65,9 @@ struct ApplianceControlHandler: ControlHandler {
                 logger.warning("voice volume \(level) applied but not saved: \(error)")
             }
             return .done("voice volume \(level)")
+        case .mute(let muted):
+            runner.muteMicrophone(muted)
+            return .done(muted ? "microphone off" : "microphone on")
         case .say(let text):
             switch await runner.say(text) {
             case .spoken: return .done("spoken")
@@ -90,7 +93,7 @@ struct ApplianceControlHandler: ControlHandler {
         let now = await media.nowPlaying()
         return ServiceStatus(
             state: conversation.state.rawValue, realtimeConnected: conversation.realtimeConnected,
-            jarvisSessionID: conversation.jarvisSessionID, voiceVolume: voiceVolume.current,
+            jarvisSessionID: conversation.jarvisSessionID, voiceVolume: voiceVolume.current, muted: conversation.microphoneMuted,
             media: MediaStatus(
                 state: MediaStatus.State(rawValue: now.state.rawValue) ?? .stopped, title: now.displayTitle,
                 url: now.item?.url, volume: now.volume, ducked: conversation.media.ducked),

@@ -21,6 +21,7 @@ struct ButtonService: Service {
                 case .holdBegan: runner.gesture(.holdStarted(pressedAt: runner.now() + (.zero - holdThreshold)))
                 case .holdEnded: runner.release()
                 case .longHold: runner.longHold()
+                case .doubleTap: runner.gesture(.doubleTap)
                 }
             }
         }

@@ -60,7 +60,7 @@ extension GPIOLineBias {
 extension GestureRecognizer.Settings {
     init(_ button: ButtonConfig) {
         self.init(debounce: .milliseconds(button.debounceMs), hold: .milliseconds(button.holdMs),
-                  longHold: .milliseconds(button.longHoldMs))
+                  longHold: .milliseconds(button.longHoldMs), doubleTap: .milliseconds(button.doubleTapMs))
     }
 }
 

@@ -42,6 +42,7 @@ struct RunCommand: AsyncParsableCommand {
         let runner: ConversationRunner
         let player: MediaPlayer
         let voiceVolume = VoiceVolumeStore(stateDirectory: config.media.stateDir) { logger.warning("\($0)") }
+        let microphone = MicrophoneMuteStore(stateDirectory: config.media.stateDir) { logger.warning("\($0)") }
         do {
             pipeline = try AudioPipeline(configuration: AudioPipelineConfiguration(config), logger: Logger(label: "audio"))
         } catch {
@@ -62,7 +63,7 @@ struct RunCommand: AsyncParsableCommand {
         let supervisor = SystemdSupervisor(notify: notify, pipeline: pipeline, controlSocket: config.control.socket,
                                            logger: Logger(label: "systemd"))
         do {
-            runner = try makeRunner(config, secrets: secrets, pipeline: pipeline, player: player) { state in
+            runner = try makeRunner(config, secrets: secrets, pipeline: pipeline, player: player, microphone: microphone) { state in
                 // Between conversations the audio loops batch their periods (fewer wakeups).
                 pipeline.conversationActive = state.isInConversation
                 supervisor.status(state.rawValue)
@@ -122,7 +123,7 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     private func makeRunner(_ config: JarvisVoiceConfig, secrets: (openAIKey: Secret, jarvisToken: Secret?),
-                            pipeline: AudioPipeline, player: MediaPlayer,
+                            pipeline: AudioPipeline, player: MediaPlayer, microphone: MicrophoneMuteStore,
                             stateChanged: @escaping @Sendable (ConversationState) -> Void) throws -> ConversationRunner {
         let jarvis = JarvisClient(
             settings: JarvisSettings(config.jarvis), token: secrets.jarvisToken?.unredacted ?? "", http: try HTTPClient(),
@@ -159,16 +160,24 @@ struct RunCommand: AsyncParsableCommand {
         var engine = ConversationConfiguration(
             session: RealtimeSessionSettings(config.realtime), model: RealtimeModels.model(for: config.realtime.model),
             connectTimeout: config.realtime.connectTimeout, quietPeriod: config.realtime.idleTimeout,
-            bargeIn: BargeInRule(localDetector: true))
+            doubleTapWindow: .milliseconds(config.button.doubleTapMs), bargeIn: BargeInRule(localDetector: true))
         engine.use(tools)
         let led = openLED(config.led)
         let runner = ConversationRunner(
-            configuration: ConversationRunnerConfiguration(engine: engine, logTranscripts: config.realtime.logTranscripts),
+            configuration: ConversationRunnerConfiguration(
+                engine: engine, logTranscripts: config.realtime.logTranscripts, startsMuted: microphone.muted),
             transport: transport, audio: audio, tools: tools, jarvis: jarvis,
             hooks: ConversationHooks(
                 setLED: { pattern in led?.show(pattern) },
                 stopMedia: { _ = await player.stop() },
-                stateChanged: stateChanged),
+                stateChanged: stateChanged,
+                microphoneMuteChanged: { muted in
+                    do throws(MediaStateFiles.Failure) {
+                        try microphone.set(muted: muted)
+                    } catch {
+                        Logger(label: "conversation").warning("the microphone is \(muted ? "off" : "on") but this will not survive a restart: \(error)")
+                    }
+                }),
             ducking: ducking, logger: Logger(label: "conversation"))
         runner.setMediaVolume(player.currentVolume.gain)
         return runner

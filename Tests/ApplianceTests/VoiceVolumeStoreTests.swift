@@ -20,9 +20,9 @@ import Testing
     }
 
     @Test func unusableContentFallsBackToFullWithOneSentence() throws {
-        #expect(VoiceVolumeStore.parse(Array(" 0.5\n".utf8)) == 0.5)
-        for bad in ["", "2", "-0.1", "nan", "loud", String(repeating: "0", count: 100)] {
-            #expect(VoiceVolumeStore.parse(Array(bad.utf8)) == nil, "\(bad)")
+        #expect(VoiceVolumeStore.parse("0.5") == 0.5)
+        for bad in ["", "2", "-0.1", "nan", "loud"] {
+            #expect(VoiceVolumeStore.parse(bad) == nil, "\(bad)")
         }
         let temporary = TemporaryDirectory(prefix: "jarvis-voice-volume")
         let dir = temporary.path
@@ -32,5 +32,30 @@ import Testing
         #expect(store.current == 1)
         #expect(problems.count == 1)
         #expect(problems.first?.hasSuffix("does not hold a level from 0.0 to 1.0; using 1.0") == true)
+    }
+
+    @Test func aFileTooLongIsUnusable() {
+        let temporary = TemporaryDirectory(prefix: "jarvis-voice-volume")
+        temporary.write("voice-volume", String(repeating: "0", count: 100))
+        var problems: [String] = []
+        #expect(VoiceVolumeStore(stateDirectory: temporary.path) { problems.append($0) }.current == 1)
+        #expect(problems.count == 1)
+    }
+}
+
+/// The microphone mute survives a restart: `on`/`off` in its file, off without one.
+@Suite struct MicrophoneMuteStoreTests {
+    @Test func aMuteIsSavedAndReadBackAndBadContentMeansOn() throws {
+        let temporary = TemporaryDirectory(prefix: "jarvis-voice-mute")
+        let store = MicrophoneMuteStore(stateDirectory: temporary.path)
+        #expect(!store.muted, "no file: the microphone is on")
+        try store.set(muted: true)
+        #expect(MicrophoneMuteStore(stateDirectory: temporary.path).muted)
+        try store.set(muted: false)
+        #expect(!MicrophoneMuteStore(stateDirectory: temporary.path).muted)
+        temporary.write("microphone", "maybe")
+        var problems: [String] = []
+        #expect(!MicrophoneMuteStore(stateDirectory: temporary.path) { problems.append($0) }.muted)
+        #expect(problems == ["\(temporary.path)/microphone does not hold \"on\" or \"off\"; using on"])
     }
 }

@@ -32,6 +32,19 @@ private func gestures(_ list: [(ButtonGesture, Int64)]) -> [ButtonGesture] { lis
         #expect(out[0].1 == 170)  // release at 150 + 20 ms debounce
     }
 
+    /// The mute gesture: a second tap pressed within 400 ms of the first's release. The first stays a tap
+    /// (no delay for every tap); a third starts over; taps further apart are taps.
+    @Test func aSecondTapSoonAfterTheFirstIsADoubleTap() {
+        let double = drive(edges: [(0, true), (100, false), (300, true), (400, false)], until: 1000)
+        #expect(gestures(double) == [.tap, .doubleTap])
+        let triple = drive(edges: [(0, true), (100, false), (300, true), (400, false), (600, true), (700, false)], until: 1500)
+        #expect(gestures(triple) == [.tap, .doubleTap, .tap])
+        let apart = drive(edges: [(0, true), (100, false), (600, true), (700, false)], until: 1500)
+        #expect(gestures(apart) == [.tap, .tap])
+        let afterAHold = drive(edges: [(0, true), (900, false), (1000, true), (1100, false)], until: 2000)
+        #expect(gestures(afterAHold) == [.holdBegan, .holdEnded(heldFor: .milliseconds(900)), .tap])
+    }
+
     @Test func holdBeganAtThresholdAndHoldEndedWithTheWholeDuration() {
         let out = drive(edges: [(0, true), (1200, false)], until: 2000)
         #expect(gestures(out) == [.holdBegan, .holdEnded(heldFor: .milliseconds(1200))])

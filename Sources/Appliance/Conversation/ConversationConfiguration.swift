@@ -36,6 +36,9 @@ public struct ConversationConfiguration: Sendable {
     /// Tools that answer at once (local media controls): calling only these plays no "thinking" earcon.
     /// Default none; `use(_:)` takes them from the tools' definitions.
     public var quietTools: Set<String>
+    /// A second tap within this long of the first is a double tap (`[button] double_tap_ms`; the gesture
+    /// recogniser uses the same): a tap on a muted microphone waits this long before it says so. Default 400 ms.
+    public var doubleTapWindow: Duration
     /// How barge-in is decided in hands-free conversations. Default: the server's VAD is trusted (no local
     /// near-end detector); the service uses its capture chain's detector (`BargeInRule(localDetector: true)`).
     public var bargeIn: BargeInRule
@@ -50,7 +53,7 @@ public struct ConversationConfiguration: Sendable {
         toolTimeoutMessage: String = "Jarvis did not answer in time. Please try again.",
         toolCancelledMessage: String = "The user cancelled this request.",
         announcementMaxAge: Duration = .seconds(60), sayMaxAge: Duration = .seconds(300), quietTools: Set<String> = [],
-        bargeIn: BargeInRule = BargeInRule()
+        doubleTapWindow: Duration = .milliseconds(400), bargeIn: BargeInRule = BargeInRule()
     ) {
         self.session = session
         self.tools = tools
@@ -68,6 +71,7 @@ public struct ConversationConfiguration: Sendable {
         self.announcementMaxAge = announcementMaxAge
         self.sayMaxAge = sayMaxAge
         self.quietTools = quietTools
+        self.doubleTapWindow = doubleTapWindow
         self.bargeIn = bargeIn
     }
 

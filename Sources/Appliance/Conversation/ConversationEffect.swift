@@ -31,6 +31,8 @@ public enum ConversationEffect: Sendable, Equatable {
     case playEarcon(Earcon)
     case setLED(LEDPattern)
     case resetJarvisSession
+    /// The microphone mute changed: the runner keeps it across restarts and shows it in `status`.
+    case microphoneMuteChanged(Bool)
     /// The owner's announcement `id` (`say`) has been played out (`failure` nil), or will not be spoken.
     case announcementFinished(id: Int, failure: String?)
     case turnCompleted(TurnMetrics)
@@ -64,6 +66,8 @@ public enum TimerID: String, Sendable, Hashable, CaseIterable {
     case voiceResume = "voice_resume"
     /// The voice was paused, and is held only by the looser near-end verdict: it plays on when this fires.
     case possibleSpeechLimit = "possible_speech_limit"
+    /// A tap found the microphone muted: unless a second tap unmutes it first, the assistant says so.
+    case mutedTap = "muted_tap"
 }
 
 public enum Transcript: Sendable, Equatable {

@@ -9,13 +9,18 @@ extension ConversationEngine {
         case .holdStarted(let pressedAt): startPushToTalk(pressedAt: pressedAt)
         case .holdEnded: endPushToTalk()
         case .longHold: resetJarvisSession(force: false)
+        case .doubleTap: setMicrophoneMuted(!microphoneMuted)
         }
     }
 
     private mutating func handleTap(pressedAt: EngineTime) {
         switch state {
         case .idle, .error:
-            startConversation(.handsFree, audioSince: pressedAt)
+            if microphoneMuted {
+                microphoneIsOff()
+            } else {
+                startConversation(.handsFree, audioSince: pressedAt)
+            }
         case .connecting:
             if interludeOnly {  // the tap stops the announcement it is connecting for
                 failSays(in: pendingAnnouncements, "a tap stopped it")
@@ -73,6 +78,10 @@ extension ConversationEngine {
     }
 
     private mutating func startPushToTalk(pressedAt: EngineTime) {
+        guard !microphoneMuted else {
+            microphoneIsOff()
+            return
+        }
         interludeOnly = false  // the user joins the conversation an announcement opened
         switch state {
         case .idle, .error:

@@ -99,6 +99,8 @@ extension ConversationEngine {
             resumeVoice()
         case .possibleSpeechLimit:
             possibleSpeechLimitReached()
+        case .mutedTap:
+            mutedTapWindowEnded()
         }
     }
 }

@@ -20,6 +20,8 @@ public struct ConversationEngine: Sendable {
     public internal(set) var echoTurnsIgnored = 0
     /// ...and times near-end speech paused the assistant but fell short of stopping it (the voice went on).
     public internal(set) var pausesResumed = 0
+    /// The microphone privacy mute: nothing is captured for the uplink while it is on.
+    public internal(set) var microphoneMuted = false
     /// Estimated USD of every response since start (`response.done` usage at the model's prices).
     public internal(set) var spentUSD: Double = 0
 
@@ -97,6 +99,7 @@ public struct ConversationEngine: Sendable {
         case .userSpeechDetected: handleSpeechDetected()
         case .nearEndSpeech(let active): handleNearEndSpeech(active)
         case .possibleNearEndSpeech(let active): handlePossibleNearEndSpeech(active)
+        case .muteMicrophone(let muted): setMicrophoneMuted(muted)
         }
         noteVoiceAudible()
         endPauseWithoutSpeech()
@@ -121,7 +124,7 @@ public struct ConversationEngine: Sendable {
         if let (id, _) = configuration.stateTimer(for: previous) { cancelTimer(id) }
         state = next
         if next == .listening { quietPeriodExtended = false }
-        emit(.setLED(next.ledPattern))  // the runner logs the change with its cause
+        emit(.setLED(ledPattern(for: next)))  // the runner logs the change with its cause
         if let (id, duration) = configuration.stateTimer(for: next) { arm(id, after: duration) }
         if next == .waitingForJarvis, armedTimers[.toolTimeout] == nil { arm(.toolTimeout, after: configuration.toolTimeout) }
     }

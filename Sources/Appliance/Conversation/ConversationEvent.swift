@@ -43,6 +43,8 @@ public enum ConversationEvent: Sendable, Equatable {
     /// (`true`) or stopped (`false`) talking, told apart from the speaker's echo. Barge-in in hands-free
     /// conversations follows `ConversationConfiguration.bargeIn`.
     case nearEndSpeech(Bool)
+    /// `ctl mute on|off`: the microphone privacy mute (a double tap toggles it: `ButtonGesture.doubleTap`).
+    case muteMicrophone(Bool)
     /// The detector's sooner, looser verdict changed: someone may be starting to talk (on whenever
     /// `nearEndSpeech` is). It pauses the assistant's voice, never stops it (`BargeInRule`).
     case possibleNearEndSpeech(Bool)
@@ -55,6 +57,8 @@ public enum ButtonGesture: Sendable, Equatable {
     case holdStarted(pressedAt: EngineTime)
     /// The hold was released.
     case holdEnded
+    /// A second tap soon after a first (which was already handled as a tap): toggles the microphone mute.
+    case doubleTap
     /// The hold passed the long-hold threshold (≥ 3 s): forget the Jarvis session, unless the hold is a
     /// push-to-talk request in which speech was heard (`userSpeechDetected`); then it is ignored.
     case longHold

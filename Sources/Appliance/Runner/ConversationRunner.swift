@@ -103,6 +103,9 @@ public final class ConversationRunner: Service, Sendable {
         }
     }
 
+    /// `ctl mute on|off`: the microphone privacy mute.
+    public func muteMicrophone(_ muted: Bool) { continuation.yield(.engine(.muteMicrophone(muted))) }
+
     /// The assistant's voice and earcons, 0...1 (an amplitude factor: 0.5 ≈ −6 dB); media is separate.
     public func setVoiceVolume(_ level: Float) { continuation.yield(.voiceVolume(level)) }
 

@@ -16,18 +16,21 @@ public struct ConversationRunnerConfiguration: Sendable {
     public var reconnect: Backoff
     /// Log what the user said and what the assistant said (privacy: off by default).
     public var logTranscripts: Bool
+    /// The microphone mute as it was left (`MicrophoneMuteStore`): the service starts with it.
+    public var startsMuted: Bool
 
     public init(
         engine: ConversationConfiguration = ConversationConfiguration(), tickInterval: Duration = .milliseconds(20),
         idleTickInterval: Duration = .seconds(1),
         reconnect: Backoff = .realtimeReconnect,
-        logTranscripts: Bool = false
+        logTranscripts: Bool = false, startsMuted: Bool = false
     ) {
         self.engine = engine
         self.tickInterval = tickInterval
         self.idleTickInterval = idleTickInterval
         self.reconnect = reconnect
         self.logTranscripts = logTranscripts
+        self.startsMuted = startsMuted
     }
 }
 
@@ -41,15 +44,19 @@ public struct ConversationHooks: Sendable {
     public var turnCompleted: @Sendable (TurnMetrics) -> Void
     /// Every state change, after it happened.
     public var stateChanged: @Sendable (ConversationState) -> Void
+    /// The microphone mute changed (keep it for the next start).
+    public var microphoneMuteChanged: @Sendable (Bool) -> Void
 
     public init(
         setLED: @escaping @Sendable (LEDPattern) -> Void = { _ in }, stopMedia: @escaping @Sendable () async -> Void = {},
         turnCompleted: @escaping @Sendable (TurnMetrics) -> Void = { _ in },
-        stateChanged: @escaping @Sendable (ConversationState) -> Void = { _ in }
+        stateChanged: @escaping @Sendable (ConversationState) -> Void = { _ in },
+        microphoneMuteChanged: @escaping @Sendable (Bool) -> Void = { _ in }
     ) {
         self.setLED = setLED
         self.stopMedia = stopMedia
         self.turnCompleted = turnCompleted
         self.stateChanged = stateChanged
+        self.microphoneMuteChanged = microphoneMuteChanged
     }
 }

@@ -15,6 +15,8 @@ public struct ConversationStatus: Sendable, Equatable {
     public var bargeIns: Int
     public var echoTurnsIgnored: Int
     public var pausesResumed: Int
+    /// The microphone privacy mute.
+    public var microphoneMuted = false
     /// Estimated Realtime API spending since start and by local day.
     public var spending: SpendingLedger
 

@@ -31,6 +31,8 @@ extension ConversationEvent {
         case .button(.holdStarted): "press"
         case .button(.holdEnded): "release"
         case .button(.longHold): "long hold"
+        case .button(.doubleTap): "double tap"
+        case .muteMicrophone(let muted): muted ? "microphone muted" : "microphone on"
         case .ask: "ask"
         case .resetJarvis: "reset"
         case .realtimeConnected: "realtime connected"

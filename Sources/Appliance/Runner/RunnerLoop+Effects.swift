@@ -43,6 +43,8 @@ extension RunnerLoop {
             runner.hooks.setLED(pattern)
         case .resetJarvisSession:
             await runner.jarvis?.resetSession()
+        case .microphoneMuteChanged(let muted):
+            runner.hooks.microphoneMuteChanged(muted)
         case .announcementFinished(let id, let failure):
             sayWaiters.answer(id, failure.map(SayOutcome.failed) ?? .spoken)
         case .turnCompleted(let metrics):

@@ -30,10 +30,15 @@ final class RunnerLoop {
     init(runner: ConversationRunner) {
         self.runner = runner
         engine = ConversationEngine(configuration: runner.configuration.engine)
+        engine.microphoneMuted = runner.configuration.startsMuted
     }
 
     func run(_ inputs: AsyncStream<RunnerInput>) async {
         logger.info("conversation runner started")
+        if engine.microphoneMuted {
+            logger.notice("the microphone is muted (as it was left): nothing is heard until it is turned on")
+            runner.hooks.setLED(engine.ledPattern(for: engine.state))
+        }
         publishStatus()
         var iterator = inputs.makeAsyncIterator()
         while let input = await iterator.next() {
@@ -159,6 +164,7 @@ final class RunnerLoop {
         let bargeIns = engine.bargeIns
         let echoTurnsIgnored = engine.echoTurnsIgnored
         let pausesResumed = engine.pausesResumed
+        let muted = engine.microphoneMuted
         // The wall clock is read only when the total moved (this runs after every tick).
         let spent = engine.spentUSD
         let today = spent != recordedSpending ? LocalTime.systemNow().calendarDay : nil
@@ -174,6 +180,7 @@ final class RunnerLoop {
             status.bargeIns = bargeIns
             status.echoTurnsIgnored = echoTurnsIgnored
             status.pausesResumed = pausesResumed
+            status.microphoneMuted = muted
         }
     }
 
