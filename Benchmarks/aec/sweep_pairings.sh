@@ -1,6 +1,6 @@
 #!/bin/sh
-# Runs barge_in_sweep.py over 15 answer/talker voice pairings (1160 talker starts; the README's barge-in figures
-# since session 40, rebuilt from its voice tables), two at a time, and prints one summary line per pairing and
+# Runs barge_in_sweep.py over 15 answer/talker voice pairings (1160 talker starts; the barge-in figures in
+# docs/benchmarks.md, rebuilt from its voice tables), two at a time, and prints one summary line per pairing and
 # the totals.
 # Usage: Benchmarks/aec/sweep_pairings.sh [BINARY]   (default: builds and takes the release jarvis-voice;
 # SWEEP_WORK=DIR keeps the per-pairing outputs there, default Benchmarks/aec/work/pairings; 2-6 min on 2 cores)

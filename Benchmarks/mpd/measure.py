@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The media path's cost against MPD, side by side in one run (README.md: Benchmarks).
+"""The media path's cost against MPD, side by side in one run (docs/benchmarks.md).
 
 Both players run AT THE SAME TIME for the whole measurement, so a busy shared machine loads both
 alike: the same live MP3 stream (stream_server.py on 127.0.0.1), the same output format (48 kHz

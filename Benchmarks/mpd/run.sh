@@ -2,7 +2,7 @@
 # The media path's cost against MPD, side by side in one run; binary size; start-up to READY=1.
 # Both players run at once for the whole measurement (a shared, noisy machine loads both alike): the same
 # live 128 kbit/s 44.1 kHz MP3 stream from stream_server.py, each into its own paced ALSA PCM (jvpaced)
-# at 48 kHz stereo S16. Writes the table to Benchmarks/mpd/results.md (the README's Benchmarks section explains it).
+# at 48 kHz stereo S16. Writes the table to Benchmarks/mpd/results.md (docs/benchmarks.md explains it).
 # Usage: Benchmarks/mpd/run.sh [ROUNDS] [SECONDS_PER_ROUND]   (default 6 × 20 s; needs mpd, sox, python3)
 #   SWIFT_BUILD_FLAGS="--scratch-path .build-perf" uses another build directory (default .build).
 #   JARVIS_VOICE=/path/to/jarvis-voice measures that binary instead (e.g. an older build, for a before/after),

@@ -17,7 +17,7 @@ if [ ! -f "$work/toml-test/tests/files-toml-1.0.0" ]; then
     missing=1
 fi
 if ! ls "$work"/feeds/* >/dev/null 2>&1; then
-    echo "missing: real podcast feeds in $work/feeds/ (any RSS/Atom files). The README's figures used"
+    echo "missing: real podcast feeds in $work/feeds/ (any RSS/Atom files). docs/benchmarks.md's figures used"
     echo "  every 8th snapshot of each feed in github.com/critrolesync/critrolesync.github.io feed-archive/"
     echo "  and the feeds/ of github.com/NiloCK/pcm; optional edge-case fixtures in $work/feeds-fixtures/"
     echo "  (github.com/gpodder/podcastparser tests/data/*.rss) and $work/feedparser-tests/ (feedparser's"

@@ -22,8 +22,8 @@
 /// (`referencePitchAgainstOutput`): a deeper male answer's clipped echo
 /// (Benchmarks/aec/barge_in_sweep.py --answer-voice en-us+m2) cleared the margin in a third of the bands for
 /// two frames there, 0.5-4.8 dB under its prediction, started this verdict and paused the answer at 37 of 77
-/// starts (546 verdict frames on the echo; now 65 and 5 pauses, the looser verdict at one position of the
-/// frame grid; session 34). A talker at the answer's pitch under its echo is left to the looser verdict, which
+/// starts (546 verdict frames on the echo; with this test 65 and 5 pauses, the looser verdict at one position
+/// of the frame grid). A talker at the answer's pitch under its echo is left to the looser verdict, which
 /// pauses: one start over that answer heard late (736 ms), every other sweep and Benchmarks/aec-real the same.
 /// A third, prompt detector counts the strict one's bands in `promptBandFraction` of them, with the same
 /// onset, voicing and hangover. It may start only while the far end sounds like speech
@@ -51,7 +51,7 @@
 /// Allocation-free after init; realtime-safe. One thread.
 final class NearEndVerdicts {
     /// The prompt verdict counts a frame with this share of the speech bands (the strict one: 30 %).
-    /// Benchmarks/aec/barge_in_sweep.py, session 29 (the answer met at every position of the frame): first
+    /// Benchmarks/aec/barge_in_sweep.py (the answer met at every position of the frame): first
     /// pausing verdict median 96 ms, 90th percentile 205 ms, 5 of 77 starts later than 400 ms (30 % alone:
     /// 112, 736, 12); end to end the answer fell silent 90-190 ms after the talker, median 150 in 32 runs (30 %
     /// alone: 130-220, median 190). As the verdict itself it stopped the assistant on a fan switched on
@@ -69,7 +69,7 @@ final class NearEndVerdicts {
     /// of the speech bands (10 %: 2 of 18) where the whole stands at most 1 dB under it (`pitchWholeBand`).
     /// The reference must be at least `pitchedReference` periodic and repeat itself at the output's period
     /// (within a 30th of it, 3 %) less than half as well as at its own. Benchmarks/aec/barge_in_sweep.py,
-    /// session 31 (temporary builds), with the answer made as the service plays it and as the tests make
+    /// temporary builds, with the answer made as the service plays it and as the tests make
     /// it: late starts (over 400 ms) 4 -> 2 of 77 with the first part, 0 with both (max 192 ms), no verdict
     /// before the talker; with 3 bands (15 %) and 3 dB, 1 late. Within a 20th (5 %) one start stayed late
     /// with the tests' answer; at the reference's own best lag instead of the output's (often an octave or
@@ -77,7 +77,7 @@ final class NearEndVerdicts {
     /// switched on under the far end paused the assistant (Benchmarks/aec-real, cold); with 0.5 the first
     /// part moved no verdict there, cold or warm, and the second added one 208 ms pause warm, on a plucked
     /// note the ReSpeaker music 1's loopback lacks.
-    /// An output pitch an octave under the reference's differs too (session 34): a man talking over a
+    /// An output pitch an octave under the reference's differs too: a man talking over a
     /// female answer repeats at twice its period, as the answer does, so the first test called his pitch the
     /// answer's (barge_in_sweep.py --answer-voice en-us+f2 and +f4, the usual talker: his best period 152-157
     /// samples, the answer's 75-79). Late starts 1 -> 0 (f2) and 3 -> 2 (f4; 0 with `heldPitchToleranceDivisor`
@@ -94,7 +94,7 @@ final class NearEndVerdicts {
     /// `heldPitchToleranceDivisor`th, 10 %; `HeldPitch`), counts for the looser verdict's start with a single
     /// speech band over the margin where the speech bands as a whole stand at most 8 dB under the echo
     /// (`heldPitchWholeBand`), at periods of at least `heldPitchShortestMilliseconds` (up to 333 Hz).
-    /// Benchmarks/aec/barge_in_sweep.py, session 32 (temporary builds): the one start still heard late (192
+    /// Benchmarks/aec/barge_in_sweep.py (temporary builds): the one start still heard late (192
     /// ms; "wait," 4-8 dB under the echo as a whole, over the margin in 1-3 bands, repeating at 9.6-10.5 ms
     /// where the answer did not) 112-144 ms, max 192 -> 144 ms, 90th percentile 118 -> 112 ms, no verdict
     /// before the talker; three frames required: no start sooner; with no band required (10 dB under the
@@ -108,13 +108,13 @@ final class NearEndVerdicts {
     /// only: with a deeper talker than the answer (barge_in_sweep.py --talker-pitch 25) late starts 3 -> 2
     /// of 77, a female voice's median 80 -> 64 ms, the usual talker unchanged; Benchmarks/aec-real, cold
     /// and warm: the same outputs, stops and far-end-only pauses, the phone's talker paused for 224-240 ms
-    /// sooner before two of his verdicts. Since session 34 such a held pitch also adds sound (the looser
+    /// sooner before two of his verdicts. Such a held pitch also adds sound (the looser
     /// verdict may start on it under the echo as a whole), as one the reference has at another period did:
     /// over a deeper male answer (--answer-voice en-us+m4) late starts 3 -> 2 of 84 (max 1280 -> 752 ms; "wait,"
     /// held 164 -> 151 samples over frames whose reference had no pitch, 0.4-0.8 dB under the echo), the deeper
     /// talker over a female answer median 80 -> 72 ms, one start of the usual talker 80 -> 32 ms; no verdict
     /// before the talker with any voice; Benchmarks/aec-real cold and warm the same bit for bit.
-    /// Within a 10th rather than a 20th (session 34): "wait," falls fast, and over a female answer
+    /// Within a 10th rather than a 20th: "wait," falls fast, and over a female answer
     /// (--answer-voice en-us+f4) the usual talker's period moved 153 -> 168 samples (9.8 %) from one frame to
     /// the next; with the octave test (`referencePitchAgainstOutput`) late starts 2 -> 0 of 79 there (3 -> 0
     /// with both), every other sweep and Benchmarks/aec-real (cold and warm, bit for bit) unchanged.
@@ -129,18 +129,18 @@ final class NearEndVerdicts {
     /// reference's own best one, however weakly the reference repeats there (a deep played voice measures under
     /// `pitchedReference`: the meter's taper). A deep talker's first word under the echo often holds his pitch
     /// for two frames and then measures unvoiced for one, which ended the run before its onset.
-    /// Benchmarks/aec/barge_in_sweep.py, session 40 (temporary builds): the deeper talker (--talker-pitch 25)
+    /// Benchmarks/aec/barge_in_sweep.py (temporary builds): the deeper talker (--talker-pitch 25)
     /// 2 -> 1 of 77 starts late (at 1.0 s "wait," held 197 samples, 3.1 dB under the echo, 736 -> 144 ms); over
     /// the 15 sweeps' 1160 starts 49 heard 16-592 ms sooner, none later, no verdict on any answer's echo. Without the
     /// reference's period test the pitch-10 answer's echo, holding 226 -> 213 samples against the reference's
     /// 206 (0.31 periodic) 3.1 dB under its prediction, paused it at one position of the frame grid (52 verdict
-    /// frames, 4 pauses). Session 36 measured this onset without that test and without the harmonic rule
-    /// (`harmonicLowestOrder`): 209 verdict frames on the usual answer's echo, at its harmonics' short periods.
+    /// frames, 4 pauses). This onset without that test and without the harmonic rule (`harmonicLowestOrder`)
+    /// gives 209 verdict frames on the usual answer's echo, at its harmonics' short periods.
     static let heldOnsetShortestMilliseconds = 9
     static let heldOnsetWholeBand: Float = 0.355
     /// A held pitch survives up to this many frames in a row without it (`HeldPitch.gapFrames`): a deep talker's
     /// word under the echo measures unvoiced, or at a harmonic's period the played voice has, between frames that
-    /// keep his pitch. Benchmarks/aec/barge_in_sweep.py, session 40 (temporary builds): the deeper talker's last
+    /// keep his pitch. Benchmarks/aec/barge_in_sweep.py (temporary builds): the deeper talker's last
     /// late start (3.8 s: 202, then 52 samples, a third of the answer's period, two unmeasured frames, 196, 57 and
     /// 193 samples just under `voicedPeriodicity`, 190) 736 -> 128 ms, his sweep 0 of 77 late (max 736 -> 240 ms,
     /// 90th percentile 144 -> 134); over the 15 sweeps 33 starts heard sooner (28 by 16 ms), none later, no verdict
@@ -151,7 +151,7 @@ final class NearEndVerdicts {
     /// A voiced frame at the reference's own pitch (the reference clearly voiced and repeating itself at the
     /// output's period: `referencePitchAgainstOutput` says it does not differ) adds sound for the looser
     /// verdict's start only once the speech bands as a whole have stood over the predicted echo for this many
-    /// frames in a row. Benchmarks/aec/barge_in_sweep.py, session 33 (temporary builds), with a female answer
+    /// frames in a row. Benchmarks/aec/barge_in_sweep.py (temporary builds), with a female answer
     /// (--answer-voice en-us+f3, as a female voice of the Realtime API would be): its own echo 0.74 s in, at
     /// "dentist", stood 2.3-2.4 dB over the prediction for one or two frames, voiced at the answer's period, in
     /// 4-5 bands, and paused the answer at 12 of the 16 positions of the frame grid (683 false verdict frames,
@@ -165,7 +165,7 @@ final class NearEndVerdicts {
     /// (64 ms): a played voice's clipped echo stands over its prediction only at an onset, for a frame or two
     /// (`echoPitchFrames`), while a talker who adds sound goes on adding it. It hears a talker at the played voice's
     /// own pitch whose words clear the margin in too few bands for the prompt verdict's 20 %.
-    /// Benchmarks/aec/barge_in_sweep.py, session 40 (temporary builds): over the en-us+m4 answer a talker 5.8 s
+    /// Benchmarks/aec/barge_in_sweep.py (temporary builds): over the en-us+m4 answer a talker 5.8 s
     /// in stood 0.7-2 dB over the echo for eight frames, over the margin in 1-4 bands, at the answer's pitch
     /// (153-154 samples against 157-158) or unvoiced, and was heard with his later word: 736 -> 144 ms, late starts
     /// there 2 -> 1 of 84; over the 15 sweeps' 1160 starts 34 heard 16-592 ms sooner, none later, no verdict on any
@@ -179,8 +179,8 @@ final class NearEndVerdicts {
     /// reference's own period, at least `echoPeriodRepeat` times as well as at its best: a clipped echo's
     /// harmonics are balanced otherwise than the played sound's, so its best period can be a harmonic's that
     /// the reference does not favour, but it repeats at the played sound's period as the played sound does. A
-    /// pitch held over frames (`heldPitchFrames`) still adds sound. Benchmarks/aec/barge_in_sweep.py, session
-    /// 33 (temporary builds), a louder male answer (--answer-voice en-us+m7, 155 % voicing): its echo 2.3 and
+    /// pitch held over frames (`heldPitchFrames`) still adds sound. Benchmarks/aec/barge_in_sweep.py
+    /// (temporary builds), a louder male answer (--answer-voice en-us+m7, 155 % voicing): its echo 2.3 and
     /// 3.0 s in, 5-10 dB under the prediction in 4-5 bands, repeated best at 4.7 and 3.3 ms where the reference
     /// did not, and paused the answer at 31 of 77 starts (411 false verdict frames): 0 and 0 with 0.75 (39 and
     /// 3 with 0.8, 81 and 6 with 0.85); every other voice's sweep unchanged. With 0.5 or 0.7,
@@ -199,7 +199,7 @@ final class NearEndVerdicts {
     /// not play a deep voice's fundamental (the paced test PCM's high-passes at 200 Hz), and its clipped echo at
     /// an onset can repeat best at a third or a quarter of the played period while the reference repeats at its
     /// own. Such a frame adds no sound and holds no pitch, as a frame at the played pitch does not.
-    /// Benchmarks/aec/barge_in_sweep.py, session 39 (temporary builds): the deeper male answers en-us+m4 (its echo
+    /// Benchmarks/aec/barge_in_sweep.py (temporary builds): the deeper male answers en-us+m4 (its echo
     /// at 51 samples against 160, 2.3 dB under the prediction) and en-us+m1 (48 against 177) and the usual voice
     /// at pitch 10 (49-53 against 204-207, once 0.01 dB over the prediction) paused themselves at one position of
     /// the frame grid in 16; verdict frames before the talker / pauses that resumed m4 65 / 4, m1 39 / 3, pitch

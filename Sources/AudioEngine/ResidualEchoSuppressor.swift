@@ -104,8 +104,8 @@ import Glibc
 ///   adds sound at the mic; a filter that loses the echo of distorted sound, which coherence does not
 ///   catch, changes only E, never the mic.
 /// When a verdict may start (voicing, the far end's rhythm, the pitch rules) is `NearEndVerdicts`'s.
-/// Benchmarks/aec-real, every recording in the cache, cold and warm, before the chain raised a quiet
-/// reference (session 15): no verdict begins while only the far end plays. Margin 5 without the mic rule
+/// Benchmarks/aec-real, every recording in the cache, cold and warm, with the reference as recorded (not
+/// raised): no verdict begins while only the far end plays. Margin 5 without the mic rule
 /// did the same but missed talkers over music that margin 4 catches (one more cold, two more warm);
 /// margin 4 without the mic rule stopped the warm music 2 once; mic margins 3, 5 and 8 give the same
 /// verdicts, 2 gives that stop back. With the ReSpeaker's reference raised 8× its canceller works, and
@@ -151,9 +151,9 @@ final class ResidualEchoSuppressor {
     static let roomFloorMilliseconds = 1536
     /// A band whose smoothed power has held within `steadySoundSpread` (3 dB) for `steadySoundMilliseconds` is
     /// steady; where at least `steadySoundBands` of the bands the strict detector counts are, and at least half
-    /// of them, the sound is the room's (`adoptSteadySound`). Benchmarks/aec-real, session 41 (room_noise.py's
-    /// motors, a 230 Hz hum with harmonics over a fan's rush, switched on while the far end plays): they stopped
-    /// the assistant 2 times cold and 2 warm (7 and 9 counted within the 800 ms echo guard), now 0; every real
+    /// of them, the sound is the room's (`adoptSteadySound`). Benchmarks/aec-real (room_noise.py's motors, a
+    /// 230 Hz hum with harmonics over a fan's rush, switched on while the far end plays): without it they stop
+    /// the assistant 2 times cold and 2 warm (7 and 9 counted within the 800 ms echo guard), with it 0; every real
     /// talker's first verdict the same, cold and warm. Offline, the counted bands had held within 3 dB for
     /// 192 ms in 94-100 % of the motors' verdict frames and in 0-4 % of the real talkers', never for more than
     /// 5 frames in a row. One band enough: the kettle's pauses 6 -> 0, but a talker's steady low bands, once the
@@ -171,11 +171,12 @@ final class ResidualEchoSuppressor {
     /// nothing off it in the steady state, and the couplings, which follow its quieter moments, let the swings
     /// through. A talker the verdict has heard keeps the lenient detector through the pauses between his
     /// phrases; the couplings still learn as the lenient detector says, and the detectors count against them,
-    /// not against the music leak. Benchmarks/aec-real, session 42 (chain column, cold / warm): music 1 18.7 ->
+    /// not against the music leak. Benchmarks/aec-real (chain column, cold / warm): music 1 18.7 ->
     /// 20.0 / 16.8 -> 17.6 dB, music 2 14.4 -> 20.5 / 14.2 -> 20.3 (AEC3 15.3 / 26.8 and 16.9 / 24.7); near end
     /// on their double-talk mixes -0.63 -> -0.68 and -0.62 -> -0.68 cold, -0.45 -> -0.50 and -0.55 -> -0.63
     /// warm; every verdict the same; every speech recording's output the same bit for bit. Measured and not
-    /// kept (`Benchmarks/aec-real/JOURNAL.md`, session 42): 1 or 2 s (the mixes' near end -1.05 to -1.19 dB);
+    /// kept (`Benchmarks/aec-real/JOURNAL.md`, "Music: the suppression eases only for a talker a verdict
+    /// heard"): 1 or 2 s (the mixes' near end -1.05 to -1.19 dB);
     /// the lenient verdict itself ended (the couplings learnt the talker: music 1's mix -4.0 dB warm); a larger
     /// over-subtraction; the music leak in the detectors' prediction too (a voice right after a burst of lost
     /// echo went unheard) or learnt in every frame (music 1's mix -15.3 dB warm); music taken as the window

@@ -73,11 +73,10 @@ import TestSupport
               + "barge-in silenced the answer \(latency) ms after the talker started (his words at \(words) ms)")
         let replay = latency > bound ? Self.keepForReplay(dir, name: "echo") : ""
         let message: Comment = "the assistant stopped \(latency) ms after the user started talking (\(silencing.xruns) xruns in this phase)\(replay); log:\n\(service.logText)"
-        // A known gap (issue #11): over this loud, non-linear echo the near-end detectors missed a first word
-        // only a few dB above it at some alignments with the answer (Benchmarks/aec/barge_in_sweep.py: 4 of
-        // 77 in session 30, none since session 31's pitch rule with this test's voice, 2 with a deeper one), and
-        // the answer stopped at the next word. That is a known issue while it stops within the bound
-        // of a later word's onset; anything slower fails.
+        // A known gap (issue #11): over this loud, non-linear echo the near-end detectors can miss a first word
+        // only a few dB above it at some alignments with the answer (Benchmarks/aec/barge_in_sweep.py: none with
+        // this test's voice since the pitch rule, 2 with a deeper one), and the answer stops at the next word.
+        // That is a known issue while it stops within the bound of a later word's onset; anything slower fails.
         let spoken = stopped - heardAtSpeech / 48
         if latency > bound, let word = words.last(where: { $0 <= spoken }), word != onset, spoken - word <= bound {
             withKnownIssue("the detector missed the first word; the answer stopped \(spoken - word) ms after a later one\(replay)") {
@@ -92,10 +91,11 @@ import TestSupport
 
     /// The user talks as the answer begins (the moment the service reports `ai_speaking`: his first sound
     /// 20 ms before to 40 ms after the answer's, up to 200 ms after on a loaded machine). In each band's onset
-    /// the reference barely plays, and until session 30 the detector and the mic rule learnt him there as the
-    /// answer's echo (0.8 s in 2 of 5 runs; NonLinearEchoVerdictTests measures it offline); until session 37
-    /// a first frame that played only the answer's low bands, distorted into the others, did the same there
-    /// (0.8-1.5 s; ResidualEchoDistortedOnsetTests). The answer must fall silent as fast as over its middle.
+    /// the reference barely plays, and the detector and the mic rule must not learn him there as the answer's
+    /// echo (without the onset rule: 0.8 s in 2 of 5 runs; NonLinearEchoVerdictTests measures it offline), nor
+    /// may a first frame that plays only the answer's low bands, distorted into the others, do the same there
+    /// (0.8-1.5 s without its rule; ResidualEchoDistortedOnsetTests). The answer must fall silent as fast as
+    /// over its middle.
     @Test func aTalkerWhoStartsAsTheAnswerBeginsStopsItFast() async throws {
         let kitchen = try await Kitchen.start(in: dir, name: "onset")
         let (service, realtime) = (kitchen.service, kitchen.realtime)

@@ -13,14 +13,14 @@ import TestProcess
     /// Where the answer's echo still misses the linear filter in a few speech bands, the looser verdict
     /// once started (0.9 s into the second answer, at 11 of these 16 alignments: a pause over the answer's
     /// own echo, which end to end made it stutter). It must start nowhere, and neither may the verdict.
-    /// Other answer voices (session 33). A female one (espeak-ng's en-us+f3), as a female voice of the
+    /// Other answer voices. A female one (espeak-ng's en-us+f3), as a female voice of the
     /// Realtime API would play: its echo 0.74 s in, at "dentist", stood 2.3-2.4 dB over its prediction for
     /// one or two frames, at the answer's own pitch, and the looser verdict started there at 12 of the 16
     /// alignments. A louder male one (en-us+m7, 155 % voicing): its clipped echo, 5-10 dB under the
     /// prediction, repeated best at a harmonic's period the reference did not favour (3.3, 4.7 ms), 2.3 and
     /// 3.0 s in; checked over its first 8 s: at 8.5 s its echo, 0.2-0.5 dB under the prediction, still holds
     /// a 3.4 ms period for two frames (a known gap, `NearEndVerdicts.echoPeriodRepeat`). A deeper male one
-    /// (en-us+m4, session 39): 768 ms in, at one alignment, its echo repeated best at a third of the played
+    /// (en-us+m4): 768 ms in, at one alignment, its echo repeated best at a third of the played
     /// period for two frames, under the prediction (`NearEndVerdicts.harmonicLowestOrder`).
     @Test(arguments: [("en-us", Int.max), ("en-us+f3", Int.max), ("en-us+m7", 8000), ("en-us+m4", Int.max)])
     func theAnswersOwnEchoStartsNoVerdictWhereverItMeetsTheFrames(voice: String, milliseconds: Int) async throws {
@@ -36,7 +36,7 @@ import TestProcess
         #expect(started.isEmpty, "verdicts on the answer's echo, by its shift in ms: \(started)")
     }
 
-    /// A deeper male answer (espeak-ng's en-us+m2, session 34): its echo at "dentist", 0.74 s in, cleared the
+    /// A deeper male answer (espeak-ng's en-us+m2): its echo at "dentist", 0.74 s in, cleared the
     /// verdict's margin in a third of the speech bands for two voiced frames at the answer's own pitch, 0.5-4.8 dB
     /// under the predicted echo as a whole, and started the verdict that stops the assistant at 7 of the 16
     /// alignments. That verdict must start at none. The looser one still starts at one, 96 ms in, where the
@@ -127,10 +127,10 @@ import TestProcess
 
     /// A talker who starts as the second answer does (40 ms before its first sound, with it, and 100 ms
     /// after). In a band's onset, where the reference comes back from silence barely playing, he fills the
-    /// band; the detector's coupling learnt him as the answer's echo (46 dB in one frame) and hid him for
-    /// 0.7-1.3 s (session 29: 1312, 1312, 96, 736 ms with him at or after its first sound), until it stopped
-    /// rising there where the mic stands above its echo; then the mic rule's coupling (40 dB) still hid a
-    /// talker 40 ms early at two of these positions (752, 752 ms), until it stopped rising there too.
+    /// band; a detector's coupling free to rise there learns him as the answer's echo (46 dB in one frame) and
+    /// hides him for 0.7-1.3 s (1312, 1312, 96, 736 ms with him at or after its first sound), so it does not
+    /// rise there where the mic stands above its echo; nor does the mic rule's coupling (free to rise, 40 dB,
+    /// it hides a talker 40 ms early at two of these positions: 752, 752 ms).
     @Test func aTalkerAsTheAnswerBeginsIsHeardAtOnce() async throws {
         let room = try await Room.make()
         let (talker, firstSound) = try await room.talker()

@@ -4,7 +4,7 @@ import Testing
 /// Inputs libFuzzer (`scripts/fuzz dates`, same seeds) found trapping the parsers as they were before
 /// the overflow fixes (commit 39addbd): each took the whole service down with a Swift overflow trap.
 /// Run against the fixed parsers they must give "unreadable", not a trap. Base64 as the fuzzer
-/// printed them (the inputs contain no secrets; see README "Fuzzing").
+/// printed them (the inputs contain no secrets; see docs/testing.md, "Fuzzing").
 @Suite struct FuzzFindingsRegressionTests {
     static func text(_ base64: String) -> String {
         String(decoding: decodeBase64(base64), as: UTF8.self)

@@ -39,8 +39,8 @@ final class SessionHarness: Sendable {
             url: urlTransform(standIn.url), model: RealtimeModels.defaultID, apiKey: RealtimeAPIKey(apiKey ?? script.apiKey),
             // The default pong timeout is long: the stand-in answers pings from this (busy) test process, and a
             // 2 s stall under the full suite's load used to drop the connection mid-response. So is the connect
-            // timeout: with 2 s, the stand-in's answers to five opens in a row came too late under that load
-            // (the 401 test stopped on five upgrade timeouts, session 35).
+            // timeout: with 2 s, the stand-in's answers to five opens in a row can come too late under that load
+            // (the 401 test stops on five upgrade timeouts).
             connectTimeout: .seconds(10), pingInterval: pingInterval, pongTimeout: pongTimeout ?? .seconds(10),
             closeTimeout: .milliseconds(500))
         let harness = SessionHarness(standIn: standIn)

@@ -32,8 +32,8 @@ public struct BargeInRule: Sendable, Equatable {
     /// Near-end speech must last this long before it pauses the assistant (on top of the detector's own
     /// debounce). Default 0: at once. A verdict lasts at least the detector's 200 ms hangover, so a wait
     /// filtered nothing and only delayed the pause, by a tick and a half of the runner on average
-    /// (session 27; the end-to-end test had hidden that: its stand-in server VAD holds a turn on the echo
-    /// when the talker starts, and a held turn never waited).
+    /// (`Benchmarks/aec-real/JOURNAL.md`; the end-to-end test cannot show it: its stand-in server VAD holds a
+    /// turn on the echo when the talker starts, and a held turn would never wait).
     public var confirmation: Duration
     /// After the assistant's audio stopped, its echo (room decay, server VAD latency) may still start a
     /// server turn for this long. Default 800 ms.
@@ -54,8 +54,8 @@ public struct BargeInRule: Sendable, Equatable {
     /// The looser verdict alone (`ConversationEvent.possibleNearEndSpeech`, the verdict itself off) holds a
     /// pause at most this long; then the answer goes on even while it lasts. A sound the detector keeps
     /// half-hearing (a noise the room floor has not learnt yet) never holds the answer longer; a talker's
-    /// verdict follows the pause within ~100 ms. Default 1.5 s (`Benchmarks/aec-real`, session 28: a fan
-    /// switched on under the far end held it 0.96 s; since the whole-band test, session 29, nothing there does).
+    /// verdict follows the pause within ~100 ms. Default 1.5 s (`Benchmarks/aec-real`: with the whole-band
+    /// test nothing there holds it; without it a fan switched on under the far end held it 0.96 s).
     public var possibleSpeechLimit: Duration
 
     public init(localDetector: Bool = false, confirmation: Duration = .zero, echoGuard: Duration = .milliseconds(800),

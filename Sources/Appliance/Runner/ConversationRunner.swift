@@ -4,7 +4,7 @@ import ServiceLifecycle
 import Synchronization
 
 /// The I/O side of the conversation: owns one `ConversationEngine` and one serial loop that feeds it
-/// events with a monotonic time and executes its effects in order (README, "Conversation").
+/// events with a monotonic time and executes its effects in order (docs/conversation.md).
 ///
 /// Inputs from other tasks (the button, the control socket) are posted into the loop's stream; nothing
 /// but the loop touches the engine, the audio object or the Realtime link. Runs as a `Service`: on
