@@ -21,6 +21,8 @@ public enum Earcon: String, Sendable, CaseIterable {
     case microphoneOff
     /// The microphone is on again (the same fourth, rising).
     case microphoneOn
+    /// A timer or alarm is ringing: a bright rising chime, repeated until stopped.
+    case timer
 
     /// One note: a fundamental with a few soft harmonics under an attack/decay/release envelope.
     public struct Note: Sendable, Equatable {
@@ -46,6 +48,7 @@ public enum Earcon: String, Sendable, CaseIterable {
         case .outOfCredit: return [n(293.66, 0, 70), n(293.66, 95, 70), n(293.66, 190, 70), n(196.00, 280, 110)] // D4 D4 D4 G3
         case .microphoneOff: return [n(440.00, 0, 90), n(329.63, 80, 170)]                         // A4 -> E4
         case .microphoneOn: return [n(329.63, 0, 90), n(440.00, 80, 170)]                          // E4 -> A4
+        case .timer: return [n(1046.50, 0, 90), n(1318.51, 100, 90), n(1567.98, 200, 180)]       // C6 E6 G6
         case .reset: return [n(523.25, 0, 80), n(659.26, 60, 80), n(783.99, 120, 80), n(1046.50, 180, 140)] // C5 E5 G5 C6
         }
     }

@@ -16,6 +16,8 @@ public enum LEDPattern: String, Sendable, CaseIterable, CustomStringConvertible 
     case offline
     /// Two short flashes every 3 s, for as long as it lasts: the microphone is muted.
     case muted
+    /// Quick, even flashing (250 ms on, 250 ms off): a timer is ringing; a tap stops it.
+    case ringing
 
     public struct Step: Sendable, Equatable {
         public var lit: Bool
@@ -34,6 +36,7 @@ public enum LEDPattern: String, Sendable, CaseIterable, CustomStringConvertible 
         case .error: return [on(100), dark(100), on(100), dark(100), on(100), dark(1000)]
         case .offline: return [on(100), dark(1900)]
         case .muted: return [on(100), dark(150), on(100), dark(2650)]
+        case .ringing: return [on(250), dark(250)]
         }
     }
 

@@ -29,6 +29,7 @@ extension JarvisVoiceConfig {
     ///            state_dir = "/var/lib/jarvis-voice", dj = true, radio_mode = false,
     ///            station_catalog_url = "https://api.somafm.com/channels.json", reconnect_attempts = 8
     /// [control]  socket = "/run/jarvis-voice/control.sock"
+    /// [timers]   ring_cap_s = 900
     /// [log]      level = "info"
     /// ```
     ///
@@ -86,6 +87,9 @@ extension JarvisVoiceConfig {
         var control = reader("control")
         self.control = ControlConfig(reader: &control)
         finish(&control)
+        var timers = reader("timers")
+        self.timers = TimersConfig(reader: &timers)
+        finish(&timers)
         var log = reader("log")
         self.log = LogConfig(reader: &log)
         finish(&log)
@@ -96,7 +100,7 @@ extension JarvisVoiceConfig {
     }
 
     static let sectionNames: Set<String> = [
-        "audio", "dsp", "realtime", "jarvis", "button", "led", "media", "control", "log",
+        "audio", "dsp", "realtime", "jarvis", "button", "led", "media", "control", "timers", "log",
     ]
 }
 
@@ -273,6 +277,14 @@ extension MediaConfig {
             r.problem("station_catalog_url", problem)
             stationCatalogURL = d.stationCatalogURL
         }
+    }
+}
+
+extension TimersConfig {
+    init(reader r: inout ConfigSectionReader) {
+        let d = TimersConfig()
+        self.init()
+        ringCapSeconds = r.integer("ring_cap_s", default: d.ringCapSeconds, in: 5...7_200)
     }
 }
 

@@ -9,6 +9,7 @@ public struct JarvisVoiceConfig: Sendable, Equatable {
     public var led: LEDConfig = .init()
     public var media: MediaConfig = .init()
     public var control: ControlConfig = .init()
+    public var timers: TimersConfig = .init()
     public var log: LogConfig = .init()
 
     public init() {}

@@ -31,6 +31,16 @@ public struct ControlConfig: Sendable, Equatable {
     public init() {}
 }
 
+/// `[timers]`: kitchen timers and alarms.
+public struct TimersConfig: Sendable, Equatable {
+    /// A timer that nobody stops rings this many seconds (15 minutes), then falls silent.
+    public var ringCapSeconds: Int = 900
+
+    public init() {}
+
+    public var ringCap: Duration { .seconds(ringCapSeconds) }
+}
+
 /// `[log]`.
 public struct LogConfig: Sendable, Equatable {
     /// trace, debug, info, notice, warning, error or critical.

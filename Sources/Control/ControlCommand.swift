@@ -25,21 +25,24 @@ public enum ControlCommand: Sendable, Equatable {
     case voiceVolume(Double)
     /// The microphone privacy mute: `mute on` / `mute off`.
     case mute(Bool)
+    /// `timer list`, `timer add DURATION [LABEL]`, `timer cancel LABEL|ID`, `timer stop`.
+    case timer(TimerRequest)
 
     /// Every verb, in the contract's order.
     public static let verbs = [
         "tap", "press", "release", "ask", "status", "play", "station", "podcast",
-        "pause", "resume", "stop", "skip", "volume", "reset", "say", "voice-volume", "mute",
+        "pause", "resume", "stop", "skip", "volume", "reset", "say", "voice-volume", "mute", "timer",
     ]
 
     /// Verbs that take exactly one argument, with the name shown in usage messages.
     public static let argumentNames = [
         "ask": "TEXT", "play": "URL", "station": "NAME", "podcast": "FEED_URL", "volume": "LEVEL",
         "say": "TEXT", "voice-volume": "LEVEL", "mute": "on|off",
+        "timer": "list|add DURATION [LABEL]|cancel LABEL|stop",
     ]
 
     /// Verbs whose argument is the rest of the command line (several words).
-    public static let textVerbs: Set<String> = ["ask", "say"]
+    public static let textVerbs: Set<String> = ["ask", "say", "timer"]
 
     /// Builds a command from its verb and optional argument, as typed after `ctl` or sent on the wire.
     public init(verb: String, argument: String?) throws(ControlCommandError) {
@@ -54,6 +57,7 @@ public enum ControlCommand: Sendable, Equatable {
             case "podcast": self = .podcast(feedURL: argument)
             case "say": self = .say(argument)
             case "voice-volume": self = .voiceVolume(try Self.level(argument))
+            case "timer": self = .timer(try TimerRequest(argument))
             case "mute":
                 switch argument {
                 case "on": self = .mute(true)
@@ -105,6 +109,7 @@ public enum ControlCommand: Sendable, Equatable {
         case .say: "say"
         case .voiceVolume: "voice-volume"
         case .mute: "mute"
+        case .timer: "timer"
         }
     }
 
@@ -119,6 +124,7 @@ public enum ControlCommand: Sendable, Equatable {
         case .say(let text): text
         case .voiceVolume(let level): "\(level)"
         case .mute(let muted): muted ? "on" : "off"
+        case .timer(let request): request.argument
         case .tap, .press, .release, .status, .pause, .resume, .stop, .skip, .reset: nil
         }
     }
@@ -127,7 +133,7 @@ public enum ControlCommand: Sendable, Equatable {
     public var isMedia: Bool {
         switch self {
         case .play, .station, .podcast, .pause, .resume, .stop, .skip, .volume: true
-        case .tap, .press, .release, .ask, .status, .reset, .say, .voiceVolume, .mute: false
+        case .tap, .press, .release, .ask, .status, .reset, .say, .voiceVolume, .mute, .timer: false
         }
     }
 
@@ -149,6 +155,7 @@ public enum ControlCommandError: Error, Sendable, Equatable, CustomStringConvert
     case unexpectedArgument(verb: String, argument: String)
     case invalidVolume(String)
     case invalidChoice(verb: String, argument: String, expected: String)
+    case invalidDuration(String)
 
     public var description: String {
         switch self {
@@ -160,6 +167,8 @@ public enum ControlCommandError: Error, Sendable, Equatable, CustomStringConvert
             "\(verb) takes no argument"
         case .invalidVolume(let text):
             "volume must be a number from 0.0 to 1.0, got \"\(text)\""
+        case .invalidDuration(let text):
+            "timer add needs a duration like 90s, 10m or 1h30m (up to 24h), got \"\(text)\""
         case .invalidChoice(let verb, let argument, let expected):
             "\(verb) takes \(expected), got \"\(argument)\""
         }

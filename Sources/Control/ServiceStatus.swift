@@ -1,5 +1,5 @@
 /// The `status` answer (ARCHITECTURE §9). Encodes exactly
-/// `{"state", "realtime_connected", "jarvis_session_id", "voice_volume", "muted", "media": {"state", "title", "url", "volume", "ducked"}}`
+/// `{"state", "realtime_connected", "jarvis_session_id", "voice_volume", "muted", "timers", "media": {"state", "title", "url", "volume", "ducked"}}`
 /// and the keys added to it: `cost_usd` (`{"since_start", "today"}`), `barge_ins`, `echo_turns_ignored`,
 /// `voice_pauses_resumed`, `malformed_events`, `unknown_events` and `audio` (`AudioStatus`), with absent values as
 /// JSON `null` (never omitted).
@@ -13,6 +13,8 @@ public struct ServiceStatus: Sendable, Equatable, Codable {
     public var voiceVolume: Double
     /// The microphone privacy mute (`ctl mute on|off`, a double tap).
     public var muted: Bool
+    /// Timers and alarms running or ringing, soonest first.
+    public var timers: [TimerStatus]
     public var media: MediaStatus
     /// Estimated Realtime API spending.
     public var cost: CostStatus
@@ -30,7 +32,7 @@ public struct ServiceStatus: Sendable, Equatable, Codable {
     public var audio: AudioStatus?
 
     public init(state: String, realtimeConnected: Bool, jarvisSessionID: String?, voiceVolume: Double = 1, muted: Bool = false,
-                media: MediaStatus,
+                timers: [TimerStatus] = [], media: MediaStatus,
                 cost: CostStatus = CostStatus(), bargeIns: Int = 0, echoTurnsIgnored: Int = 0, voicePausesResumed: Int = 0, malformedEvents: Int = 0,
                 unknownEvents: Int = 0, audio: AudioStatus? = nil) {
         self.state = state
@@ -38,6 +40,7 @@ public struct ServiceStatus: Sendable, Equatable, Codable {
         self.jarvisSessionID = jarvisSessionID
         self.voiceVolume = voiceVolume
         self.muted = muted
+        self.timers = timers
         self.media = media
         self.cost = cost
         self.bargeIns = bargeIns
@@ -53,7 +56,7 @@ public struct ServiceStatus: Sendable, Equatable, Codable {
         case realtimeConnected = "realtime_connected"
         case jarvisSessionID = "jarvis_session_id"
         case voiceVolume = "voice_volume"
-        case muted
+        case muted, timers
         case media
         case cost = "cost_usd"
         case bargeIns = "barge_ins"
@@ -71,6 +74,7 @@ public struct ServiceStatus: Sendable, Equatable, Codable {
         try c.encodeOrNull(jarvisSessionID, forKey: .jarvisSessionID)
         try c.encode(voiceVolume, forKey: .voiceVolume)
         try c.encode(muted, forKey: .muted)
+        try c.encode(timers, forKey: .timers)
         try c.encode(media, forKey: .media)
         try c.encode(cost, forKey: .cost)
         try c.encode(bargeIns, forKey: .bargeIns)
@@ -79,6 +83,37 @@ public struct ServiceStatus: Sendable, Equatable, Codable {
         try c.encode(malformedEvents, forKey: .malformedEvents)
         try c.encode(unknownEvents, forKey: .unknownEvents)
         if let audio { try c.encode(audio, forKey: .audio) } else { try c.encodeNil(forKey: .audio) }
+    }
+}
+
+/// One entry of `status.timers`.
+public struct TimerStatus: Sendable, Equatable, Codable {
+    public enum State: String, Sendable, Equatable, Codable { case running, ringing }
+
+    public var id: String
+    public var label: String?
+    public var state: State
+    /// Whole seconds until it rings; 0 while ringing.
+    public var dueInSeconds: Int
+
+    public init(id: String, label: String?, state: State, dueInSeconds: Int) {
+        self.id = id
+        self.label = label
+        self.state = state
+        self.dueInSeconds = dueInSeconds
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, label, state
+        case dueInSeconds = "due_in_s"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encodeOrNull(label, forKey: .label)
+        try c.encode(state, forKey: .state)
+        try c.encode(dueInSeconds, forKey: .dueInSeconds)
     }
 }
 

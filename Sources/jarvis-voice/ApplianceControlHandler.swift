@@ -1,4 +1,5 @@
 import Appliance
+import Basics
 import AudioEngine
 import Control
 import Logging
@@ -10,6 +11,7 @@ struct ApplianceControlHandler: ControlHandler {
     let media: any MediaControlling
     let voiceVolume: VoiceVolumeStore
     let pipeline: AudioPipeline
+    let timers: KitchenTimers
     var logger = Logger(label: "control")
 
     func handle(_ command: ControlCommand) async -> ControlResponse {
@@ -65,6 +67,8 @@ struct ApplianceControlHandler: ControlHandler {
                 logger.warning("voice volume \(level) applied but not saved: \(error)")
             }
             return .done("voice volume \(level)")
+        case .timer(let request):
+            return await timer(request)
         case .mute(let muted):
             runner.muteMicrophone(muted)
             return .done(muted ? "microphone off" : "microphone on")
@@ -73,6 +77,33 @@ struct ApplianceControlHandler: ControlHandler {
             case .spoken: return .done("spoken")
             case .failed(let reason): return .failed(reason)
             }
+        }
+    }
+
+    /// `ctl timer …`: one line per timer for `list`, one sentence otherwise.
+    private func timer(_ request: TimerRequest) async -> ControlResponse {
+        func describe(_ timer: KitchenTimer) -> String { "\(timer.kind == .alarm ? "alarm" : "timer") \(timer.id)" + (timer.label.map { " (\($0))" } ?? "") }
+        do throws(KitchenTimers.Failure) {
+            switch request {
+            case .list:
+                let ringing = await runner.status().ringing.map { "\(describe($0)): ringing" }
+                let running = timers.list().map { "\(describe($0.timer)): \(TimerDuration.clock($0.secondsLeft)) left" }
+                return .done((ringing + running).joined(separator: "\n").isEmpty ? "no timers" : (ringing + running).joined(separator: "\n"))
+            case .add(let seconds, let label):
+                return .done("\(describe(try timers.add(seconds: seconds, label: label))) set for \(TimerDuration.clock(seconds))")
+            case .alarm(let time, let label):
+                let alarm = try timers.addAlarm(at: time, label: label)
+                let left = timers.list().first { $0.timer.id == alarm.id }?.secondsLeft ?? 0
+                return .done("\(describe(alarm)) set for \(time), in \(TimerDuration.clock(left))")
+            case .cancel(let key):
+                return .done("cancelled " + (try timers.cancel(key)).map(describe).joined(separator: ", "))
+            case .stop:
+                let ringing = await runner.status().ringing
+                runner.stopRinging()
+                return .done(ringing.isEmpty ? "nothing is ringing" : "stopped \(ringing.map(describe).joined(separator: ", "))")
+            }
+        } catch {
+            return .failed(error.description)
         }
     }
 
@@ -94,6 +125,8 @@ struct ApplianceControlHandler: ControlHandler {
         return ServiceStatus(
             state: conversation.state.rawValue, realtimeConnected: conversation.realtimeConnected,
             jarvisSessionID: conversation.jarvisSessionID, voiceVolume: voiceVolume.current, muted: conversation.microphoneMuted,
+            timers: conversation.ringing.map { TimerStatus(id: $0.id, label: $0.label, state: .ringing, dueInSeconds: 0) }
+                + timers.list().map { TimerStatus(id: $0.timer.id, label: $0.timer.label, state: .running, dueInSeconds: $0.secondsLeft) },
             media: MediaStatus(
                 state: MediaStatus.State(rawValue: now.state.rawValue) ?? .stopped, title: now.displayTitle,
                 url: now.item?.url, volume: now.volume, ducked: conversation.media.ducked),

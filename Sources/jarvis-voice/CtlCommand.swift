@@ -11,7 +11,9 @@ struct CtlCommand: ParsableCommand {
         discussion: """
             COMMAND is one of: tap, press, release, ask TEXT, status, play URL, station NAME, \
             podcast FEED_URL, pause, resume, stop, skip, volume LEVEL (0.0-1.0), reset, say TEXT, \
-            voice-volume LEVEL (0.0-1.0), mute on|off (the microphone privacy mute; kept across restarts).
+            voice-volume LEVEL (0.0-1.0), mute on|off (the microphone privacy mute; kept across restarts), \
+            timer list | add DURATION [LABEL] | add HH:MM [LABEL] | cancel LABEL|ID | stop \
+            (DURATION like 90s, 10m, 1h30m; HH:MM sets an alarm; stop silences what rings).
             `status` prints one JSON object on stdout; other commands print the service's one-line \
             answer. `say` waits until the announcement has been spoken (exit 0) or says why it could not \
             be (exit 1). Only [control] socket is read from the configuration file.

@@ -43,6 +43,10 @@ struct RunCommand: AsyncParsableCommand {
         let player: MediaPlayer
         let voiceVolume = VoiceVolumeStore(stateDirectory: config.media.stateDir) { logger.warning("\($0)") }
         let microphone = MicrophoneMuteStore(stateDirectory: config.media.stateDir) { logger.warning("\($0)") }
+        let timerLogger = Logger(label: "timers")
+        let timers = KitchenTimers(stateDirectory: config.media.stateDir, clocks: .system(monotonic: RunnerClock.continuous.now)) {
+            timerLogger.warning("\($0)")
+        }
         do {
             pipeline = try AudioPipeline(configuration: AudioPipelineConfiguration(config), logger: Logger(label: "audio"))
         } catch {
@@ -63,7 +67,9 @@ struct RunCommand: AsyncParsableCommand {
         let supervisor = SystemdSupervisor(notify: notify, pipeline: pipeline, controlSocket: config.control.socket,
                                            logger: Logger(label: "systemd"))
         do {
-            runner = try makeRunner(config, secrets: secrets, pipeline: pipeline, player: player, microphone: microphone) { state in
+            runner = try makeRunner(
+                config, secrets: secrets, pipeline: pipeline, player: player, microphone: microphone, timers: timers
+            ) { state in
                 // Between conversations the audio loops batch their periods (fewer wakeups).
                 pipeline.conversationActive = state.isInConversation
                 supervisor.status(state.rawValue)
@@ -79,7 +85,8 @@ struct RunCommand: AsyncParsableCommand {
         do {
             control = try await ControlServer.bind(
                 path: config.control.socket,
-                handler: ApplianceControlHandler(runner: runner, media: player, voiceVolume: voiceVolume, pipeline: pipeline),
+                handler: ApplianceControlHandler(
+                    runner: runner, media: player, voiceVolume: voiceVolume, pipeline: pipeline, timers: timers),
                 logger: Logger(label: "control"))
         } catch {
             logger.critical("\(error)")
@@ -92,6 +99,11 @@ struct RunCommand: AsyncParsableCommand {
             .init(service: control, serviceName: "control"),
             .init(service: player, serviceName: "media"),
             .init(service: runner, serviceName: "conversation"),
+            .init(service: KitchenTimerScheduler(timers: timers, outputLatency: {
+                // What is queued for the speaker plays before a sound queued now, plus the runner's next tick.
+                let status = pipeline.playbackLoop.status, rate = pipeline.configuration.playbackFormat.sampleRate
+                return .milliseconds(Int64(status.delayFrames) * 1000 / Int64(max(1, rate)) + 20)
+            }) { runner.timersRang($0) }, serviceName: "timers"),
             .init(service: MediaEventForwarder(events: mediaEvents, runner: runner, settings: mediaSettings),
                   serviceName: "media-events"),
         ]
@@ -123,7 +135,7 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     private func makeRunner(_ config: JarvisVoiceConfig, secrets: (openAIKey: Secret, jarvisToken: Secret?),
-                            pipeline: AudioPipeline, player: MediaPlayer, microphone: MicrophoneMuteStore,
+                            pipeline: AudioPipeline, player: MediaPlayer, microphone: MicrophoneMuteStore, timers: KitchenTimers,
                             stateChanged: @escaping @Sendable (ConversationState) -> Void) throws -> ConversationRunner {
         let jarvis = JarvisClient(
             settings: JarvisSettings(config.jarvis), token: secrets.jarvisToken?.unredacted ?? "", http: try HTTPClient(),
@@ -132,6 +144,10 @@ struct RunCommand: AsyncParsableCommand {
         var tools = ToolRegistry([AskJarvisTool(jarvis: jarvis)])
         for tool in MediaTools.make(player: player, ducking: ducking) { tools.register(tool) }
         tools.register(WhatTimeIsItTool())
+        tools.register(SetTimerTool(timers: timers))
+        tools.register(SetAlarmTool(timers: timers))
+        tools.register(ListTimersTool(timers: timers))
+        tools.register(CancelTimerTool(timers: timers))
 
         let playbackFormat = pipeline.configuration.playbackFormat
         let rendered = Earcons(format: playbackFormat)
@@ -160,7 +176,8 @@ struct RunCommand: AsyncParsableCommand {
         var engine = ConversationConfiguration(
             session: RealtimeSessionSettings(config.realtime), model: RealtimeModels.model(for: config.realtime.model),
             connectTimeout: config.realtime.connectTimeout, quietPeriod: config.realtime.idleTimeout,
-            doubleTapWindow: .milliseconds(config.button.doubleTapMs), bargeIn: BargeInRule(localDetector: true))
+            doubleTapWindow: .milliseconds(config.button.doubleTapMs), ringCap: config.timers.ringCap,
+            bargeIn: BargeInRule(localDetector: true))
         engine.use(tools)
         let led = openLED(config.led)
         let runner = ConversationRunner(

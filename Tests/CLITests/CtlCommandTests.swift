@@ -33,7 +33,7 @@ import TestProcess
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout == #"{"audio":null,"barge_ins":0,"cost_usd":{"since_start":0,"today":0},"echo_turns_ignored":0,"jarvis_session_id":null,"malformed_events":0,"#
                     + #""media":{"ducked":false,"state":"stopped","title":null,"url":null,"volume":0.5},"muted":false,"realtime_connected":false,"#
-                    + #""state":"idle","unknown_events":0,"voice_pauses_resumed":0,"voice_volume":1}"# + "\n")
+                    + #""state":"idle","timers":[],"unknown_events":0,"voice_pauses_resumed":0,"voice_volume":1}"# + "\n")
             #expect(result.stderr == "")
         }
         #expect(handler.commands == [.status])

@@ -16,6 +16,7 @@ struct ServiceConfig {
     var button = ["enabled = false"]
     var controlSocket: String?
     var media: [String] = []
+    var timers: [String] = []
     var logLevel: String?
 
     var toml: String {
@@ -25,6 +26,7 @@ struct ServiceConfig {
         table("button", [], button, into: &lines)
         table("control", [controlSocket.map { "socket = \(quoted($0))" }], [], into: &lines)
         table("media", [], media, into: &lines)
+        table("timers", [], timers, into: &lines)
         table("log", [logLevel.map { "level = \(quoted($0))" }], [], into: &lines)
         return lines.joined(separator: "\n") + "\n"
     }

@@ -24,7 +24,8 @@ struct ServiceUnderTest {
     static func start(in dir: TemporaryDirectory, name: String, realtime: RealtimeStandIn, jarvis: TermLLMStandIn,
                       mic micOptions: PacedPCMOptions? = nil, speakerLink: String? = nil,
                       realtimeSection: String = "idle_timeout_s = 2",
-                      mediaSection: String = "", logLevel: String = "debug") throws -> ServiceUnderTest {
+                      mediaSection: String = "", timersSection: [String] = [], logLevel: String = "debug",
+                      environment: [String: String] = [:]) throws -> ServiceUnderTest {
         let binary = try #require(ChildProcess.builtExecutable(), "jarvis-voice is not built next to the tests")
         var micOptions = micOptions ?? PacedPCMOptions(followInfile: true)
         if micOptions.infile == nil {
@@ -43,13 +44,14 @@ struct ServiceUnderTest {
         try TestFiles.write(Array(ServiceConfig(
             capture: "\(name)_mic", playback: "\(name)_speaker", audio: ["realtime_priority = 0"], realtimeURL: realtime.url,
             apiKeyFile: key, realtime: [realtimeSection], jarvisURL: jarvis.baseURL, tokenFile: token,
-            controlSocket: dir.file("control.sock"), media: ["state_dir = \"\(dir.file("state"))\"", mediaSection], logLevel: logLevel
+            controlSocket: dir.file("control.sock"), media: ["state_dir = \"\(dir.file("state"))\"", mediaSection], timers: timersSection,
+            logLevel: logLevel
         ).toml.utf8), to: config)
         let log = dir.file("\(name)-service.log")
         let process = try BackgroundProcess(
             [binary, "run", "--config", config],
             environment: ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(alsa)", "OPENAI_API_KEY": "",
-                          "CREDENTIALS_DIRECTORY": "", "NOTIFY_SOCKET": "", "WATCHDOG_USEC": ""],
+                          "CREDENTIALS_DIRECTORY": "", "NOTIFY_SOCKET": "", "WATCHDOG_USEC": ""].merging(environment) { $1 },
             stderr: .file(log))
         return ServiceUnderTest(process: process, binary: binary, config: config, log: log,
                                 mic: micOptions.infile ?? "", played: played)

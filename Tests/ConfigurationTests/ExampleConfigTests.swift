@@ -39,7 +39,7 @@ import Testing
             let name = key.split(separator: ".")[1]
             #expect(example.contains("e.g. \(name) = "), "example should show \(key) as e.g.")
         }
-        #expect(readKeys.count == 63)
+        #expect(readKeys.count == 64)
     }
 
     @Test func exampleAsShippedIsAllDefaults() throws {

@@ -1,3 +1,4 @@
+import Basics
 import Control
 import Testing
 
@@ -11,7 +12,7 @@ import Testing
         ("pause", nil, .pause), ("resume", nil, .resume), ("stop", nil, .stop), ("skip", nil, .skip),
         ("volume", "0.4", .volume(0.4)), ("reset", nil, .reset),
         ("say", "The laundry is done.", .say("The laundry is done.")), ("voice-volume", "0.5", .voiceVolume(0.5)),
-        ("mute", "on", .mute(true)),
+        ("mute", "on", .mute(true)), ("timer", "add 600 pasta", .timer(.add(seconds: 600, label: "pasta"))),
     ]
 
     @Test func everyVerbParsesAndRoundTripsOverTheWire() throws {
@@ -25,6 +26,26 @@ import Testing
             #expect(line.dropLast().contains(UInt8(ascii: "\n")) == false)
             #expect(try ControlWire.decodeRequest(line.dropLast()) == command)
         }
+    }
+
+    /// `ctl timer …`: the words after `timer`, a duration as the owner types it.
+    @Test func timerRequests() throws {
+        #expect(try TimerRequest("add 10m pasta sauce") == .add(seconds: 600, label: "pasta sauce"))
+        #expect(try TimerRequest("add 1h30m") == .add(seconds: 5_400, label: nil))
+        #expect(try TimerRequest("add 90s") == .add(seconds: 90, label: nil))
+        #expect(try TimerRequest("list") == .list && TimerRequest("stop") == .stop)
+        #expect(try TimerRequest("cancel pasta") == .cancel("pasta"))
+        #expect(try TimerRequest("add 07:00 wake up") == .alarm(time: "07:00", label: "wake up"))
+        #expect(try TimerRequest("add 07:00 wake up").argument == "add 07:00 wake up")
+        #expect(throws: ControlCommandError.invalidDuration("ten")) { try TimerRequest("add ten") }
+        #expect(throws: ControlCommandError.self) { try TimerRequest("add 25h") }
+        #expect(throws: ControlCommandError.self) { try TimerRequest("snooze") }
+        #expect(throws: ControlCommandError.self) { try TimerRequest("cancel") }
+        for text in ["", "0", "5m1h", "1h1h", "10x", "1h30", "99999999999999999"] {
+            #expect(TimerDuration.seconds(text) == nil, "\(text)")
+        }
+        #expect(TimerDuration.seconds("1h 5m 10s") == 3_910 && TimerDuration.seconds("45") == 45)
+        #expect(TimerDuration.clock(598) == "9:58" && TimerDuration.clock(3_723) == "1:02:03")
     }
 
     @Test func requestLineShape() throws {

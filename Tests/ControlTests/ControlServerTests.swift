@@ -39,7 +39,7 @@ import Testing
                     #expect(reply == .ok(.object([
                         "state": .string("idle"), "realtime_connected": .bool(false), "jarvis_session_id": .null,
                         "media": .object(["state": .string("stopped"), "title": .null, "url": .null, "volume": .number(0.5), "ducked": .bool(false)]),
-                        "voice_volume": .number(1), "muted": .bool(false), "barge_ins": .number(0), "echo_turns_ignored": .number(0),
+                        "voice_volume": .number(1), "muted": .bool(false), "timers": .array([]), "barge_ins": .number(0), "echo_turns_ignored": .number(0),
                         "voice_pauses_resumed": .number(0), "malformed_events": .number(0), "unknown_events": .number(0), "audio": .null,
                         "cost_usd": .object(["since_start": .number(0), "today": .number(0)]),
                     ])))

@@ -10,17 +10,17 @@ import Testing
         let status = ServiceStatus(state: "idle", realtimeConnected: false, jarvisSessionID: nil,
                                    media: MediaStatus(state: .stopped, title: nil, url: nil, volume: 0.5, ducked: false))
         let text = line(.status(status))
-        #expect(text == #"{"ok":true,"result":{"audio":null,"barge_ins":0,"cost_usd":{"since_start":0,"today":0},"echo_turns_ignored":0,"jarvis_session_id":null,"malformed_events":0,"media":{"ducked":false,"state":"stopped","title":null,"url":null,"volume":0.5},"muted":false,"realtime_connected":false,"state":"idle","unknown_events":0,"voice_pauses_resumed":0,"voice_volume":1}}"# + "\n")
+        #expect(text == #"{"ok":true,"result":{"audio":null,"barge_ins":0,"cost_usd":{"since_start":0,"today":0},"echo_turns_ignored":0,"jarvis_session_id":null,"malformed_events":0,"media":{"ducked":false,"state":"stopped","title":null,"url":null,"volume":0.5},"muted":false,"realtime_connected":false,"state":"idle","timers":[],"unknown_events":0,"voice_pauses_resumed":0,"voice_volume":1}}"# + "\n")
         let reply = try ControlWire.decodeReply(Array(text.utf8).dropLast())
         guard case .ok(let result) = reply else { Issue.record("not ok: \(reply)"); return }
         #expect(result == .object([
             "state": .string("idle"), "realtime_connected": .bool(false), "jarvis_session_id": .null,
             "media": .object(["state": .string("stopped"), "title": .null, "url": .null, "volume": .number(0.5), "ducked": .bool(false)]),
-            "voice_volume": .number(1), "muted": .bool(false), "barge_ins": .number(0), "echo_turns_ignored": .number(0), "audio": .null,
+            "voice_volume": .number(1), "muted": .bool(false), "timers": .array([]), "barge_ins": .number(0), "echo_turns_ignored": .number(0), "audio": .null,
             "voice_pauses_resumed": .number(0), "cost_usd": .object(["since_start": .number(0), "today": .number(0)]),
             "malformed_events": .number(0), "unknown_events": .number(0),
         ]))
-        #expect(result.jsonText == #"{"audio":null,"barge_ins":0,"cost_usd":{"since_start":0,"today":0},"echo_turns_ignored":0,"jarvis_session_id":null,"malformed_events":0,"media":{"ducked":false,"state":"stopped","title":null,"url":null,"volume":0.5},"muted":false,"realtime_connected":false,"state":"idle","unknown_events":0,"voice_pauses_resumed":0,"voice_volume":1}"#)
+        #expect(result.jsonText == #"{"audio":null,"barge_ins":0,"cost_usd":{"since_start":0,"today":0},"echo_turns_ignored":0,"jarvis_session_id":null,"malformed_events":0,"media":{"ducked":false,"state":"stopped","title":null,"url":null,"volume":0.5},"muted":false,"realtime_connected":false,"state":"idle","timers":[],"unknown_events":0,"voice_pauses_resumed":0,"voice_volume":1}"#)
     }
 
     /// `cost_usd` in dollars, to a millionth (what a `turn:` line's estimate is precise to).

@@ -39,6 +39,12 @@ public struct ConversationConfiguration: Sendable {
     /// A second tap within this long of the first is a double tap (`[button] double_tap_ms`; the gesture
     /// recogniser uses the same): a tap on a muted microphone waits this long before it says so. Default 400 ms.
     public var doubleTapWindow: Duration
+    /// A timer rings at most this long unless stopped (`[timers] ring_cap_min`). Default 15 min.
+    public var ringCap: Duration
+    /// The timer sound repeats this often while ringing. Default 3 s.
+    public var timerChimeInterval: Duration
+    /// What rang is said again this often (every so many chimes) while ringing. Default 30 s.
+    public var timerSayInterval: Duration
     /// How barge-in is decided in hands-free conversations. Default: the server's VAD is trusted (no local
     /// near-end detector); the service uses its capture chain's detector (`BargeInRule(localDetector: true)`).
     public var bargeIn: BargeInRule
@@ -53,7 +59,8 @@ public struct ConversationConfiguration: Sendable {
         toolTimeoutMessage: String = "Jarvis did not answer in time. Please try again.",
         toolCancelledMessage: String = "The user cancelled this request.",
         announcementMaxAge: Duration = .seconds(60), sayMaxAge: Duration = .seconds(300), quietTools: Set<String> = [],
-        doubleTapWindow: Duration = .milliseconds(400), bargeIn: BargeInRule = BargeInRule()
+        doubleTapWindow: Duration = .milliseconds(400), ringCap: Duration = .seconds(15 * 60),
+        timerChimeInterval: Duration = .seconds(3), timerSayInterval: Duration = .seconds(30), bargeIn: BargeInRule = BargeInRule()
     ) {
         self.session = session
         self.tools = tools
@@ -72,6 +79,9 @@ public struct ConversationConfiguration: Sendable {
         self.sayMaxAge = sayMaxAge
         self.quietTools = quietTools
         self.doubleTapWindow = doubleTapWindow
+        self.ringCap = ringCap
+        self.timerChimeInterval = timerChimeInterval
+        self.timerSayInterval = timerSayInterval
         self.bargeIn = bargeIn
     }
 

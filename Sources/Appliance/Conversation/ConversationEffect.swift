@@ -68,6 +68,10 @@ public enum TimerID: String, Sendable, Hashable, CaseIterable {
     case possibleSpeechLimit = "possible_speech_limit"
     /// A tap found the microphone muted: unless a second tap unmutes it first, the assistant says so.
     case mutedTap = "muted_tap"
+    /// The timer sound again, while timers ring.
+    case timerChime = "timer_chime"
+    /// Ringing stops by itself after this (`ConversationConfiguration.ringCap`).
+    case ringCap = "ring_cap"
 }
 
 public enum Transcript: Sendable, Equatable {

@@ -14,6 +14,15 @@ extension ConversationEngine {
     }
 
     private mutating func handleTap(pressedAt: EngineTime) {
+        if ringing != nil {  // first of all, a tap silences what rings (and its spoken reminder)
+            stopRinging(because: "a tap")
+            if interludeOnly, state.isInConversation {
+                failSays(in: pendingAnnouncements, "a tap stopped it")
+                pendingAnnouncements = []
+                endConversation(earcon: nil, reason: "a tap stopped the timer")
+            }
+            return
+        }
         switch state {
         case .idle, .error:
             if microphoneMuted {

@@ -19,9 +19,10 @@ extension ConversationEngine {
         if state == .idle { emit(.setLED(ledPattern(for: .idle))) }
     }
 
-    /// The LED for `state`: idle shows the mute while it is on.
+    /// The LED for `state`: idle shows ringing timers, else the mute while it is on.
     func ledPattern(for state: ConversationState) -> LEDPattern {
-        state == .idle && microphoneMuted ? .muted : state.ledPattern
+        guard state == .idle else { return state.ledPattern }
+        return ringing != nil ? .ringing : microphoneMuted ? .muted : .off
     }
 
     /// A tap or a hold on a muted microphone: its sound now; the spoken reminder once the double-tap window

@@ -101,6 +101,10 @@ extension ConversationEngine {
             possibleSpeechLimitReached()
         case .mutedTap:
             mutedTapWindowEnded()
+        case .timerChime:
+            chimeAgain()
+        case .ringCap:
+            stopRinging(because: "it rang for \(seconds(configuration.ringCap))")
         }
     }
 }

@@ -20,6 +20,8 @@ public struct ConversationEngine: Sendable {
     public internal(set) var echoTurnsIgnored = 0
     /// ...and times near-end speech paused the assistant but fell short of stopping it (the voice went on).
     public internal(set) var pausesResumed = 0
+    /// Timers ringing now, until a tap, `ctl timer stop` or the ring cap.
+    public internal(set) var ringing: TimersRinging?
     /// The microphone privacy mute: nothing is captured for the uplink while it is on.
     public internal(set) var microphoneMuted = false
     /// Estimated USD of every response since start (`response.done` usage at the model's prices).
@@ -100,6 +102,8 @@ public struct ConversationEngine: Sendable {
         case .nearEndSpeech(let active): handleNearEndSpeech(active)
         case .possibleNearEndSpeech(let active): handlePossibleNearEndSpeech(active)
         case .muteMicrophone(let muted): setMicrophoneMuted(muted)
+        case .timersRang(let rings): handleTimersRang(rings)
+        case .stopRinging: stopRinging(because: "ctl timer stop")
         }
         noteVoiceAudible()
         endPauseWithoutSpeech()
@@ -139,8 +143,9 @@ public struct ConversationEngine: Sendable {
         if armedTimers.removeValue(forKey: id) != nil { emit(.cancelTimer(id)) }
     }
 
-    mutating func cancelAllTimers() {
-        for id in TimerID.allCases { cancelTimer(id) }
+    /// `keepingRinging`: a conversation ends while timers ring; their chime and cap go on.
+    mutating func cancelAllTimers(keepingRinging: Bool = false) {
+        for id in TimerID.allCases where !(keepingRinging && (id == .timerChime || id == .ringCap)) { cancelTimer(id) }
     }
 
     /// Re-arms the speaking watchdog on progress (audio arriving or being played).
@@ -198,8 +203,8 @@ public struct ConversationEngine: Sendable {
         emit(.uplink(.stop))
         finishTurn()
         emit(.disconnectRealtime)
-        emit(.unduckMedia)
-        cancelAllTimers()
+        if ringing == nil { emit(.unduckMedia) }  // ringing keeps media down
+        cancelAllTimers(keepingRinging: ringing != nil)
         resetConversation()
         realtimeConnected = false
     }

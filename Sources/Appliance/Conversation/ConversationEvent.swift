@@ -43,6 +43,10 @@ public enum ConversationEvent: Sendable, Equatable {
     /// (`true`) or stopped (`false`) talking, told apart from the speaker's echo. Barge-in in hands-free
     /// conversations follows `ConversationConfiguration.bargeIn`.
     case nearEndSpeech(Bool)
+    /// Timers or alarms went off (`KitchenTimers.takeDue`): ring them.
+    case timersRang([TimerRing])
+    /// `ctl timer stop`: silence what rings.
+    case stopRinging
     /// `ctl mute on|off`: the microphone privacy mute (a double tap toggles it: `ButtonGesture.doubleTap`).
     case muteMicrophone(Bool)
     /// The detector's sooner, looser verdict changed: someone may be starting to talk (on whenever

@@ -103,6 +103,11 @@ public final class ConversationRunner: Service, Sendable {
         }
     }
 
+    /// Timers or alarms went off: ring them.
+    public func timersRang(_ rings: [TimerRing]) { continuation.yield(.engine(.timersRang(rings))) }
+    /// `ctl timer stop`: silence what rings.
+    public func stopRinging() { continuation.yield(.engine(.stopRinging)) }
+
     /// `ctl mute on|off`: the microphone privacy mute.
     public func muteMicrophone(_ muted: Bool) { continuation.yield(.engine(.muteMicrophone(muted))) }
 

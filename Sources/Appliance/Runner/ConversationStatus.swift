@@ -17,6 +17,8 @@ public struct ConversationStatus: Sendable, Equatable {
     public var pausesResumed: Int
     /// The microphone privacy mute.
     public var microphoneMuted = false
+    /// Timers and alarms ringing now.
+    public var ringing: [KitchenTimer] = []
     /// Estimated Realtime API spending since start and by local day.
     public var spending: SpendingLedger
 

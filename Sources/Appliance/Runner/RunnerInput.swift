@@ -33,6 +33,8 @@ extension ConversationEvent {
         case .button(.longHold): "long hold"
         case .button(.doubleTap): "double tap"
         case .muteMicrophone(let muted): muted ? "microphone muted" : "microphone on"
+        case .timersRang: "timer went off"
+        case .stopRinging: "timer stop"
         case .ask: "ask"
         case .resetJarvis: "reset"
         case .realtimeConnected: "realtime connected"

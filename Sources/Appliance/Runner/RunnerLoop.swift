@@ -165,6 +165,7 @@ final class RunnerLoop {
         let echoTurnsIgnored = engine.echoTurnsIgnored
         let pausesResumed = engine.pausesResumed
         let muted = engine.microphoneMuted
+        let ringing = engine.ringing?.rings.map(\.timer) ?? []
         // The wall clock is read only when the total moved (this runs after every tick).
         let spent = engine.spentUSD
         let today = spent != recordedSpending ? LocalTime.systemNow().calendarDay : nil
@@ -181,6 +182,7 @@ final class RunnerLoop {
             status.echoTurnsIgnored = echoTurnsIgnored
             status.pausesResumed = pausesResumed
             status.microphoneMuted = muted
+            status.ringing = ringing
         }
     }
 
