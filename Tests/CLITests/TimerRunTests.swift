@@ -108,25 +108,38 @@ import TestSupport
         defer { _ = first.process.signal(SIGKILL) }
         try #require(try await first.ctlWhenReady("status"), "log:\n\(first.logText)")
         #expect(try await first.ctl("timer", "add", "2h", "roast").status == 0)
+        #expect(try await first.ctl("timer", "add", "8s", "tea").status == 0)
         var now = time(nil)
         var local = tm()
         localtime_r(&now, &local)
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let alarm = try await first.ctl("timer", "add", "\(two((local.tm_hour + 3) % 24)):\(two(local.tm_min))", "wake")
-        #expect(alarm.stdout.hasPrefix("alarm 2 (wake) set for "), "\(alarm)")
+        #expect(alarm.stdout.hasPrefix("alarm 3 (wake) set for "), "\(alarm)")
         await first.stop()
 
         let second = try ServiceUnderTest.start(in: dir, name: "second", realtime: realtime, jarvis: jarvis)
         defer { _ = second.process.signal(SIGKILL) }
         try #require(try await second.ctlWhenReady("status"), "log:\n\(second.logText)")
         let list = try await second.ctl("timer", "list").stdout
-        #expect(list.contains("timer 1 (roast): 1:59:") && list.contains("alarm 2 (wake): 2:5"), "both survived the restart: \(list)")
-        guard case .array(let timers)? = try await second.status()?["timers"] else {
+        #expect(list.contains("timer 1 (roast): 1:59:") && list.contains("alarm 3 (wake): 2:5"), "they survived the restart: \(list)")
+        // The short one set before the restart rings after it, on the new process's speaker.
+        let rang = try await second.waitForStatus { status in
+            guard case .array(let timers)? = status["timers"] else { return false }
+            return timers.contains { $0["label"] == .string("tea") && $0["state"] == .string("ringing") }
+        }
+        #expect(rang != nil, "log:\n\(second.logText)")
+        #expect(await second.heard(Self.chimeHz, atLeast: 40) >= 40, "log:\n\(second.logText)")
+        #expect(try await second.ctl("timer", "stop").stdout == "stopped timer 2 (tea)\n")
+        let quiet = try await second.waitForStatus { status in
+            guard case .array(let timers)? = status["timers"] else { return false }
+            return timers.allSatisfy { $0["state"] == .string("running") }
+        }
+        guard case .array(let timers)? = quiet?["timers"] else {
             Issue.record("no timers in status")
             return
         }
         #expect(timers.map { $0["state"]?.stringValue } == ["running", "running"] && timers.first?["label"] == .string("roast"))
-        #expect(try await second.ctl("timer", "cancel", "wake").stdout == "cancelled alarm 2 (wake)\n")
+        #expect(try await second.ctl("timer", "cancel", "wake").stdout == "cancelled alarm 3 (wake)\n")
         await second.stop()
         await realtime.shutdown()
         await jarvis.stop()
