@@ -28,6 +28,10 @@ struct CtlCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The command and its argument (ask and say take the rest of the line).", valueName: "COMMAND [ARG]"))
     var words: [String] = []
 
+    /// `status --json`: the JSON object for scripts (what `status` prints).
+    @Flag(name: .long, help: "With status: print the JSON object (for scripts).")
+    var json = false
+
     /// How long to wait for the service's answer.
     @Option(name: .long, help: ArgumentHelp("Seconds to wait for the answer (default 15; say: 340).", valueName: "SECONDS"))
     var timeout: Double?
@@ -38,7 +42,8 @@ struct CtlCommand: ParsableCommand {
     static let exNoPermission = ExitCode(77)
 
     func validate() throws {
-        _ = try command()
+        let command = try command()
+        if json, command != .status { throw ValidationError("--json goes with status only") }
         guard let timeout else { return }
         guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be between 0 and 3600 seconds") }
     }

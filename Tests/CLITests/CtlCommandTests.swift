@@ -35,8 +35,11 @@ import TestProcess
                     + #""media":{"ducked":false,"state":"stopped","title":null,"url":null,"volume":0.5},"muted":false,"realtime_connected":false,"#
                     + #""state":"idle","timers":[],"unknown_events":0,"voice_pauses_resumed":0,"voice_volume":1}"# + "\n")
             #expect(result.stderr == "")
+            let json = try await ctl(["status", "--json"], config: config(socket: socket))
+            #expect(json.status == 0 && json.stdout == result.stdout, "status --json prints the same object")
+            #expect(try await ctl(["tap", "--json"], config: config(socket: socket)).status == 64)
         }
-        #expect(handler.commands == [.status])
+        #expect(handler.commands == [.status, .status])
     }
 
     @Test func verbsWithArgumentsReachTheHandler() async throws {
