@@ -97,8 +97,8 @@ import TestSupport
         #expect(output.contains(fragment), "\(output)")
         // Only a guard against a hang: the output's wording already says how the turn failed (a Jarvis that
         // never answers sends "too late" after its silence; a timed-out one never gets there). The whole
-        // turn, its speech included, took 6.1 s once on a loaded CI machine, against a bound of 6 s.
-        #expect(ContinuousClock.now - started < .seconds(20), "inactivity timeout 0.4 s, total cap 3 s")
+        // turn, its speech included, took 21 s under the whole suite's load on 2 cores.
+        #expect(ContinuousClock.now - started < .seconds(60), "inactivity timeout 0.4 s, total cap 3 s")
         #expect(s.h.runner.state == .listening)
         #expect(s.h.logs.contains("tool ask_jarvis failed"))
         try await s.h.stop()

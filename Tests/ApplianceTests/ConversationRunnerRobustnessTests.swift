@@ -179,8 +179,9 @@ import Testing
         #expect(h.mixer.requestedGain(.media) < 0.2)
         let started = ContinuousClock.now
         try await h.stop()
-        // Far from Jarvis's 30 s: a loaded CI run took 3.3 s once.
-        #expect(ContinuousClock.now - started < .seconds(10))
+        // Well under Jarvis's 30 s, which it would take if the stop waited for the tool (13 s once under the
+        // whole suite's load on 2 cores).
+        #expect(ContinuousClock.now - started < .seconds(25))
         #expect(link.closedByClient)
         #expect(await s.jarvis.cancelled == 1)
         #expect(h.mixer.requestedGain(.media) == 1)

@@ -11,6 +11,13 @@ extension ConversationEngine {
         it, and do not call any tools.
         """
 
+    /// The id of what the box says on its own behalf (a timer, the muted microphone): read verbatim like
+    /// the owner's `say`, with nobody waiting for the outcome (`ctl say` ids start at 1).
+    static let deviceNoticeID = 0
+
+    /// How the journal names a `say`: "say #3", or "spoken notice" for the box's own.
+    static func sayName(_ id: Int) -> String { id == deviceNoticeID ? "spoken notice" : "say #\(id)" }
+
     mutating func handleAnnounce(_ text: String) {
         let message = text.trimmed()
         guard !message.isEmpty else { return }
@@ -24,7 +31,7 @@ extension ConversationEngine {
             emit(.announcementFinished(id: id, failure: "there is nothing to say"))
             return
         }
-        log(.info, "say #\(id): queued")
+        log(.info, "\(Self.sayName(id)): queued")
         queueAnnouncement(PendingAnnouncement(text: message, receivedAt: now, maxAge: configuration.sayMaxAge, sayID: id))
     }
 
@@ -83,7 +90,7 @@ extension ConversationEngine {
             send(.conversationItemCreate(.message(role: .system, text: announcement.text)))
         }
         if let id = batch.first?.sayID {
-            log(.info, "say #\(id): sent")
+            log(.info, "\(Self.sayName(id)): sent")
             saying = SayInFlight(id: id)
             send(.responseCreate(ResponseOptions(instructions: Self.sayInstructions, toolChoice: .noTools)))
             response.sent(isAnswer: true)
@@ -99,10 +106,10 @@ extension ConversationEngine {
         guard let current = saying else { return }
         saying = nil
         if current.heardAudio {
-            log(.info, "say #\(current.id): spoken")
+            log(.info, "\(Self.sayName(current.id)): spoken")
             emit(.announcementFinished(id: current.id, failure: nil))
         } else {
-            log(.warning, "say #\(current.id): the Realtime API answered without speech")
+            log(.warning, "\(Self.sayName(current.id)): the Realtime API answered without speech")
             emit(.announcementFinished(id: current.id, failure: "the Realtime API answered without speech"))
         }
     }
@@ -111,14 +118,14 @@ extension ConversationEngine {
     mutating func failSay(_ reason: String) {
         guard let current = saying else { return }
         saying = nil
-        log(.info, "say #\(current.id): not spoken: \(reason)")
+        log(.info, "\(Self.sayName(current.id)): not spoken: \(reason)")
         emit(.announcementFinished(id: current.id, failure: reason))
     }
 
     /// Fails the owner's announcements among `announcements`.
     mutating func failSays(in announcements: [PendingAnnouncement], _ reason: String) {
         for case let id? in announcements.map(\.sayID) {
-            log(.info, "say #\(id): not spoken: \(reason)")
+            log(.info, "\(Self.sayName(id)): not spoken: \(reason)")
             emit(.announcementFinished(id: id, failure: reason))
         }
     }

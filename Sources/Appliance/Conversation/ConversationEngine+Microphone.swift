@@ -33,9 +33,9 @@ extension ConversationEngine {
         if state == .idle || state == .error { arm(.mutedTap, after: configuration.doubleTapWindow) }
     }
 
-    /// The double-tap window after a tap on a muted microphone passed: say it (no waiter awaits id 0).
+    /// The double-tap window after a tap on a muted microphone passed: say it.
     mutating func mutedTapWindowEnded() {
         guard microphoneMuted else { return }
-        handleSay(Self.microphoneOffMessage, id: 0)
+        handleSay(Self.microphoneOffMessage, id: Self.deviceNoticeID)
     }
 }

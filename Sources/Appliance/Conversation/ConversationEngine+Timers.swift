@@ -24,7 +24,7 @@ extension ConversationEngine {
         if state == .idle { emit(.setLED(ledPattern(for: .idle))) }
         emit(.playEarcon(.timer))
         arm(.timerChime, after: configuration.timerChimeInterval)
-        handleSay(Self.sentence(for: rings), id: 0)
+        handleSay(Self.sentence(for: rings), id: Self.deviceNoticeID)
     }
 
     mutating func chimeAgain() {
@@ -35,7 +35,7 @@ extension ConversationEngine {
         arm(.timerChime, after: configuration.timerChimeInterval)
         let perSaying = max(1, Int(configuration.timerSayInterval.wholeMilliseconds / max(1, configuration.timerChimeInterval.wholeMilliseconds)))
         if current.chimes % perSaying == 0, pendingAnnouncements.isEmpty, !interludeOnly {
-            handleSay(Self.sentence(for: current.rings), id: 0)
+            handleSay(Self.sentence(for: current.rings), id: Self.deviceNoticeID)
         }
     }
 

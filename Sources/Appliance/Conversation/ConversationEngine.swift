@@ -180,7 +180,7 @@ public struct ConversationEngine: Sendable {
             startConversation(.text, audioSince: nil, silent: true)
             pendingAnnouncements = waitingSays
             interludeOnly = true
-            log(.info, "say #\(first.sayID ?? 0): opening a session to speak it")
+            log(.info, "\(Self.sayName(first.sayID ?? Self.deviceNoticeID)): opening a session to speak it")
         }
     }
 
