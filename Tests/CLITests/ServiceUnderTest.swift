@@ -24,8 +24,8 @@ struct ServiceUnderTest {
     static func start(in dir: TemporaryDirectory, name: String, realtime: RealtimeStandIn, jarvis: TermLLMStandIn,
                       mic micOptions: PacedPCMOptions? = nil, speakerLink: String? = nil,
                       realtimeSection: String = "idle_timeout_s = 2",
-                      mediaSection: String = "", timersSection: [String] = [], logLevel: String = "debug",
-                      environment: [String: String] = [:]) throws -> ServiceUnderTest {
+                      mediaSection: String = "", timersSection: [String] = [],
+                      logLevel: String = "debug") throws -> ServiceUnderTest {
         let binary = try #require(ChildProcess.builtExecutable(), "jarvis-voice is not built next to the tests")
         var micOptions = micOptions ?? PacedPCMOptions(followInfile: true)
         if micOptions.infile == nil {
@@ -51,7 +51,7 @@ struct ServiceUnderTest {
         let process = try BackgroundProcess(
             [binary, "run", "--config", config],
             environment: ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(alsa)", "OPENAI_API_KEY": "",
-                          "CREDENTIALS_DIRECTORY": "", "NOTIFY_SOCKET": "", "WATCHDOG_USEC": ""].merging(environment) { $1 },
+                          "CREDENTIALS_DIRECTORY": "", "NOTIFY_SOCKET": "", "WATCHDOG_USEC": ""],
             stderr: .file(log))
         return ServiceUnderTest(process: process, binary: binary, config: config, log: log,
                                 mic: micOptions.infile ?? "", played: played)

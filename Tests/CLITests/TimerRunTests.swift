@@ -7,7 +7,8 @@ import TestSupport
 extension ServicesOneAtATime {
     /// Kitchen timers through `jarvis-voice run` on the paced speaker: set by the model's `set_timer` for a
     /// spoken request or by `ctl timer add`, they ring on the box on time with media ducked, a tap or the cap
-    /// silences them, and a restart keeps them.
+    /// silences them, and a restart keeps them (a step of the wall clock moving an alarm but not a timer:
+    /// `KitchenTimersTests`, on the clocks it steps).
     @Suite(.timeLimit(.minutes(3))) struct TimerRunTests {
         /// The timer sound's first note (C6).
         static let chimeHz = 1_046.5
