@@ -22,7 +22,8 @@ public struct RealtimeModel: Sendable, Equatable {
     public func lifecycle(on day: CalendarDay) -> ModelLifecycle {
         guard let shutdown else { return .current }
         let replacement = replacement ?? RealtimeModels.defaultID
-        return day < shutdown ? .deprecated(shutdown: shutdown, replacement: replacement) : .shutDown(shutdown: shutdown, replacement: replacement)
+        return day < shutdown
+            ? .deprecated(shutdown: shutdown, replacement: replacement) : .shutDown(shutdown: shutdown, replacement: replacement)
     }
 }
 

@@ -20,7 +20,8 @@ public enum RealtimeModels {
             RealtimeModel(id: "gpt-realtime", pricing: .full, reasons: false, shutdown: shutdown, replacement: "gpt-realtime-2.1"),
             RealtimeModel(
                 id: "gpt-realtime-2025-08-28", pricing: .full, reasons: false, shutdown: shutdown, replacement: "gpt-realtime-2.1"),
-            RealtimeModel(id: "gpt-realtime-mini", pricing: .mini, reasons: false, shutdown: shutdown, replacement: "gpt-realtime-2.1-mini"),
+            RealtimeModel(
+                id: "gpt-realtime-mini", pricing: .mini, reasons: false, shutdown: shutdown, replacement: "gpt-realtime-2.1-mini"),
             RealtimeModel(
                 id: "gpt-realtime-mini-2025-12-15", pricing: .mini, reasons: false, shutdown: shutdown,
                 replacement: "gpt-realtime-2.1-mini"),

@@ -24,8 +24,8 @@ struct ModelsCommand: ParsableCommand {
             case .deprecated(let day, let replacement): "shuts down \(day): use \(replacement)"
             case .shutDown(let day, let replacement): "shut down \(day): use \(replacement)"
             }
-            let prices = [TypicalUsage.listeningMinute, TypicalUsage.speakingMinute, TypicalUsage.question, TypicalUsage.djInterlude, TypicalUsage.say]
-                .map { Self.dollars(model.pricing.cost(of: $0)) }
+            let uses = [TypicalUsage.listeningMinute, TypicalUsage.speakingMinute, TypicalUsage.question, TypicalUsage.djInterlude]
+            let prices = (uses + [TypicalUsage.say]).map { Self.dollars(model.pricing.cost(of: $0)) }
             return [model.id, status, model.reasons ? "yes" : "no"] + prices
         }
         for line in Self.columns([header] + rows) { print(line) }

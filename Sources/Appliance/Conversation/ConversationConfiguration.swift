@@ -60,7 +60,8 @@ public struct ConversationConfiguration: Sendable {
         toolCancelledMessage: String = "The user cancelled this request.",
         announcementMaxAge: Duration = .seconds(60), sayMaxAge: Duration = .seconds(300), quietTools: Set<String> = [],
         doubleTapWindow: Duration = .milliseconds(400), ringCap: Duration = .seconds(15 * 60),
-        timerChimeInterval: Duration = .seconds(3), timerSayInterval: Duration = .seconds(30), bargeIn: BargeInRule = BargeInRule()
+        timerChimeInterval: Duration = .seconds(3), timerSayInterval: Duration = .seconds(30),
+        bargeIn: BargeInRule = BargeInRule()
     ) {
         self.session = session
         self.tools = tools

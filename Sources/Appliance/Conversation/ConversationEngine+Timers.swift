@@ -33,7 +33,8 @@ extension ConversationEngine {
         ringing = current
         emit(.playEarcon(.timer))
         arm(.timerChime, after: configuration.timerChimeInterval)
-        let perSaying = max(1, Int(configuration.timerSayInterval.wholeMilliseconds / max(1, configuration.timerChimeInterval.wholeMilliseconds)))
+        let chime = max(1, configuration.timerChimeInterval.wholeMilliseconds)
+        let perSaying = max(1, Int(configuration.timerSayInterval.wholeMilliseconds / chime))
         if current.chimes % perSaying == 0, pendingAnnouncements.isEmpty, !interludeOnly {
             handleSay(Self.sentence(for: current.rings), id: Self.deviceNoticeID)
         }

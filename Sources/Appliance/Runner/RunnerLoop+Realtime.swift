@@ -65,8 +65,8 @@ extension RunnerLoop {
             default: break
             }
             await feed(.server(serverEvent))
-            if case .error(let error) = serverEvent, let end = RealtimeDisconnect.classify(error, context: runner.transport.context),
-                end.isFatal, connection.isOpen
+            if case .error(let error) = serverEvent, connection.isOpen,
+                let end = RealtimeDisconnect.classify(error, context: runner.transport.context), end.isFatal
             {
                 // The socket is already closing itself on this error; the close handshake can take long on a busy
                 // box, and meanwhile `connecting` may time out and hide the real reason. It is fatal now.

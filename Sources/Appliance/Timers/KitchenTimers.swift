@@ -197,10 +197,12 @@ public final class KitchenTimers: Sendable {
         guard let json = JSONValue.parse(text), case .array(let items)? = json["timers"] else { return nil }
         var state = State()
         for item in items.prefix(maximumCount) {
-            guard let id = item["id"]?.stringValue, let kind = item["kind"]?.stringValue.flatMap(KitchenTimer.Kind.init(rawValue:)),
+            guard let id = item["id"]?.stringValue,
+                let kind = item["kind"]?.stringValue.flatMap(KitchenTimer.Kind.init(rawValue:)),
                 let due = item["due_epoch_ms"]?.numberValue, due.isFinite, abs(due) < 1e15
             else { return nil }
-            state.timers.append(KitchenTimer(id: id, label: item["label"]?.stringValue, kind: kind, dueEpochMilliseconds: Int64(due)))
+            let label = item["label"]?.stringValue
+            state.timers.append(KitchenTimer(id: id, label: label, kind: kind, dueEpochMilliseconds: Int64(due)))
         }
         let next = json["next_id"]?.numberValue ?? 1
         state.nextID = next.isFinite && next >= 1 && next < 1e9 ? Int(next) : 1
