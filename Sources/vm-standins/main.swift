@@ -27,7 +27,9 @@ guard arguments.count >= 2, arguments.count <= 3, let lifetime = Int(arguments.c
 }
 let directory = arguments[1]
 let question = "What is on my calendar today?"
-let answer = "You have two things today: the dentist at ten, and dinner with Sam at seven."
+// Long enough (about 11 s) that check 7's tap lands inside it even when the emulated machine polls late.
+let answer = "You have two things today: the dentist at ten, and dinner with Sam at seven. Tomorrow is free until "
+    + "the afternoon, when the plumber comes at three, so remember to leave the side door open for him."
 
 func write(_ text: String, to path: String, mode: mode_t = 0o644) {
     do {
