@@ -88,7 +88,8 @@ struct ApplianceControlHandler: ControlHandler {
             case .list:
                 let ringing = await runner.status().ringing.map { "\(describe($0)): ringing" }
                 let running = timers.list().map { "\(describe($0.timer)): \(TimerDuration.clock($0.secondsLeft)) left" }
-                return .done((ringing + running).joined(separator: "\n").isEmpty ? "no timers" : (ringing + running).joined(separator: "\n"))
+                let lines = ringing + running
+                return .done(lines.isEmpty ? "no timers" : lines.joined(separator: "\n"))
             case .add(let seconds, let label):
                 return .done("\(describe(try timers.add(seconds: seconds, label: label))) set for \(TimerDuration.clock(seconds))")
             case .alarm(let time, let label):

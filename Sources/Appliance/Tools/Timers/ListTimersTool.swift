@@ -12,7 +12,7 @@ public struct ListTimersTool: FixedDefinitionTool {
         parameters: [], answersInstantly: true)
 
     public func run(_ arguments: ToolArguments) async -> ToolOutput {
-        let running = timers.list().map { JSONValue.parse(TimerToolText.json($0.timer, secondsLeft: $0.secondsLeft)) ?? .null }
+        let running = timers.list().map { TimerToolText.json($0.timer, secondsLeft: $0.secondsLeft) }
         return .success(JSONValue.object(["timers": .array(running)]).jsonText)
     }
 }

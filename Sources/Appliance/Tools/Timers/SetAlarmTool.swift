@@ -18,7 +18,7 @@ public struct SetAlarmTool: FixedDefinitionTool {
         do throws(KitchenTimers.Failure) {
             let alarm = try timers.addAlarm(at: time, label: TimerToolText.label(arguments))
             let left = timers.list().first { $0.timer.id == alarm.id }?.secondsLeft ?? 0
-            return .success(TimerToolText.json(alarm, secondsLeft: left))
+            return .success(TimerToolText.json(alarm, secondsLeft: left).jsonText)
         } catch {
             return .failure(error.description)
         }

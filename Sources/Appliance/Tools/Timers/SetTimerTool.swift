@@ -28,7 +28,7 @@ public struct SetTimerTool: FixedDefinitionTool {
         }
         do throws(KitchenTimers.Failure) {
             let timer = try timers.add(seconds: Int(seconds.rounded()), label: TimerToolText.label(arguments))
-            return .success(TimerToolText.json(timer, secondsLeft: Int(seconds.rounded())))
+            return .success(TimerToolText.json(timer, secondsLeft: Int(seconds.rounded())).jsonText)
         } catch {
             return .failure(error.description)
         }
@@ -44,10 +44,10 @@ enum TimerToolText {
     }
 
     /// `{"id", "label", "kind", "seconds_left", "left"}` for the model.
-    static func json(_ timer: KitchenTimer, secondsLeft: Int) -> String {
-        JSONValue.object([
+    static func json(_ timer: KitchenTimer, secondsLeft: Int) -> JSONValue {
+        .object([
             "id": .string(timer.id), "label": timer.label.map(JSONValue.string) ?? .null, "kind": .string(timer.kind.rawValue),
             "seconds_left": .number(Double(secondsLeft)), "left": .string(TimerDuration.clock(secondsLeft)),
-        ]).jsonText
+        ])
     }
 }
