@@ -18,6 +18,8 @@ import Realtime
         var h = EngineHarness()
         h.handle(.timersRang([Self.ring("pasta")]))
         #expect(h.last.contains(.duckMedia) && h.last.contains(earcon: .timer) && h.last.contains(.setLED(.ringing)))
+        #expect(!h.last.contains(.connectRealtime), "the voice waits for the sound")
+        #expect(h.fireNextTimer() == .timerSay && h.now == EngineTime(milliseconds: 380))
         #expect(h.last.contains(.connectRealtime), "a session to say it")
         h.handle(.realtimeConnected, after: 100)
         h.server(.sessionCreated(SessionInfo(id: "s")), after: 50)
@@ -28,9 +30,22 @@ import Realtime
         #expect(h.engine.armedTimers[.timerChime] == nil && h.engine.armedTimers[.ringCap] == nil)
     }
 
+    @Test func aSecondTimerGoingOffIsSaidByItself() {
+        var h = EngineHarness()
+        h.handle(.timersRang([Self.ring("pasta")]))
+        h.fire(.timerSay)
+        h.handle(.realtimeConnected, after: 100)
+        h.server(.sessionCreated(SessionInfo(id: "s")), after: 50)
+        h.handle(.timersRang([Self.ring("tea", id: "2")]), after: 500)
+        h.fire(.timerSay)
+        #expect(h.engine.ringing?.rings.count == 2)
+        #expect(h.engine.pendingAnnouncements.map(\.text) == ["Time's up: the tea timer."], "only the new one, after the pasta timer was sent")
+    }
+
     @Test func theSayingsEndDoesNotUnduckWhileItStillRings() {
         var h = EngineHarness()
         h.handle(.timersRang([Self.ring("pasta")]))
+        h.fire(.timerSay)
         h.handle(.realtimeFailed(RealtimeDisconnect(kind: .transient, reason: .unreachable(host: "api.openai.com", .connectionRefused)), fatal: true),
                  after: 100)
         #expect(!h.last.contains(.unduckMedia), "the API is unreachable: the sound alone goes on, media stays down")

@@ -12,11 +12,13 @@ extension ServicesOneAtATime {
     @Suite(.timeLimit(.minutes(3))) struct TimerRunTests {
         /// The timer sound's first note (C6).
         static let chimeHz = 1_046.5
+        /// The stand-in's voice: well apart from the timer sound's notes.
+        static let voiceHz = 600.0
         let dir = TemporaryDirectory()
 
         static func standIns(calling call: ScriptedFunctionCall? = nil) async throws -> (RealtimeStandIn, TermLLMStandIn) {
             var script = RealtimeStandInScript()
-            script.answerAudio = (0..<(24 * 400)).map { Int16(8_000 * sin(Double($0) * 2 * .pi * SpokenTurnTests.answerHz / 24_000)) }
+            script.answerAudio = (0..<(24 * 400)).map { Int16(8_000 * sin(Double($0) * 2 * .pi * voiceHz / 24_000)) }
             if let call { script.functionCalls = [call] }
             return (try await RealtimeStandIn.start(script: script), try await TermLLMStandIn.start())
         }
@@ -93,6 +95,9 @@ extension ServicesOneAtATime {
             let earliest = before + 48 * (3_000 - 50), latest = after + 48 * (3_000 + 50 + 40)
             #expect(onset >= earliest && onset <= latest,
                     "rang \((onset - before) / 48) ms after the add began (ctl took \((after - before) / 48) ms)")
+            if let voice = Self.onset(of: Self.voiceHz, in: played, from: before) {
+                #expect(voice >= onset + 48 * 370, "the voice waits for the timer sound: it began \((voice - onset) / 48) ms after it")
+            }
             print("timer: rang \((onset - before) / 48) ms after `ctl timer add 3s` began (ctl took \((after - before) / 48) ms)")
 
             #expect(try await service.waitForStatus { $0["timers"] == .array([]) } != nil, "the cap silenced it; log:\n\(service.logText)")

@@ -70,6 +70,8 @@ public enum TimerID: String, Sendable, Hashable, CaseIterable {
     case mutedTap = "muted_tap"
     /// The timer sound again, while timers ring.
     case timerChime = "timer_chime"
+    /// What rings is said once its chime has played: the voice never covers the chime.
+    case timerSay = "timer_say"
     /// Ringing stops by itself after this (`ConversationConfiguration.ringCap`).
     case ringCap = "ring_cap"
 }

@@ -103,6 +103,8 @@ extension ConversationEngine {
             mutedTapWindowEnded()
         case .timerChime:
             chimeAgain()
+        case .timerSay:
+            sayWhatRings()
         case .ringCap:
             stopRinging(because: "it rang for \(seconds(configuration.ringCap))")
         }

@@ -143,9 +143,9 @@ public struct ConversationEngine: Sendable {
         if armedTimers.removeValue(forKey: id) != nil { emit(.cancelTimer(id)) }
     }
 
-    /// `keepingRinging`: a conversation ends while timers ring; their chime and cap go on.
+    /// `keepingRinging`: a conversation ends while timers ring; their chime, saying and cap go on.
     mutating func cancelAllTimers(keepingRinging: Bool = false) {
-        for id in TimerID.allCases where !(keepingRinging && (id == .timerChime || id == .ringCap)) { cancelTimer(id) }
+        for id in TimerID.allCases where !(keepingRinging && (id == .timerChime || id == .timerSay || id == .ringCap)) { cancelTimer(id) }
     }
 
     /// Re-arms the speaking watchdog on progress (audio arriving or being played).

@@ -114,7 +114,7 @@ final class RunnerLoop {
         for effect in effects { await execute(effect) }
         // The engine forgot its voice item without a flush (everything was played): restart our count too.
         if voice.needsFlush(engineReceived: engine.voice.received) { flushVoice() }
-        if !after.isInConversation {
+        if !after.isInConversation, engine.ringing == nil {
             audio.releaseMedia()  // also forgets a duck_audio level
             runner.ducking?.clear()
         }
