@@ -7,7 +7,7 @@ extension ConfigLoader {
         do {
             bytes = try FileSystemCalls.readFile(path, maxBytes: maxFileBytes).bytes
         } catch {
-            throw ConfigError(path: path, problems: [ConfigProblem(line: 1, message: "cannot read file: \(error.reason)")])
+            throw ConfigError(path: path, problems: [ConfigProblem(line: nil, message: "cannot read file: \(error.reason)")])
         }
         let table: TOMLTable
         do {

@@ -4,15 +4,23 @@ public enum ConfigLoader {
     /// Larger files are refused; a real config is a few KiB.
     static let maxFileBytes = 1 << 20
 
-    /// The configuration at `path`, or every problem found in it (line 1 for file-level ones).
-    public static func load(path: String) throws(ConfigError) -> JarvisVoiceConfig {
+    /// Who reads the file: the service needs its required keys; the offline audio commands do not.
+    public enum Use: Sendable {
+        /// `run`, `check-config`, `doctor`, a reload: `[jarvis] url` must be set.
+        case service
+        /// `dsp`, `audio-check`: only the audio sections matter.
+        case audioOnly
+    }
+
+    /// The configuration at `path`, or every problem found in it (file-level ones have no line).
+    public static func load(path: String, for use: Use = .service) throws(ConfigError) -> JarvisVoiceConfig {
         let bytes: [UInt8]
         do {
             bytes = try FileSystemCalls.readFile(path, maxBytes: maxFileBytes).bytes
         } catch {
-            throw ConfigError(path: path, problems: [ConfigProblem(line: 1, message: "cannot read file: \(error.reason)")])
+            throw ConfigError(path: path, problems: [ConfigProblem(line: nil, message: "cannot read file: \(error.reason)")])
         }
-        let (config, problems) = decode(bytes: bytes)
+        let (config, problems) = decode(bytes: bytes, for: use)
         guard problems.isEmpty else { throw ConfigError(path: path, problems: problems) }
         return config
     }
@@ -30,12 +38,12 @@ public enum ConfigLoader {
     /// Parses and validates TOML text. A syntax error is reported alone (nothing after it can be
     /// trusted); otherwise all validation problems are reported. `config` is usable only when
     /// `problems` is empty.
-    public static func decode(_ text: String) -> (config: JarvisVoiceConfig, problems: [ConfigProblem]) {
-        decode(bytes: Array(text.utf8))
+    public static func decode(_ text: String, for use: Use = .service) -> (config: JarvisVoiceConfig, problems: [ConfigProblem]) {
+        decode(bytes: Array(text.utf8), for: use)
     }
 
     /// As `decode(_:)`, for a file's bytes: bytes that are not UTF-8 are a syntax error with their line.
-    public static func decode(bytes: [UInt8]) -> (config: JarvisVoiceConfig, problems: [ConfigProblem]) {
+    public static func decode(bytes: [UInt8], for use: Use = .service) -> (config: JarvisVoiceConfig, problems: [ConfigProblem]) {
         let table: TOMLTable
         do {
             table = try TOMLParser.parse(bytes: bytes)
@@ -44,6 +52,15 @@ public enum ConfigLoader {
         }
         var problems: [ConfigProblem] = []
         let config = JarvisVoiceConfig(toml: table, problems: &problems)
+        if use == .service { problems = requiredProblems(in: table) + problems }
         return (config, problems)
+    }
+
+    /// The keys without a default. `[jarvis] url` has none: the owner's words go only where the owner wrote.
+    static func requiredProblems(in table: TOMLTable) -> [ConfigProblem] {
+        let jarvis = table["jarvis"]
+        if case .table(let section)? = jarvis?.value, section["url"] != nil { return [] }
+        return [ConfigProblem(line: jarvis?.line, message: "[jarvis] url is required: the address of your Jarvis "
+            + "(term-llm serve), e.g. url = \"http://192.168.1.20:8081/ui\"")]
     }
 }

@@ -1,20 +1,21 @@
 /// One problem found in a configuration file: the 1-based line it concerns and a message.
 /// File-level problems (unreadable file) use line 1.
 public struct ConfigProblem: Sendable, Equatable, CustomStringConvertible {
-    public var line: Int
+    /// nil for a problem with no line of its own (an unreadable file, a required key that is missing).
+    public var line: Int?
     public var message: String
 
-    public init(line: Int, message: String) {
+    public init(line: Int?, message: String) {
         self.line = line
         self.message = message
     }
 
-    /// The `PATH:LINE: message` form printed by `check-config` and logged by `run`.
+    /// The `PATH:LINE: message` form (`PATH: message` without a line) printed by `check-config` and logged by `run`.
     public func formatted(path: String) -> String {
-        "\(path):\(line): \(message)"
+        line.map { "\(path):\($0): \(message)" } ?? "\(path): \(message)"
     }
 
-    public var description: String { "line \(line): \(message)" }
+    public var description: String { line.map { "line \($0): \(message)" } ?? message }
 }
 
 /// A configuration file that cannot be used, with every problem found in it.

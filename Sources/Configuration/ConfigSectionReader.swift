@@ -11,9 +11,9 @@ struct ConfigSectionReader {
         self.table = table
     }
 
-    /// The line of `key` if set, else of the section header, else 1.
-    func line(of key: String) -> Int {
-        table[key]?.line ?? max(table.line, 1)
+    /// The line of `key` if set, else of the section header; nil when neither is in the file.
+    func line(of key: String) -> Int? {
+        table[key]?.line ?? (table.line > 0 ? table.line : nil)
     }
 
     func isSet(_ key: String) -> Bool { table[key] != nil }
@@ -117,7 +117,8 @@ struct ConfigSectionReader {
     /// Every key that no reader asked for is a problem (typos must not pass silently).
     mutating func reportUnknownKeys() {
         for entry in table.entries where !known.contains(entry.key) {
-            problems.append(ConfigProblem(line: entry.line, message: "unknown key \"\(entry.key)\" in [\(name)]"))
+            let hint = NearMiss.closest(to: entry.key, among: known).map { "; did you mean \"\($0)\"?" } ?? ""
+            problems.append(ConfigProblem(line: entry.line, message: "unknown key \"\(entry.key)\" in [\(name)]\(hint)"))
         }
     }
 

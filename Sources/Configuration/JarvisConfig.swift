@@ -3,10 +3,19 @@ public struct JarvisConfig: Sendable, Equatable {
     public enum API: String, Sendable, CaseIterable {
         case chatCompletions = "chat_completions"
         case responses
+
+        /// What the client appends to the base URL.
+        public var path: String {
+            switch self {
+            case .chatCompletions: "/v1/chat/completions"
+            case .responses: "/v1/responses"
+            }
+        }
     }
 
     /// Base URL including term-llm's base path; `/v1/chat/completions` or `/v1/responses` is appended.
-    public var url: String = "http://10.0.0.52:8081/ui"
+    /// Required in the file: the owner's words go nowhere the owner did not write.
+    public var url: String = ""
     /// File holding the Bearer token, read by the service user; "" (the default) = the systemd
     /// credential `jarvis-token` if present.
     /// Without either, requests carry no Authorization header.

@@ -1,5 +1,6 @@
 import AudioCore
 import Basics
+import Realtime
 
 extension JarvisVoiceConfig {
     /// The one place the file's keys are read. Every key, its type and default:
@@ -17,7 +18,7 @@ extension JarvisVoiceConfig {
     ///            reasoning_effort = "low", api_key_file = "", voice = "marin", vad = "semantic",
     ///            vad_eagerness = "auto", log_transcripts = false, idle_timeout_s = 10,
     ///            connect_timeout_s = 10
-    /// [jarvis]   url = "http://10.0.0.52:8081/ui", token_file = "",
+    /// [jarvis]   url (required, no default), token_file = "",
     ///            api = "chat_completions", inactivity_timeout_s = 30, total_timeout_s = 120,
     ///            session_idle_reset_min = 30, max_answer_words = 150
     /// [button]   enabled = true, chip = "/dev/gpiochip0", line = 17, active_low = true,
@@ -49,7 +50,8 @@ extension JarvisVoiceConfig {
                 continue
             }
             guard Self.sectionNames.contains(entry.key) else {
-                problems.append(ConfigProblem(line: table.line, message: "unknown section [\(entry.key)]"))
+                let hint = NearMiss.closest(to: entry.key, among: Self.sectionNames).map { "; did you mean [\($0)]?" } ?? ""
+                problems.append(ConfigProblem(line: table.line, message: "unknown section [\(entry.key)]\(hint)"))
                 continue
             }
             sections[entry.key] = table
@@ -96,7 +98,7 @@ extension JarvisVoiceConfig {
 
         problems += readers.flatMap(\.problems)
         readKeys = Set(readers.flatMap { reader in reader.known.map { "\(reader.name).\($0)" } })
-        problems.sort { $0.line < $1.line }  // stable: same-line problems keep reading order
+        problems.sort { ($0.line ?? 0) < ($1.line ?? 0) }  // stable: same-line problems keep reading order; lineless first
     }
 
     static let sectionNames: Set<String> = [
@@ -166,12 +168,16 @@ extension RealtimeConfig {
         reasoningEffort = r.choice("reasoning_effort", default: d.reasoningEffort)
         apiKeyFile = r.path("api_key_file", default: d.apiKeyFile, allowEmpty: true)
         voice = r.string("voice", default: d.voice)
+        if !RealtimeModels.voices.contains(voice) {
+            r.problem("voice", "must be one of \(RealtimeModels.voices.map { "\"\($0)\"" }.joined(separator: ", ")), got \"\(voice)\"")
+            voice = d.voice
+        }
         vad = r.choice("vad", default: d.vad)
         vadEagerness = r.choice("vad_eagerness", default: d.vadEagerness)
         logTranscripts = r.boolean("log_transcripts", default: d.logTranscripts)
         idleTimeoutSeconds = r.number("idle_timeout_s", default: d.idleTimeoutSeconds, in: 1...3600)
         connectTimeoutSeconds = r.number("connect_timeout_s", default: d.connectTimeoutSeconds, in: 1...300)
-        if let problem = Self.urlProblem(url) {
+        if !url.isEmpty, let problem = Self.urlProblem(url) {
             r.problem("url", problem)
             url = d.url
         }
@@ -188,14 +194,14 @@ extension JarvisConfig {
     init(reader r: inout ConfigSectionReader) {
         let d = JarvisConfig()
         self.init()
-        url = r.string("url", default: d.url)
+        url = r.string("url", default: d.url)  // required by the service: ConfigLoader.requiredProblems
         tokenFile = r.path("token_file", default: d.tokenFile, allowEmpty: true)
         api = r.choice("api", default: d.api)
         inactivityTimeoutSeconds = r.number("inactivity_timeout_s", default: d.inactivityTimeoutSeconds, in: 1...3600)
         totalTimeoutSeconds = r.number("total_timeout_s", default: d.totalTimeoutSeconds, in: 1...3600)
         sessionIdleResetMinutes = r.integer("session_idle_reset_min", default: d.sessionIdleResetMinutes, in: 1...10_080)
         maxAnswerWords = r.integer("max_answer_words", default: d.maxAnswerWords, in: 10...2000)
-        if let problem = Self.urlProblem(url) {
+        if !url.isEmpty, let problem = Self.urlProblem(url) {
             r.problem("url", problem)
             url = d.url
         }
@@ -215,7 +221,14 @@ extension JarvisConfig {
     /// http:// or https://, no credentials (the token comes from `token_file`): the rules the Jarvis
     /// client sends with (`WebURL.Rules.jarvis`).
     static func urlProblem(_ url: String) -> String? {
-        URLProblem.describe(url, rules: .jarvis, expected: "an http:// or https:// URL", credentialsLiveIn: "token_file")
+        if let problem = URLProblem.describe(url, rules: .jarvis, expected: "an http:// or https:// URL", credentialsLiveIn: "token_file") {
+            return problem
+        }
+        let path = url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
+        for endpoint in API.allCases.map(\.path) where path.hasSuffix(endpoint) || path.hasSuffix(endpoint + "/") {
+            return "is the base address, without \(endpoint) (the service adds it): url = \"\(path.dropLast(path.hasSuffix("/") ? endpoint.count + 1 : endpoint.count))\""
+        }
+        return nil
     }
 }
 

@@ -163,6 +163,9 @@ struct TOMLScanner {
             return try parseBoolean()
         case UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "#"):
             throw error("expected a value after \"=\"")
+        case 0xE2 where peek(1) == 0x80 && (0x98...0x9F).contains(peek(2) ?? 0):
+            // U+2018...U+201F: what a word processor or a web page makes of a quote.
+            throw error("typographic quotes are not TOML quotes: type the value between straight quotes (\"...\")")
         default:
             return try parseNumber()
         }

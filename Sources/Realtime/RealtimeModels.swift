@@ -9,6 +9,8 @@ public enum RealtimeModels {
     /// The default: a current reasoning model with reliable tool calls at the mini tier's price (Jarvis
     /// does the thinking; the Realtime model only listens, routes and speaks). README "What it costs".
     public static let defaultID = "gpt-realtime-2.1-mini"
+    /// The voices the Realtime models speak with (`marin` and `cedar` are OpenAI's recommended ones).
+    public static let voices = ["alloy", "ash", "ballad", "coral", "echo", "sage", "shimmer", "verse", "marin", "cedar"]
 
     public static let all: [RealtimeModel] = {
         let shutdown = CalendarDay(year: 2027, month: 1, day: 20)

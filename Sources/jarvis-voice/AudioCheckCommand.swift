@@ -46,7 +46,7 @@ struct AudioCheckCommand: ParsableCommand {
     func run() throws {
         let config: JarvisVoiceConfig
         do {
-            config = try ConfigLoader.load(path: options.config)
+            config = try ConfigLoader.load(path: options.config, for: .audioOnly)
         } catch {
             for line in error.lines { print(line) }
             throw ConfigOption.exConfig

@@ -16,16 +16,17 @@ struct DSPCommand: ParsableCommand {
         """
     )
 
-    @Option(help: "Configuration file ([dsp] section). Default: built-in defaults.")
+    @Option(name: [.short, .long], help: "Configuration file ([dsp] section). Default: built-in defaults.",
+            completion: .file(extensions: ["toml"]))
     var config: String?
 
-    @Option(help: "Microphone recording (16-bit mono WAV, 16 kHz).")
+    @Option(help: "Microphone recording (16-bit mono WAV, 16 kHz).", completion: .file(extensions: ["wav"]))
     var mic: String
 
-    @Option(help: "Echo reference, what the loudspeaker played (16-bit mono WAV, 16 kHz).")
+    @Option(help: "Echo reference, what the loudspeaker played (16-bit mono WAV, 16 kHz).", completion: .file(extensions: ["wav"]))
     var reference: String
 
-    @Option(help: "Output WAV path.")
+    @Option(help: "Output WAV path.", completion: .file(extensions: ["wav"]))
     var out: String
 
     @Option(help: "Also write the near-end detector's verdict: one character per frame of MIC ('1' near-end speech, 'p' possible near-end speech only, '0' neither).")
@@ -56,7 +57,7 @@ struct DSPCommand: ParsableCommand {
         var chainConfiguration = CaptureChainConfiguration(DSPConfig())
         if let config {
             do {
-                chainConfiguration = CaptureChainConfiguration(try ConfigLoader.load(path: config).dsp)
+                chainConfiguration = CaptureChainConfiguration(try ConfigLoader.load(path: config, for: .audioOnly).dsp)
             } catch {
                 throw DSPFailure(code: 78, message: error.lines.joined(separator: "\n"))
             }

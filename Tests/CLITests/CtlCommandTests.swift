@@ -98,6 +98,6 @@ import TestProcess
         #expect(result.stderr == "\(bad):2: [control] socket must be an absolute path, got \"relative.sock\"\n")
         let missing = try await ctl(["status"], config: dir.file("none.toml"))
         #expect(missing.status == 78)
-        #expect(missing.stderr.hasPrefix("\(dir.file("none.toml")):1: cannot read file"))
+        #expect(missing.stderr.hasPrefix("\(dir.file("none.toml")): cannot read file"))
     }
 }

@@ -106,7 +106,7 @@ import TestProcess
                         "max_reference_lag_ms = 2001", "noise_suppress_db = -61", "echo_suppress_db = -91",
                         "echo_suppress_active_db = -91", "agc_level = 0"]
         for (index, keys) in (accepted + rejected).enumerated() {
-            let config = directory.write("\(index).toml", "[dsp]\n\(keys)\n")
+            let config = directory.write("\(index).toml", "[dsp]\n\(keys)\n\n[jarvis]\nurl = \"http://jarvis.lan/ui\"\n")
             let check = try await ChildProcess.run([binary, "check-config", "--config", config])
             let dsp = try await ChildProcess.run([binary, "dsp", "--config", config, "--mic", micPath, "--reference", referencePath,
                                                   "--out", directory.file("out.wav")])

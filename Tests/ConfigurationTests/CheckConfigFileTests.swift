@@ -17,27 +17,28 @@ import TestProcess
          ["insecure-url.toml:3: [realtime] url may use ws:// only for loopback hosts (use wss://), got \"ws://api.openai.com/v1/realtime\""]),
         ("duplicate.toml", "[jarvis]\nurl = \"http://a/\"\nurl = \"http://b/\"\n",
          ["duplicate.toml:3: syntax error: duplicate key jarvis.url (first on line 2)"]),
-        ("section.toml", "[audio]\n[Audio]\n", ["section.toml:2: unknown section [Audio]"]),
+        ("section.toml", "[audio]\n[Audio]\n", ["section.toml:2: unknown section [Audio]; did you mean [audio]?"]),
     ] as [(String, String, [String])])
     func brokenFiles(name: String, contents: String, expected: [String]) {
         let directory = TemporaryDirectory()
         let path = directory.write(name, contents)
-        #expect(throws: ConfigError.self) { try ConfigLoader.load(path: path) }
+        #expect(throws: ConfigError.self) { try ConfigLoader.load(path: path, for: .audioOnly) }
         do {
-            _ = try ConfigLoader.load(path: path)
+            _ = try ConfigLoader.load(path: path, for: .audioOnly)
         } catch {
             #expect(error.lines == expected.map { directory.path + "/" + $0 })
         }
     }
 
-    @Test func missingFileIsLineOne() {
+    /// A file-level problem has no line of its own: no made-up `:1:`.
+    @Test func aMissingFileHasNoLineNumber() {
         let directory = TemporaryDirectory()
         let path = directory.path + "/absent.toml"
         do {
             _ = try ConfigLoader.load(path: path)
             Issue.record("loading a missing file succeeded")
         } catch {
-            #expect(error.lines == ["\(path):1: cannot read file: No such file or directory"])
+            #expect(error.lines == ["\(path): cannot read file: No such file or directory"])
         }
     }
 
@@ -47,13 +48,13 @@ import TestProcess
             _ = try ConfigLoader.load(path: directory.path)
             Issue.record("loading a directory succeeded")
         } catch {
-            #expect(error.lines == ["\(directory.path):1: cannot read file: Is a directory"])
+            #expect(error.lines == ["\(directory.path): cannot read file: Is a directory"])
         }
     }
 
     @Test func validFileLoads() throws {
         let directory = TemporaryDirectory()
-        let path = directory.write("ok.toml", "[audio]\nplayback_device = \"plughw:0\"\n")
+        let path = directory.write("ok.toml", "[audio]\nplayback_device = \"plughw:0\"\n[jarvis]\nurl = \"http://jarvis.lan/ui\"\n")
         let config = try ConfigLoader.load(path: path)
         #expect(config.audio.playbackDevice == "plughw:0")
     }

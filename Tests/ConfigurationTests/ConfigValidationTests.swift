@@ -2,10 +2,24 @@ import Testing
 @testable import Configuration
 
 @Suite struct ConfigValidationTests {
-    @Test func emptyFileIsAllDefaults() {
-        let (config, problems) = ConfigLoader.decode("")
-        #expect(problems.isEmpty)
+    /// `[jarvis] url` has no default (the owner's words go only where the owner wrote); the offline audio
+    /// commands do not need it.
+    @Test func anEmptyFileNeedsOnlyTheJarvisURL() {
+        let (_, problems) = ConfigLoader.decode("")
+        #expect(problems.map { $0.formatted(path: "config.toml") } == [
+            "config.toml: [jarvis] url is required: the address of your Jarvis (term-llm serve), e.g. url = \"http://192.168.1.20:8081/ui\"",
+        ])
+        let (_, underHeader) = ConfigLoader.decode("[audio]\n\n[jarvis]\ntoken_file = \"/etc/jarvis-voice/jarvis.token\"\n")
+        #expect(underHeader.map(\.line) == [3], "points at the [jarvis] header")
+        let (config, audioOnly) = ConfigLoader.decode("", for: .audioOnly)
+        #expect(audioOnly.isEmpty)
         #expect(config == JarvisVoiceConfig())
+    }
+
+    @Test func aJarvisURLWithTheEndpointNamesTheBase() {
+        let (_, problems) = ConfigLoader.decode("[jarvis]\nurl = \"http://jarvis.lan:8081/ui/v1/chat/completions\"\n")
+        #expect(problems == [ConfigProblem(line: 2, message: "[jarvis] url is the base address, without /v1/chat/completions "
+            + "(the service adds it): url = \"http://jarvis.lan:8081/ui\"")])
     }
 
     @Test func contractKeysAreRead() {
@@ -125,7 +139,7 @@ import Testing
             [log]
             level = "verbose"
             """)
-        #expect(problems.map { "\($0.line): \($0.message)" } == [
+        #expect(problems.map { "\($0.line ?? 0): \($0.message)" } == [
             "1: unknown key \"stray\" outside any [section]",
             "3: [audio] capture_channels must be an integer, got a string",
             "4: [audio] period_ms must be between 1 and 100, got 0",
@@ -156,33 +170,52 @@ import Testing
     }
 
     @Test func sectionThatIsNotATable() {
-        let (_, problems) = ConfigLoader.decode("audio = 1\n")
+        let (_, problems) = ConfigLoader.decode("audio = 1\n", for: .audioOnly)
         #expect(problems == [ConfigProblem(line: 1, message: "unknown key \"audio\" outside any [section]")])
     }
 
     @Test func nestedTableInSectionIsUnknownKey() {
-        let (_, problems) = ConfigLoader.decode("[audio]\n[audio.extra]\nx = 1\n")
+        let (_, problems) = ConfigLoader.decode("[audio]\n[audio.extra]\nx = 1\n", for: .audioOnly)
         #expect(problems == [ConfigProblem(line: 2, message: "unknown key \"extra\" in [audio]")])
     }
 
     @Test func referenceChannelRules() {
-        let (_, sameAsMic) = ConfigLoader.decode("[audio]\ncapture_channels = 6\nreference_channel = 0\n")
+        let (_, sameAsMic) = ConfigLoader.decode("[audio]\ncapture_channels = 6\nreference_channel = 0\n", for: .audioOnly)
         #expect(sameAsMic == [ConfigProblem(line: 3, message: "[audio] reference_channel must differ from mic_channel (0)")])
-        let (_, tooHigh) = ConfigLoader.decode("[audio]\ncapture_channels = 2\nreference_channel = 5\n")
+        let (_, tooHigh) = ConfigLoader.decode("[audio]\ncapture_channels = 2\nreference_channel = 5\n", for: .audioOnly)
         #expect(tooHigh == [ConfigProblem(line: 3, message: "[audio] reference_channel must be below capture_channels (2), got 5")])
     }
 
     @Test func dottedKeysAtTopLevelWork() {
-        let (config, problems) = ConfigLoader.decode("audio.period_ms = 20\nbutton = { enabled = false }\n")
+        let (config, problems) = ConfigLoader.decode("audio.period_ms = 20\nbutton = { enabled = false }\n", for: .audioOnly)
         #expect(problems.isEmpty)
         #expect(config.audio.periodMs == 20)
         #expect(config.button.enabled == false)
     }
 
     @Test func durationsFollowSeconds() {
-        let (config, problems) = ConfigLoader.decode("[realtime]\nidle_timeout_s = 2.5\n[jarvis]\nsession_idle_reset_min = 2\n")
+        let (config, problems) = ConfigLoader.decode("[realtime]\nidle_timeout_s = 2.5\n[jarvis]\nurl = \"http://jarvis.lan/ui\"\nsession_idle_reset_min = 2\n")
         #expect(problems.isEmpty)
         #expect(config.realtime.idleTimeout == .milliseconds(2500))
         #expect(config.jarvis.sessionIdleReset == .seconds(120))
+    }
+
+    /// What an owner editing over SSH gets wrong: quotes a word processor curled, a key one letter off,
+    /// a section name misspelt.
+    @Test func theOwnersSlipsGetAHint() {
+        let (_, curled) = ConfigLoader.decode("[realtime]\nvoice = \u{201C}marin\u{201D}\n", for: .audioOnly)
+        #expect(curled == [ConfigProblem(line: 2, message:
+            "syntax error: typographic quotes are not TOML quotes: type the value between straight quotes (\"...\")")])
+        let (_, typo) = ConfigLoader.decode("[audio]\ncapture_chanels = 6\nbufer_periods = 4\nxyz = 1\n", for: .audioOnly)
+        #expect(typo.map(\.message) == [
+            "unknown key \"capture_chanels\" in [audio]; did you mean \"capture_channels\"?",
+            "unknown key \"bufer_periods\" in [audio]; did you mean \"buffer_periods\"?",
+            "unknown key \"xyz\" in [audio]",
+        ])
+        let (_, section) = ConfigLoader.decode("[jarvs]\nurl = \"http://jarvis.lan/ui\"\n", for: .audioOnly)
+        #expect(section.map(\.message) == ["unknown section [jarvs]; did you mean [jarvis]?"])
+        #expect(NearMiss.editDistance(Array("mic_chanel".utf8), Array("mic_channel".utf8)) == 1)
+        #expect(NearMiss.editDistance(Array("vioce".utf8), Array("voice".utf8)) == 1, "a swap is one edit")
+        #expect(NearMiss.closest(to: String(repeating: "a", count: 100_000), among: ["audio"]) == nil, "a hostile key is not compared")
     }
 }
