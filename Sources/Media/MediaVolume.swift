@@ -27,7 +27,7 @@ public struct MediaVolume: Sendable, Equatable, Codable {
         let stepped = (raw / step).rounded() * step
         let dB = min(0, max(stepped, -range + step))
         decibels = dB
-        level = 1 + dB / range
+        level = (range + dB) / range  // not 1 + dB / range: 0.3, not 0.30000000000000004
     }
 
     /// Linear gain for the mixer's media channel.

@@ -2,9 +2,10 @@ import ArgumentParser
 import Configuration
 import Systemd
 
-/// `--config PATH`, shared by every command that reads the configuration file.
+/// `-c`/`--config PATH`, shared by every command that reads the configuration file.
 struct ConfigOption: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Configuration file (TOML).", valueName: "PATH"))
+    @Option(name: [.short, .long], help: ArgumentHelp("Configuration file (TOML).", valueName: "PATH"),
+            completion: .file(extensions: ["toml"]))
     var config: String = ConfigLoader.defaultPath
 
     /// Exit code for configuration errors (sysexits.h EX_CONFIG).

@@ -25,7 +25,8 @@ struct CtlCommand: ParsableCommand {
 
     @OptionGroup var options: ConfigOption
 
-    @Argument(help: ArgumentHelp("The command and its argument (ask and say take the rest of the line).", valueName: "COMMAND [ARG]"))
+    @Argument(help: ArgumentHelp("The command and its argument (ask and say take the rest of the line).", valueName: "COMMAND [ARG]"),
+              completion: .list(ControlCommand.verbs))
     var words: [String] = []
 
     /// `status --json`: the JSON object for scripts (what `status` prints).

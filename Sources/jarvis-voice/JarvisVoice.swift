@@ -11,4 +11,9 @@ struct JarvisVoice: AsyncParsableCommand {
             DSPCommand.self, ModelsCommand.self, RunCommand.self,
         ]
     )
+
+    /// No subcommand is a usage error (exit 64, EX_USAGE), not a help page that exits 0.
+    func run() async throws {
+        throw ValidationError("a subcommand is needed, e.g. 'jarvis-voice run' or 'jarvis-voice ctl status'")
+    }
 }

@@ -119,6 +119,9 @@ import TestSupport
         #expect(MediaVolume(level: 0.01).decibels == -38)
         #expect(MediaVolume(level: 0.76).decibels == -10)
         #expect(MediaVolume(level: 1).gain == 1)
+        // What `ctl volume` answers is the applied level as the owner would type it: 0.3, not 0.30000000000000004.
+        let printed = (0...100).map { "\(MediaVolume(level: Double($0) / 100).level)" }
+        #expect(printed.allSatisfy { $0.count <= 4 }, "\(printed.filter { $0.count > 4 })")
     }
 
     @Test func queuedItemsPlayInTurn() async throws {
