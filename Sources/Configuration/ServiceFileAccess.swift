@@ -19,6 +19,8 @@ public struct ServiceFileAccess: Sendable {
     /// Why `path` would be unreadable for the service, or nil (readable, or missing: reading tells).
     public func denial(_ path: String) -> Denial? { check(path) }
 
+    public static func userExists(_ name: String) -> Bool { FileSystemCalls.userIdentity(name) != nil }
+
     /// The check for system user `name`; nil when there is no such user or this process already runs
     /// as it (then opening the file tells the truth).
     public static func user(_ name: String) -> ServiceFileAccess? {

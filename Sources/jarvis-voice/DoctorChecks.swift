@@ -45,14 +45,19 @@ struct DoctorChecks {
             environment: environment,
             credentialDirectories: inService ? nil : SecretLoader.systemdCredentialSearchPath,
             serviceAccess: ServiceFileAccess.user(serviceUser))
-        let unreadableFix = DoctorCalls.isRoot
-            ? "make the file readable by \(serviceUser.isEmpty ? "the service user" : serviceUser) only, or leave the setting empty and use the credential"
-            : "run the doctor as root (sudo) to check /etc/credstore, or make the file readable"
+        let unreadableFix = "make the file readable by \(serviceUser.isEmpty ? "the service user" : serviceUser) only, or leave the setting empty and use the credential"
         var openAIKey: Secret?
         do {
             let key = try loader.openAIKey(config.realtime)
-            openAIKey = key.secret
-            report.pass("OpenAI API key", "found (\(describe(key)))")
+            if case .environment(let variable) = key.secret.source, !inService {
+                report.fail("OpenAI API key", "found only in this shell's \(variable), which the service never sees",
+                            fix: "put the key in /etc/credstore/\(SecretLoader.openAICredential) (root, mode 0600)")
+            } else {
+                openAIKey = key.secret
+                report.pass("OpenAI API key", "found (\(describe(key)))")
+            }
+        } catch where error.isUnreadable && !DoctorCalls.isRoot {
+            report.notChecked("OpenAI API key", "needs root: \(error.description)", howToCheck: "sudo jarvis-voice doctor")
         } catch {
             report.fail("OpenAI API key", error.description, fix: error.isPermissionProblem
                 ? "chmod 600 the file and chown it to the service user"
@@ -69,6 +74,8 @@ struct DoctorChecks {
             } else {
                 report.pass("Jarvis token", "none configured (Jarvis is called without a token)")
             }
+        } catch where error.isUnreadable && !DoctorCalls.isRoot {
+            report.notChecked("Jarvis token", "needs root: \(error.description)", howToCheck: "sudo jarvis-voice doctor")
         } catch {
             let file = config.jarvis.tokenFile.isEmpty ? "/etc/credstore/\(SecretLoader.jarvisCredential)" : config.jarvis.tokenFile
             report.fail("Jarvis token", error.description,

@@ -26,6 +26,12 @@ struct DoctorCommand: AsyncParsableCommand {
         valueName: "USER"))
     var serviceUser: String = "jarvis-voice"
 
+    func validate() throws {
+        if !serviceUser.isEmpty, !ServiceFileAccess.userExists(serviceUser) {
+            throw ValidationError("--service-user: there is no user \"\(serviceUser)\" on this system (the package creates jarvis-voice)")
+        }
+    }
+
     func run() async throws {
         let config: JarvisVoiceConfig
         do {

@@ -107,7 +107,7 @@ import TestSupport
     }
 
     @Test func invalidConfigExits78() async throws {
-        let config = dir.write("config.toml", "[audio]\nperiod_ms = 500\n")
+        let config = dir.write("config.toml", "[audio]\nperiod_ms = 500\n[jarvis]\nurl = \"http://jarvis.lan/ui\"\n")
         let result = try await doctor(config: config)
         #expect(result.status == 78)
         #expect(lines(result).first == "✗ config: \(config):2: [audio] period_ms must be between 1 and 100, got 500")
@@ -149,5 +149,45 @@ extension DoctorCommandTests {
             try await group.waitForAll()
             return (result, socket)
         }
+    }
+
+    /// A key exported in the caller's shell is no key for the service (systemd does not pass it on).
+    @Test func aKeyOnlyInTheCallersShellIsInvisibleToTheService() async throws {
+        let binary = try #require(ChildProcess.builtExecutable(), "jarvis-voice is not built next to the tests")
+        try #require(access("/etc/credstore/openai-api-key", F_OK) != 0, "this machine has a real credential")
+        let config = ServiceConfig(
+            capture: "no_such_mic", playback: "no_such_speaker", realtimeURL: "ws://127.0.0.1:9/v1/realtime",
+            jarvisURL: "http://127.0.0.1:9/ui", controlSocket: dir.file("run/control.sock")).write(to: dir)
+        let result = try await ChildProcess.run([binary, "doctor", "-c", config, "--service-user", ""],
+                                                environment: ["OPENAI_API_KEY": Self.apiKey, "CREDENTIALS_DIRECTORY": ""])
+        #expect(line(result, "✗ OpenAI API key: ") == "✗ OpenAI API key: found only in this shell's OPENAI_API_KEY, which the "
+            + "service never sees (fix: put the key in /etc/credstore/openai-api-key (root, mode 0600))", "\(result.stdout)")
+        #expect(!result.stdout.contains(Self.apiKey))
+    }
+
+    @Test func anUnknownServiceUserIsAUsageError() async throws {
+        let config = dir.write("config.toml", "[jarvis]\nurl = \"http://jarvis.lan/ui\"\n")
+        let result = try await doctor(config: config, serviceUser: "no-such-user-here")
+        #expect(result.status == 64)
+        #expect(result.stderr.contains(#"there is no user "no-such-user-here" on this system"#), "\(result.stderr)")
+    }
+
+    /// Run by a normal user, a root-only credential is "not checked (needs root)": its own kind of line,
+    /// not a failure, and never advice to loosen the file's permissions.
+    @Test(.enabled(if: getuid() == 0 && getpwnam("nobody") != nil && access("/usr/bin/setpriv", X_OK) == 0,
+                   "needs root (to become nobody), the user nobody and setpriv"))
+    func aRootOnlyCredentialIsNotCheckedWithoutRoot() async throws {
+        let binary = try #require(ChildProcess.builtExecutable(), "jarvis-voice is not built next to the tests")
+        let key = dir.write("openai.key", Self.apiKey)  // 0600 root: what /etc/credstore holds
+        let config = dir.write("config.toml", "[realtime]\napi_key_file = \"\(key)\"\n[jarvis]\nurl = \"http://127.0.0.1:9/ui\"\n")
+        chmod(dir.path, 0o755)
+        chmod(config, 0o644)
+        let result = try await ChildProcess.run(
+            ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", binary, "doctor", "-c", config, "--service-user", ""],
+            environment: ["OPENAI_API_KEY": "", "CREDENTIALS_DIRECTORY": ""])
+        let keyLine = try #require(line(result, "– OpenAI API key: "), "\(result.stdout)\(result.stderr)")
+        #expect(keyLine.hasPrefix("– OpenAI API key: not checked (needs root: ") && keyLine.hasSuffix("(to check: sudo jarvis-voice doctor)"), "\(keyLine)")
+        #expect(!result.stdout.contains("chmod") && !result.stdout.contains("make the file readable"), "\(result.stdout)")
+        #expect(lines(result).last?.hasSuffix("; 1 not checked") == true, "\(result.stdout)")
     }
 }
