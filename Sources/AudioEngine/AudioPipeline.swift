@@ -146,8 +146,8 @@ public final class AudioPipeline: Service, Sendable {
         let gain = captureStatistics.referenceGain
         if loggedReferenceGain.exchange(gain, ordering: .relaxed) != gain {
             logger.notice(gain == 1
-                ? "audio: the echo canceller's reference is no longer raised (raised, it would clip)"
-                : "audio: the mic hears the speaker louder than the echo reference carries it; the reference is raised \(gain)x ([dsp] match_reference_level)")
+                ? "the echo canceller's reference is no longer raised (raised, it would clip)"
+                : "the mic hears the speaker louder than the echo reference carries it; the reference is raised \(gain)x ([dsp] match_reference_level)")
         }
     }
 
@@ -160,7 +160,7 @@ public final class AudioPipeline: Service, Sendable {
     }
 
     /// The service: start, report events every 250 ms in a conversation and every second outside one
-    /// (fewer wakeups while idle), the chain's state every minute; stop on graceful shutdown.
+    /// (fewer wakeups while idle), the chain's state every minute at debug; stop on graceful shutdown.
     public func run() async throws {
         for notice in try start() { logger.notice("\(notice)") }
         defer { stop() }
@@ -182,7 +182,7 @@ public final class AudioPipeline: Service, Sendable {
 
     public func logStatistics() {
         let s = captureStatistics
-        logger.info("audio: echo reduction \(s.echoReductionDB) dB, reference lag \(s.lagMilliseconds) ms, drift \(s.driftPPM) ppm, reference gain \(s.referenceGain)x, xruns capture \(captureLoop.status.xruns) playback \(playbackLoop.status.xruns)")
+        logger.debug("echo reduction \(s.echoReductionDB) dB, reference lag \(s.lagMilliseconds) ms, drift \(s.driftPPM) ppm, reference gain \(s.referenceGain)x, xruns capture \(captureLoop.status.xruns) playback \(playbackLoop.status.xruns)")
     }
 }
 

@@ -74,7 +74,7 @@ extension MediaPlayer {
         current = playback
         launchSegment(offset: offset)
         let resumed = offset > 0 ? " at \(Int(playback.segmentStart)) s" : ""
-        logger.info("media: playing \(describe(playback.item))\(resumed) from \(playback.stream)")
+        logger.info("playing \(describe(playback.item))\(resumed) from \(playback.stream)")
         publish()
     }
 
@@ -119,7 +119,7 @@ extension MediaPlayer {
             publish()
             emit(.streamTitleChanged(title))
         case .reconnecting(let attempt, let delay, let reason):
-            logger.notice("media: \(describe(playback.item)) dropped (\(reason)); reconnect \(attempt) in \(delay)")
+            logger.notice("\(describe(playback.item)) dropped (\(reason)); reconnect \(attempt) in \(delay)")
         case .ended:
             Task { await self.itemReachedEnd(generation: generation) }
         case .failed(let reason):
@@ -145,7 +145,7 @@ extension MediaPlayer {
         guard var failed = current, failed.generation == generation else { return }
         if failed.segmentOffset > 0, reason.contains("HTTP 416") {
             // The file changed since its position was remembered: start it from the beginning.
-            logger.info("media: \(describe(failed.item)) cannot resume at byte \(failed.segmentOffset); playing it from the start")
+            logger.info("\(describe(failed.item)) cannot resume at byte \(failed.segmentOffset); playing it from the start")
             store.state.positions[failed.item.url] = nil
             saveState()
             failed.segmentStart = 0
@@ -154,7 +154,7 @@ extension MediaPlayer {
             publish()
             return
         }
-        logger.info("media: gave up on \(describe(failed.item)): \(reason)")
+        logger.info("gave up on \(describe(failed.item)): \(reason)")
         await finishCurrent(.failed)
         emit(.gaveUp(failed.item, reason: reason))
         emit(.playbackChanged(.stopped))
@@ -171,7 +171,7 @@ extension MediaPlayer {
                 start(target)
                 return target.item
             } catch {
-                logger.info("media: skipping queued \(describe(item)): \(error.message)")
+                logger.info("skipping queued \(describe(item)): \(error.message)")
                 emit(.gaveUp(item, reason: error.message))
             }
         }
@@ -207,7 +207,7 @@ extension MediaPlayer {
         case .skipped: "skipped"
         case .replaced: "replaced"
         }
-        logger.info("media: \(verb) \(describe(playback.item)) after \(Int(heard)) s (\(playback.stream))")
+        logger.info("\(verb) \(describe(playback.item)) after \(Int(heard)) s (\(playback.stream))")
         current = nil
         publish()
     }
@@ -228,7 +228,7 @@ extension MediaPlayer {
         playback.task = nil
         current = playback
         if playback.isPodcast { rememberPosition(of: playback, at: position, finished: false) }
-        logger.info("media: paused \(describe(playback.item)) at \(Int(position)) s")
+        logger.info("paused \(describe(playback.item)) at \(Int(position)) s")
         publish()
     }
 
@@ -243,7 +243,7 @@ extension MediaPlayer {
         playback.state = .playing
         current = playback
         launchSegment(offset: offset)
-        logger.info("media: resumed \(describe(playback.item))\(offset > 0 ? " at \(Int(playback.segmentStart)) s" : "")")
+        logger.info("resumed \(describe(playback.item))\(offset > 0 ? " at \(Int(playback.segmentStart)) s" : "")")
         publish()
     }
 

@@ -97,9 +97,9 @@ extension MediaPlayer {
             let fetched = try await fetcher.somaFMCatalog(from: configuration.stationCatalogURL)
             catalog = fetched
             catalogNextRefresh = now + configuration.catalogRefreshInterval
-            logger.info("media: station list refreshed (\(fetched.stations.count) stations)")
+            logger.info("station list refreshed (\(fetched.stations.count) stations)")
         } catch {
-            logger.warning("media: using the built-in station list: \(error.description)")
+            logger.warning("using the built-in station list: \(error.description)")
         }
         return catalog ?? .builtIn
     }

@@ -6,6 +6,15 @@ public enum TurnTaking: String, Sendable, Equatable {
     case pushToTalk
     /// Typed requests (`ctl ask`): no VAD and no microphone.
     case text
+
+    /// What the journal calls it.
+    public var plainName: String {
+        switch self {
+        case .handsFree: "hands-free"
+        case .pushToTalk: "push-to-talk"
+        case .text: "typed"
+        }
+    }
 }
 
 /// Typed Realtime session settings (from the configuration file) and the `session.update` builder.

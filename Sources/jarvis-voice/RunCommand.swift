@@ -65,7 +65,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         let notify = SDNotify()
         let supervisor = SystemdSupervisor(notify: notify, pipeline: pipeline, controlSocket: config.control.socket,
-                                           logger: Logger(label: "systemd"))
+                                           logger: Logger(label: "service"))
         do {
             runner = try makeRunner(
                 config, secrets: secrets, pipeline: pipeline, player: player, microphone: microphone, timers: timers

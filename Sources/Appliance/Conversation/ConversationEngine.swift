@@ -159,7 +159,7 @@ public struct ConversationEngine: Sendable {
     mutating func startConversation(_ mode: TurnTaking, audioSince: EngineTime?, silent: Bool = false) {
         resetConversation()
         turnTaking = mode
-        log(.info, "conversation started (\(mode.rawValue))")
+        log(.info, "conversation started (\(mode.plainName))")
         emit(.duckMedia)
         if !silent { emit(.playEarcon(mode == .text ? .thinking : .listening)) }
         emit(.connectRealtime)
