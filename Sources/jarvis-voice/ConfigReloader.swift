@@ -38,11 +38,16 @@ struct ConfigReloader: Service {
             return
         }
         let plan = ReloadPlan(running: effective, new: config)
-        logLevel.level = config.log.level
         media.apply(config.media)
         effective.log = config.log
         effective.media.dj = config.media.dj
         effective.media.radioMode = config.media.radioMode
-        logger.notice("reloaded \(path): \(plan.summary)")
+        // What was applied is said whatever the old and new levels: at notice, or at the more verbose of
+        // the two when both are quieter than notice, and before a quieter level takes effect.
+        let summaryLevel = max(.notice, min(logLevel.level, config.log.level))
+        let quieter = config.log.level > logLevel.level
+        if !quieter { logLevel.level = config.log.level }
+        logger.log(level: summaryLevel, "reloaded \(path): \(plan.summary)")
+        if quieter { logLevel.level = config.log.level }
     }
 }

@@ -164,6 +164,12 @@ import TestSupport
         #expect(try await ctl(config, "status").status == 0)
         #expect(await waitUntilLogged(log, "<7>control: control command status"), "log:\n\(readLog(log))")
 
+        // A quieter level still says what the reload applied (before it silences notices).
+        _ = try self.config(realtimeURL: realtime.url, apiKey: realtime.script.apiKey, jarvisURL: jarvis.baseURL,
+                            logLevel: "error", voice: "cedar")
+        #expect(service.signal(SIGHUP))
+        #expect(await waitUntilLogged(log, "reloaded \(config): applied [log] level = error"), "log:\n\(readLog(log))")
+
         #expect(service.signal(SIGTERM))
         #expect(await notify.receive { $0 == "STOPPING=1" }, "\(notify.messages)")
         #expect(await service.wait(timeout: .seconds(15)) == 0)
