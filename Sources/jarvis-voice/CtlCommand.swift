@@ -1,6 +1,7 @@
 import ArgumentParser
 import Configuration
 import Control
+import Glibc
 import Systemd
 
 /// `jarvis-voice ctl --config PATH COMMAND [ARG]`: one request to the running service.
@@ -14,8 +15,8 @@ struct CtlCommand: ParsableCommand {
             voice-volume LEVEL (0.0-1.0), mute on|off (the microphone privacy mute; kept across restarts), \
             timer list | add DURATION [LABEL] | add HH:MM [LABEL] | cancel LABEL|ID | stop \
             (DURATION like 90s, 10m, 1h30m; HH:MM sets an alarm; stop silences what rings).
-            `status` prints one JSON object on stdout; other commands print the service's one-line \
-            answer. `say` waits until the announcement has been spoken (exit 0) or says why it could not \
+            `status` prints readable lines at a terminal and one JSON object otherwise (a pipe, a file, \
+            or --json); other commands print the service's one-line answer. `say` waits until the announcement has been spoken (exit 0) or says why it could not \
             be (exit 1). Only [control] socket is read from the configuration file.
             Exit codes: 0 done; 1 the service refused or failed the command; 64 bad command or \
             argument; 69 the service is not running; 74 communication error; 75 no answer in time; \
@@ -29,8 +30,8 @@ struct CtlCommand: ParsableCommand {
               completion: .list(ControlCommand.verbs))
     var words: [String] = []
 
-    /// `status --json`: the JSON object for scripts (what `status` prints).
-    @Flag(name: .long, help: "With status: print the JSON object (for scripts).")
+    /// `status --json`: the JSON object even at a terminal.
+    @Flag(name: .long, help: "With status: print the JSON object even at a terminal (scripts get it anyway).")
     var json = false
 
     /// How long to wait for the service's answer.
@@ -95,7 +96,8 @@ struct CtlCommand: ParsableCommand {
             throw ExitCode.failure
         case .ok(let result):
             if command == .status {
-                print(result.jsonText)
+                // A person at a terminal reads lines; a script (a pipe, a file) or --json gets the object.
+                print(json || isatty(STDOUT_FILENO) == 0 ? result.jsonText : ServiceStatusText.render(result))
             } else {
                 print(reply.message ?? result.jsonText)
             }

@@ -1,4 +1,5 @@
 import Control
+import Glibc
 import TestSupport
 import Testing
 import TestProcess
@@ -40,6 +41,29 @@ import TestProcess
             #expect(try await ctl(["tap", "--json"], config: config(socket: socket)).status == 64)
         }
         #expect(handler.commands == [.status, .status])
+    }
+
+    /// At a terminal (`script` gives `ctl` a pseudo-terminal) `status` is lines a person reads; `--json` there
+    /// is still the object.
+    @Test func statusAtATerminalIsReadableText() async throws {
+        let binary = try #require(ChildProcess.builtExecutable(), "jarvis-voice is not built next to the tests")
+        try #require(access("/usr/bin/script", X_OK) == 0, "script (util-linux) is missing")
+        let handler = RecordingHandler()
+        try await withServer(handler: handler) { socket in
+            let config = config(socket: socket)
+            let text = try await ChildProcess.run(["/usr/bin/script", "-qec", "\(binary) ctl -c \(config) status", "/dev/null"])
+            #expect(text.status == 0, "\(text.stderr)")
+            #expect(text.stdout.split(whereSeparator: \.isNewline) == [
+                "state: idle (Realtime not connected)",
+                "microphone: on; voice volume 1",
+                "media: stopped; volume 0.5",
+                "timers: none",
+                "cost: $0.0000 today, $0.0000 since start",
+                "Jarvis session: none",
+            ], "\(text.stdout)")
+            let json = try await ChildProcess.run(["/usr/bin/script", "-qec", "\(binary) ctl -c \(config) status --json", "/dev/null"])
+            #expect(json.stdout.hasPrefix(#"{"audio":null,"#), "\(json.stdout)")
+        }
     }
 
     @Test func verbsWithArgumentsReachTheHandler() async throws {

@@ -74,4 +74,27 @@ import Testing
         #expect(try ControlWire.decodeReply(Array(#"{"ok":false,"error":"boom"}"#.utf8)) == .failed("boom"))
         #expect(throws: ControlWireError.malformedResponse) { try ControlWire.decodeReply(Array("hello".utf8)) }
     }
+
+    @Test func theTextAPersonReadsNamesTimersMediaAndCost() throws {
+        var status = ServiceStatus(state: "waiting_for_jarvis", realtimeConnected: true, jarvisSessionID: "sess-42", voiceVolume: 0.8,
+                                   muted: true,
+                                   timers: [TimerStatus(id: "1", label: "tea", state: .running, dueInSeconds: 245),
+                                            TimerStatus(id: "2", label: nil, state: .ringing, dueInSeconds: 0),
+                                            TimerStatus(id: "3", label: "roast", state: .running, dueInSeconds: 7_265)],
+                                   media: MediaStatus(state: .playing, title: "Groove Salad", url: "http://ice.somafm.com/groovesalad", volume: 0.3, ducked: true),
+                                   cost: CostStatus(sinceStart: 0.0523, today: 0.0041))
+        status.audio = AudioStatus(captureRunning: true, playbackRunning: true, captureXruns: 0, playbackXruns: 2, echoReductionDB: 18.46,
+                                    referenceLagMilliseconds: 12, nearEndSpeech: false)
+        let reply = try ControlWire.decodeReply(Array(line(.status(status)).utf8).dropLast())
+        guard case .ok(let json) = reply else { Issue.record("not ok"); return }
+        #expect(ServiceStatusText.render(json) == """
+            state: waiting for jarvis (Realtime connected)
+            microphone: off (muted); voice volume 0.8
+            media: playing "Groove Salad"; volume 0.3 (ducked)
+            timers: tea (#1) in 4:05; #2 ringing; roast (#3) in 2:01:05
+            cost: $0.0041 today, $0.0523 since start
+            Jarvis session: sess-42
+            audio: capture running, playback running; echo reduction 18.46 dB; xruns 0 capture, 2 playback
+            """)
+    }
 }
