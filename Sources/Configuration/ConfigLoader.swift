@@ -14,15 +14,22 @@ public enum ConfigLoader {
 
     /// The configuration at `path`, or every problem found in it (file-level ones have no line).
     public static func load(path: String, for use: Use = .service) throws(ConfigError) -> JarvisVoiceConfig {
+        try loadReportingRenames(path: path, for: use).config
+    }
+
+    /// As `load(path:for:)`, with a warning for each renamed or dropped key the file still uses
+    /// (`RenamedKey`): what `check-config` prints and `run` and a reload log.
+    public static func loadReportingRenames(path: String, for use: Use = .service,
+                                            renames: [RenamedKey] = RenamedKey.table) throws(ConfigError) -> (config: JarvisVoiceConfig, warnings: [ConfigProblem]) {
         let bytes: [UInt8]
         do {
             bytes = try FileSystemCalls.readFile(path, maxBytes: maxFileBytes).bytes
         } catch {
             throw ConfigError(path: path, problems: [ConfigProblem(line: nil, message: "cannot read file: \(error.reason)")])
         }
-        let (config, problems) = decode(bytes: bytes, for: use)
-        guard problems.isEmpty else { throw ConfigError(path: path, problems: problems) }
-        return config
+        let decoded = decodeReportingRenames(bytes: bytes, for: use, renames: renames)
+        guard decoded.problems.isEmpty else { throw ConfigError(path: path, problems: decoded.problems) }
+        return (decoded.config, decoded.warnings)
     }
 
     /// The line `[section] key` is set on in the file at `path`, or nil when it is not set (or the file does
@@ -44,16 +51,24 @@ public enum ConfigLoader {
 
     /// As `decode(_:)`, for a file's bytes: bytes that are not UTF-8 are a syntax error with their line.
     public static func decode(bytes: [UInt8], for use: Use = .service) -> (config: JarvisVoiceConfig, problems: [ConfigProblem]) {
-        let table: TOMLTable
+        let decoded = decodeReportingRenames(bytes: bytes, for: use)
+        return (decoded.config, decoded.problems)
+    }
+
+    /// As `decode(bytes:for:)`, with the warnings about renamed keys (`RenamedKey`).
+    public static func decodeReportingRenames(bytes: [UInt8], for use: Use = .service, renames: [RenamedKey] = RenamedKey.table)
+        -> (config: JarvisVoiceConfig, problems: [ConfigProblem], warnings: [ConfigProblem]) {
+        let parsed: TOMLTable
         do {
-            table = try TOMLParser.parse(bytes: bytes)
+            parsed = try TOMLParser.parse(bytes: bytes)
         } catch {
-            return (JarvisVoiceConfig(), [ConfigProblem(line: error.line, message: "syntax error: \(error.message)")])
+            return (JarvisVoiceConfig(), [ConfigProblem(line: error.line, message: "syntax error: \(error.message)")], [])
         }
+        let (table, warnings) = RenamedKey.apply(renames, to: parsed)
         var problems: [ConfigProblem] = []
         let config = JarvisVoiceConfig(toml: table, problems: &problems)
         if use == .service { problems = requiredProblems(in: table) + problems }
-        return (config, problems)
+        return (config, problems, warnings)
     }
 
     /// The keys without a default. `[jarvis] url` has none: the owner's words go only where the owner wrote.

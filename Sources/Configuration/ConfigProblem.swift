@@ -11,8 +11,10 @@ public struct ConfigProblem: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The `PATH:LINE: message` form (`PATH: message` without a line) printed by `check-config` and logged by `run`.
-    public func formatted(path: String) -> String {
-        line.map { "\(path):\($0): \(message)" } ?? "\(path): \(message)"
+    /// `label`: e.g. "warning", put before the message.
+    public func formatted(path: String, label: String? = nil) -> String {
+        let text = label.map { "\($0): \(message)" } ?? message
+        return line.map { "\(path):\($0): \(text)" } ?? "\(path): \(text)"
     }
 
     public var description: String { line.map { "line \($0): \(message)" } ?? message }

@@ -10,9 +10,9 @@ struct CheckConfigCommand: ParsableCommand {
         discussion: """
             Prints one "PATH:LINE: message" line per problem on standard output and exits 78 \
             (EX_CONFIG); prints "PATH: OK" and exits 0 when the file is valid. Problems with the \
-            file itself (missing, unreadable) are reported on line 1. A Realtime model past its \
-            shutdown date is a problem; one with a shutdown announced is a warning ("PATH:LINE: \
-            warning: ..."), still OK. Secrets are not read; `jarvis-voice doctor` checks them.
+            file itself (missing, unreadable) have no line number. A Realtime model past its \
+            shutdown date is a problem; one with a shutdown announced, or a key a release renamed \
+            (accepted for one release), is a warning ("PATH:LINE: warning: ..."), still OK. Secrets are not read; `jarvis-voice doctor` checks them.
             """
     )
 
@@ -21,7 +21,9 @@ struct CheckConfigCommand: ParsableCommand {
     func run() throws {
         let config: JarvisVoiceConfig
         do {
-            config = try ConfigLoader.load(path: options.config)
+            let loaded = try ConfigLoader.loadReportingRenames(path: options.config)
+            config = loaded.config
+            for warning in loaded.warnings { print(warning.formatted(path: options.config, label: "warning")) }
         } catch {
             for line in error.lines { print(line) }
             throw ConfigOption.exConfig

@@ -12,10 +12,15 @@ struct ConfigOption: ParsableArguments {
     static let exConfig = ExitCode(78)
 
     /// For `run` (and `doctor`): load and validate before touching any device. On problems, logs
-    /// each `PATH:LINE: message` to stderr as a journald error (`<3>`) and exits 78.
+    /// each `PATH:LINE: message` to stderr as a journald error (`<3>`) and exits 78; a renamed key
+    /// still accepted is a journald warning (`<4>`).
     func loadValidatedConfig() throws -> JarvisVoiceConfig {
         do {
-            return try ConfigLoader.load(path: config)
+            let loaded = try ConfigLoader.loadReportingRenames(path: config)
+            for warning in loaded.warnings {
+                StandardErrorWriter.shared.write(line: "<4>" + warning.formatted(path: config, label: "warning"))
+            }
+            return loaded.config
         } catch {
             for line in error.lines {
                 StandardErrorWriter.shared.write(line: "<3>" + line)

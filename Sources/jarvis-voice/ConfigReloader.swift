@@ -31,7 +31,9 @@ struct ConfigReloader: Service {
         logger.notice("SIGHUP: reloading \(path)")
         let config: JarvisVoiceConfig
         do {
-            config = try ConfigLoader.load(path: path)
+            let loaded = try ConfigLoader.loadReportingRenames(path: path)
+            config = loaded.config
+            for warning in loaded.warnings { logger.warning("\(warning.formatted(path: path, label: "warning"))") }
         } catch {
             for line in error.lines { logger.error("\(line)") }
             logger.error("reload failed: keeping the running configuration")
