@@ -65,4 +65,20 @@ public struct ALSAError: Error, Sendable, Hashable, CustomStringConvertible {
         let target = stream.map { "\"\(device)\", \($0)" } ?? "\"\(device)\""
         return "\(function)(\(target)) failed: \(message)"
     }
+
+    /// What it means for the owner, in plain words (the journal's info/warning lines; `description`,
+    /// the library's own text, goes to debug).
+    public var plainReason: String {
+        switch -code {
+        case EACCES, EPERM: return "permission denied (the service user needs the audio group)"
+        default: break
+        }
+        switch kind {
+        case .disconnected: return "it is not there (unplugged, or not the name `jarvis-voice devices` lists)"
+        case .busy: return "another program is using it"
+        case .xrun: return "it ran out of sound"
+        case .suspended: return "the system suspended it"
+        case .other: return message.isEmpty ? "error \(code)" : message.lowercased()
+        }
+    }
 }

@@ -59,10 +59,15 @@ public struct AudioLoopEvent: Sendable, BitwiseCopyable {
         function = error.function
     }
 
-    /// A log line (call this off the realtime thread).
+    /// The alsa-lib call behind a failure, in the library's words (a debug line); nil for other events.
+    public func libraryDetail(device: PCMDevice, stream: PCMStream) -> String? {
+        code < 0 ? ALSAError(function: function, device: device.name, stream: stream, code: code).description : nil
+    }
+
+    /// A log line for the owner (call this off the realtime thread).
     public func message(device: PCMDevice, stream: PCMStream) -> String {
         let what = "\(stream) device \(device.name)"
-        let reason = code < 0 ? ALSAError(function: function, device: device.name, stream: stream, code: code).description : ""
+        let reason = code < 0 ? ALSAError(function: function, device: device.name, stream: stream, code: code).plainReason : ""
         switch kind {
         case .none: return "\(what): no event"
         case .opened:

@@ -138,10 +138,10 @@ public final class AudioPipeline: Service, Sendable {
     /// non-realtime task.
     public func drainEvents() {
         while let event = captureLoop.nextEvent() {
-            log(event.message(device: configuration.captureDevice, stream: .capture), kind: event.kind)
+            log(event, device: configuration.captureDevice, stream: .capture)
         }
         while let event = playbackLoop.nextEvent() {
-            log(event.message(device: configuration.playbackDevice, stream: .playback), kind: event.kind)
+            log(event, device: configuration.playbackDevice, stream: .playback)
         }
         let gain = captureStatistics.referenceGain
         if loggedReferenceGain.exchange(gain, ordering: .relaxed) != gain {
@@ -151,12 +151,14 @@ public final class AudioPipeline: Service, Sendable {
         }
     }
 
-    private func log(_ message: String, kind: AudioLoopEvent.Kind) {
-        switch kind {
+    private func log(_ event: AudioLoopEvent, device: PCMDevice, stream: PCMStream) {
+        let message = event.message(device: device, stream: stream)
+        switch event.kind {
         case .opened: logger.notice("\(message)")
         case .xrun, .takeBackUnderrun: logger.warning("\(message)")
         default: logger.error("\(message)")
         }
+        if let detail = event.libraryDetail(device: device, stream: stream) { logger.debug("\(detail)") }
     }
 
     /// The service: start, report events every 250 ms in a conversation and every second outside one

@@ -31,11 +31,15 @@ public struct GPIOError: Error, CustomStringConvertible, Equatable, Sendable {
         self.errno = errno
     }
 
-    public var description: String {
+    public var description: String { "\(plainDescription) [\(call)]" }
+
+    /// The owner's sentence: what failed, why, and the usual cause, without the C call (that is for
+    /// a debug line: `description`).
+    public var plainDescription: String {
         let target = line.map { "\(chip) line \($0)" } ?? chip
         let reason = String(cString: strerror(errno))
         let hint = self.hint.map { " (\($0))" } ?? ""
-        return "\(operation.rawValue) \(target): \(reason)\(hint) [\(call)]"
+        return "\(operation.rawValue) \(target): \(reason)\(hint)"
     }
 
     /// What usually causes this errno here.

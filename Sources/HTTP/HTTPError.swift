@@ -43,8 +43,26 @@ public struct HTTPError: Error, CustomStringConvertible, Sendable, Equatable {
         self.detail = detail
     }
 
+    /// The library's words: the curl call and code (a debug line).
     public var description: String {
         let codeText = code.map { " (CURLcode \($0))" } ?? ""
         return "HTTP request to \(host) failed in \(function)\(codeText): \(detail)"
+    }
+
+    /// The owner's words for what happened (journal lines, what doctor and the assistant report).
+    public var plainDescription: String {
+        switch kind {
+        case .couldNotResolve: "cannot find \(host) (the name does not resolve)"
+        case .couldNotConnect: "nothing answers at \(host) (connection refused or unreachable)"
+        case .connectTimeout: "\(host) did not accept the connection in time"
+        case .inactivityTimeout, .totalTimeout: "\(host) took too long: \(detail)"
+        case .cancelled: "the request to \(host) was cancelled"
+        case .tooManyRedirects: "\(host) redirects too many times"
+        case .tls: "the secure connection to \(host) failed: \(detail)"
+        case .connectionLost: "the connection to \(host) broke off"
+        case .invalidRequest: "the request to \(host) could not be made: \(detail)"
+        case .clientShutDown: "the service is shutting down"
+        case .other: "the request to \(host) failed: \(detail)"
+        }
     }
 }

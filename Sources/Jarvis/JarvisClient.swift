@@ -115,6 +115,7 @@ public actor JarvisClient: JarvisAsking {
         do {
             response = try await http.execute(request)
         } catch {
+            logger.debug("\(error)")
             throw Self.failure(from: error)
         }
         // term-llm has seen the turn (even a failing one touches the session).
@@ -168,6 +169,7 @@ public actor JarvisClient: JarvisAsking {
             throw failure
         } catch {
             if finished { return answer.answer(droppingPreamble: settings.dropTextBeforeToolCalls) }
+            logger.debug("\(error)")
             throw Self.failure(from: error)
         }
         response.cancel()  // no-op when complete; stops reading after [DONE]
@@ -255,11 +257,11 @@ public actor JarvisClient: JarvisAsking {
         guard let error = error as? HTTPError else { return .serverError(detail: "unexpected error \(type(of: error))") }
         switch error.kind {
         case .cancelled: return .cancelled
-        case .inactivityTimeout, .totalTimeout: return .timeout(detail: error.description)
-        case .couldNotResolve, .couldNotConnect, .connectTimeout, .tls, .clientShutDown: return .offline(detail: error.description)
-        case .connectionLost: return .offline(detail: error.description)
-        case .tooManyRedirects: return .wrongURL(detail: error.description)
-        case .invalidRequest, .other: return .serverError(detail: error.description)
+        case .inactivityTimeout, .totalTimeout: return .timeout(detail: error.plainDescription)
+        case .couldNotResolve, .couldNotConnect, .connectTimeout, .tls, .clientShutDown: return .offline(detail: error.plainDescription)
+        case .connectionLost: return .offline(detail: error.plainDescription)
+        case .tooManyRedirects: return .wrongURL(detail: error.plainDescription)
+        case .invalidRequest, .other: return .serverError(detail: error.plainDescription)
         }
     }
 

@@ -16,7 +16,7 @@ public enum MediaFetchError: Error, CustomStringConvertible, Sendable, Equatable
     public var description: String {
         switch self {
         case .url(let error): error.description
-        case .transport(let error, let url): "cannot fetch \(url): \(error)"
+        case .transport(let error, let url): "cannot fetch \(url): \(error.plainDescription)"
         case .status(let code, let url): "\(url) answered HTTP \(code)"
         case .tooLarge(let limit, let url): "\(url) is larger than \(limit) bytes"
         case .unexpectedContent(let what, let url): "\(url) did not return audio: \(what)"

@@ -223,7 +223,8 @@ struct RunCommand: AsyncParsableCommand {
         do {
             return try ButtonGestureSource(line: ButtonLineSettings(config), gestures: GestureRecognizer.Settings(config))
         } catch {
-            logger.error("button unavailable, continuing with the control socket only: \(error)")
+            logger.error("button unavailable, continuing with the control socket only: \(error.plainDescription)")
+            logger.debug("\(error)")
             return nil
         }
     }
@@ -232,9 +233,10 @@ struct RunCommand: AsyncParsableCommand {
         let logger = Logger(label: "led")
         guard let settings = LEDLineSettings(config) else { return nil }
         do {
-            return try LEDDriver.open(settings, onError: { logger.warning("LED: \($0)") })
+            return try LEDDriver.open(settings, onError: { logger.warning("\($0.plainDescription)") })
         } catch {
-            logger.error("LED unavailable: \(error)")
+            logger.error("LED unavailable: \(error.plainDescription)")
+            logger.debug("\(error)")
             return nil
         }
     }

@@ -167,7 +167,7 @@ private func drain(_ next: () -> AudioLoopEvent?) -> [AudioLoopEvent.Kind] {
         let device = loop.configuration.device
         let lines = events.map { $0.message(device: device, stream: .capture) }
         #expect(lines.dropFirst().elementsEqual([
-            "capture device mic lost: snd_pcm_readi(\"mic\", capture) failed: No such device; waiting for it to come back "
+            "capture device mic lost: it is not there (unplugged, or not the name `jarvis-voice devices` lists); waiting for it to come back "
                 + "(retrying every 40 ms at most; the next line says when it is open)",
             "capture device mic reopened: 16000 Hz, 1 ch, period 160 frames, buffer 640 frames",
         ]), "\(lines)")
@@ -189,8 +189,10 @@ private func drain(_ next: () -> AudioLoopEvent?) -> [AudioLoopEvent.Kind] {
         while let e = loop.nextEvent() { events.append(e) }
         #expect(events.map(\.kind) == [.openFailed, .opened])
         let lines = events.map { $0.message(device: loop.configuration.device, stream: .capture) }
-        #expect(lines.first == "capture device mic unavailable: snd_pcm_open_lconf(\"mic\", capture) failed: No such device; "
-            + "waiting for it (retrying every 20 ms at most; the next line says when it is open)")
+        #expect(lines.first == "capture device mic unavailable: it is not there (unplugged, or not the name `jarvis-voice devices` "
+            + "lists); waiting for it (retrying every 20 ms at most; the next line says when it is open)")
+        #expect(events.first?.libraryDetail(device: loop.configuration.device, stream: .capture)
+            == "snd_pcm_open_lconf(\"mic\", capture) failed: No such device", "the library's words, for a debug line")
     }
 
     @Test func playbackLoopReopensAfterTheDeviceVanishes() async throws {
