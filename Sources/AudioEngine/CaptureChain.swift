@@ -110,6 +110,9 @@ public final class CaptureChain: @unchecked Sendable {
     public private(set) var speechProbability: Float = 0
     /// Smoothed echo return loss enhancement of the linear canceller (dB), updated while the reference is active.
     public private(set) var echoReturnLossEnhancementDB: Float = 0
+    /// How loud the mic is while the far end plays (dBFS; -90 before it has played): the echo the
+    /// canceller works on, near the noise floor when the mic does not hear the speaker at all.
+    public var echoLevelDBFS: Float { 10 * log10f((micPower + 1) / (32_768 * 32_768)) }
     /// How often the reference was re-aligned (delay jumps) since start.
     public private(set) var realignmentCount = 0
     /// How often the reference came back whole samples off the echo after a gap and was moved back

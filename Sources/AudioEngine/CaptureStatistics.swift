@@ -6,6 +6,7 @@ public final class CaptureStatistics: Sendable {
     let lagTenthsMs = Atomic<Int>(0)
     let driftTenthsPPM = Atomic<Int>(0)
     let erleTenthsDB = Atomic<Int>(0)
+    let echoLevelTenthsDB = Atomic<Int>(-900)
     let speechPercent = Atomic<Int>(0)
     let realignments = Atomic<Int>(0)
     let referenceGainFactor = Atomic<Int>(1)
@@ -27,6 +28,7 @@ public final class CaptureStatistics: Sendable {
         lagTenthsMs.store(Int((chain.estimatedLagMilliseconds * 10).rounded()), ordering: .relaxed)
         driftTenthsPPM.store(Int((chain.estimatedDriftPPM * 10).rounded()), ordering: .relaxed)
         erleTenthsDB.store(Int((chain.echoReturnLossEnhancementDB * 10).rounded()), ordering: .relaxed)
+        echoLevelTenthsDB.store(Int((chain.echoLevelDBFS * 10).rounded()), ordering: .relaxed)
         speechPercent.store(Int((chain.speechProbability * 100).rounded()), ordering: .relaxed)
         realignments.store(chain.realignmentCount, ordering: .relaxed)
         referenceGainFactor.store(chain.referenceGain, ordering: .relaxed)
@@ -49,6 +51,8 @@ public final class CaptureStatistics: Sendable {
     public var driftPPM: Double { Double(driftTenthsPPM.load(ordering: .relaxed)) / 10 }
     /// The echo canceller's current echo reduction, in dB.
     public var echoReductionDB: Double { Double(erleTenthsDB.load(ordering: .relaxed)) / 10 }
+    /// The mic's level while the far end plays (`CaptureChain.echoLevelDBFS`).
+    public var echoLevelDBFS: Double { Double(echoLevelTenthsDB.load(ordering: .relaxed)) / 10 }
     /// The preprocessor's speech probability, 0...1.
     public var speechProbability: Double { Double(speechPercent.load(ordering: .relaxed)) / 100 }
     public var realignmentCount: Int { realignments.load(ordering: .relaxed) }

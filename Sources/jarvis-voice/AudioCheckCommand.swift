@@ -81,6 +81,7 @@ struct AudioCheck {
         var opened: [String] = []
         var captureXruns = 0, playbackXruns = 0, captureReopens = 0, playbackReopens = 0
         var echoReductionDB = 0.0, lagMilliseconds = 0.0, driftPPM = 0.0, realignments = 0, referenceGain = 1
+        var echoLevelDBFS = -90.0
         var speechLast = 0.0, speechMax = 0.0
         var uplinkOverflowSamples = 0
 
@@ -96,7 +97,28 @@ struct AudioCheck {
                 "speech probability: last \(fixed(speechLast, 2)), max \(fixed(speechMax, 2))",
                 "uplink overflow: \(uplinkOverflowSamples) samples",
                 "scheduling: \(scheduling)",
+                "echo at the mic: \(fixed(echoLevelDBFS, 1)) dBFS while the speaker played",
+                "verdict: \(verdict)",
             ]
+        }
+
+        /// Below this the mic hears the speaker no louder than a quiet room.
+        static let echoPathFloorDBFS = -55.0
+        /// The canceller alone (the suppressor after it takes more) removes at least this much when the
+        /// mic and speaker are set up well.
+        static let goodEchoReductionDB = 10.0
+
+        /// good / poor / no echo path, with what to do about it.
+        var verdict: String {
+            if echoLevelDBFS < Self.echoPathFloorDBFS {
+                return "no echo path (the mic hardly hears the speaker, \(fixed(echoLevelDBFS, 1)) dBFS: is the speaker on and "
+                    + "loud enough, and is [audio] capture_device the microphone next to it?)"
+            }
+            if echoReductionDB >= Self.goodEchoReductionDB {
+                return "good (the echo canceller removes \(fixed(echoReductionDB, 1)) dB of the speaker's echo)"
+            }
+            return "poor (the echo canceller removes only \(fixed(echoReductionDB, 1)) dB: use a hardware reference "
+                + "([audio] reference_channel, 5 on the ReSpeaker), move the speaker away from the mics, or turn it down)"
         }
     }
 
@@ -172,6 +194,7 @@ struct AudioCheck {
         report.captureReopens = pipeline.captureLoop.status.reopens
         report.playbackReopens = pipeline.playbackLoop.status.reopens
         report.echoReductionDB = stats.echoReductionDB
+        report.echoLevelDBFS = stats.echoLevelDBFS
         report.lagMilliseconds = stats.lagMilliseconds
         report.driftPPM = stats.driftPPM
         report.realignments = stats.realignmentCount

@@ -87,6 +87,17 @@ import Testing
         #expect(echoDBFS - residual >= 15, "echo \(echoDBFS) dBFS, uplink tail \(residual) dBFS\n\(result.text)")
         let reduction = try #require(number(after: "echo reduction: ", in: result.text), "\(result.text)")
         #expect(reduction > 5, "\(result.text)")
+        let verdict = try #require(result.text.split(separator: "\n").first { $0.hasPrefix("verdict: ") }, "\(result.text)")
+        #expect(verdict.hasPrefix(reduction >= 10 ? "verdict: good (" : "verdict: poor ("), "\(result.text)")
+    }
+
+    /// A mic that does not hear the speaker (no acoustic link between the test devices): the verdict says
+    /// so instead of calling the echo cancellation poor.
+    @Test func aMicThatDoesNotHearTheSpeakerHasNoEchoPath() async throws {
+        let far = testNoise(count: 16_000 * 3, seed: 11, amplitude: 8_000)
+        let (result, _) = try await playAndRecord(far, name: "deaf", echoGain: 0)
+        #expect(result.status == 0, "\(result.text)")
+        #expect(result.text.contains("verdict: no echo path (the mic hardly hears the speaker"), "\(result.text)")
     }
 
     /// A microphone that hears the speaker 20 dB louder than what was played (as the ReSpeaker's mics hear
