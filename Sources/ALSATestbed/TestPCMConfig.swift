@@ -25,11 +25,16 @@ public struct PacedPCMOptions: Sendable, Hashable {
     public var echoClip: Double
     /// Capture: and through its band limit, a 2nd-order high-pass at this frequency (0: none).
     public var echoHighpassHz: Double
+    /// Capture: this channel carries the linked playback itself (no delay, no speaker), as a mic array's
+    /// hardware loopback does (the ReSpeaker's channel 5); nil: none.
+    public var loopbackChannel: Int?
+    /// Capture: the loopback channel's gain (the ReSpeaker's is about 0.1 of its mics' echo).
+    public var loopbackGain: Double
 
     public init(
         infile: String? = nil, outfile: String? = nil, failFile: String? = nil, link: String? = nil,
         echoGain: Double = 0, echoDelayMilliseconds: Double = 0, driftPPM: Double = 0, followInfile: Bool = false,
-        echoClip: Double = 0, echoHighpassHz: Double = 0
+        echoClip: Double = 0, echoHighpassHz: Double = 0, loopbackChannel: Int? = nil, loopbackGain: Double = 1
     ) {
         self.infile = infile
         self.followInfile = followInfile
@@ -41,6 +46,8 @@ public struct PacedPCMOptions: Sendable, Hashable {
         self.driftPPM = driftPPM
         self.echoClip = echoClip
         self.echoHighpassHz = echoHighpassHz
+        self.loopbackChannel = loopbackChannel
+        self.loopbackGain = loopbackGain
     }
 }
 
@@ -80,6 +87,7 @@ public enum TestPCMConfig {
                 if o.driftPPM != 0 { body += " drift_ppm \(o.driftPPM)" }
                 if o.echoClip != 0 { body += " echo_clip \(o.echoClip)" }
                 if o.echoHighpassHz != 0 { body += " echo_highpass_hz \(o.echoHighpassHz)" }
+                if let channel = o.loopbackChannel { body += " loopback_channel \(channel) loopback_gain \(o.loopbackGain)" }
                 lines.append("pcm.\(name) { \(body) }")
             case .asym(let name, let capture, let playback):
                 lines.append("pcm.\(name) { type asym capture.pcm \(quoted(capture)) playback.pcm \(quoted(playback)) }")

@@ -17,6 +17,8 @@
  *             echo_delay_ms 30            # ... this long before the capture instant
  *             echo_clip 0.25              # ... through a saturating loudspeaker: y = c*tanh(x/c), x in [-1, 1]
  *             echo_highpass_hz 200        # ... and its band limit: 2nd-order Butterworth high-pass
+ *             loopback_channel 5          # capture: this channel carries the linked playback itself, as
+ *             loopback_gain 0.1           # ... a mic array's hardware loopback does (no delay, no speaker)
  *             drift_ppm 0 }               # capture clock runs this much fast (+) or slow (-)
  *
  * The echo is gain * highpass(softclip(played)), so with echo_clip / echo_highpass_hz it is the
@@ -66,6 +68,8 @@ struct paced {
     struct link *link;
     double echo_gain;
     double echo_delay_ms;
+    int loopback_channel;  /* -1: none */
+    double loopback_gain;
     double echo_clip;       /* 0: linear */
     double echo_hp_hz;      /* 0: no high-pass */
     double hp_b0, hp_b1, hp_b2, hp_a1, hp_a2;   /* the high-pass biquad at the capture rate */
@@ -223,16 +227,21 @@ static snd_pcm_sframes_t paced_pointer(snd_pcm_ioplug_t *io) {
     return (snd_pcm_sframes_t)(p->hw_frames % io->buffer_size);
 }
 
-static int16_t echo_sample(struct paced *p, int64_t frame) {
+/* What the linked playback played `delay_ms` before capture frame `frame` (0 before it started). */
+static int16_t played_sample(struct paced *p, int64_t frame, double delay_ms) {
     struct link *l = p->link;
-    if (!l || p->echo_gain == 0.0 || !l->playing) return 0;
-    double t = (double)p->start_ns + (double)frame * 1e9 / clock_rate(p) - p->echo_delay_ms * 1e6;
+    if (!l || !l->playing) return 0;
+    double t = (double)p->start_ns + (double)frame * 1e9 / clock_rate(p) - delay_ms * 1e6;
     double k = (t - (double)l->start_ns) * l->rate / 1e9;
     if (k < 0) return 0;
     int64_t i = (int64_t)(k + 0.5);
     int64_t written = l->written;
     if (i >= written || i < written - HISTORY_LEN / 2) return 0;
     return l->history[i % HISTORY_LEN];
+}
+
+static int16_t echo_sample(struct paced *p, int64_t frame) {
+    return p->echo_gain == 0.0 ? 0 : played_sample(p, frame, p->echo_delay_ms);
 }
 
 /* The loudspeaker: saturation, then its band limit (one sample, in order). */
@@ -299,11 +308,14 @@ static snd_pcm_sframes_t paced_transfer(snd_pcm_ioplug_t *io, const snd_pcm_chan
             got += (size_t)r;
         }
         memset((char *)buf + got, 0, bytes - got);
-        if (p->link && p->echo_gain != 0.0) {
+        int loop = p->loopback_channel >= 0 && (unsigned)p->loopback_channel < ch ? p->loopback_channel : -1;
+        if (p->link && (p->echo_gain != 0.0 || loop >= 0)) {
             for (snd_pcm_uframes_t f = 0; f < size; f++) {
-                double e = p->echo_gain * 32768.0 * shape_echo(p, echo_sample(p, p->app_frames + (int64_t)f) / 32768.0);
+                int64_t frame = p->app_frames + (int64_t)f;
+                double e = p->echo_gain == 0.0 ? 0.0
+                    : p->echo_gain * 32768.0 * shape_echo(p, echo_sample(p, frame) / 32768.0);
                 for (unsigned c = 0; c < ch; c++) {
-                    double v = buf[f * ch + c] + e;
+                    double v = (int)c == loop ? p->loopback_gain * played_sample(p, frame, 0) : buf[f * ch + c] + e;
                     buf[f * ch + c] = (int16_t)(v > 32767 ? 32767 : v < -32768 ? -32768 : v);
                 }
             }
@@ -452,6 +464,7 @@ SND_PCM_PLUGIN_DEFINE_FUNC(jvpaced) {
     (void)root;
     const char *infile = NULL, *outfile = NULL, *fail_file = NULL, *link = NULL;
     double echo_gain = 0, echo_delay_ms = 0, drift_ppm = 0, infile_follow = 0, echo_clip = 0, echo_hp_hz = 0;
+    double loopback_channel = -1, loopback_gain = 1;
     snd_config_iterator_t i, next;
     snd_config_for_each(i, next, conf) {
         snd_config_t *n = snd_config_iterator_entry(i);
@@ -469,6 +482,8 @@ SND_PCM_PLUGIN_DEFINE_FUNC(jvpaced) {
         else if (!strcmp(id, "echo_clip")) err = get_number(n, &echo_clip);
         else if (!strcmp(id, "echo_highpass_hz")) err = get_number(n, &echo_hp_hz);
         else if (!strcmp(id, "infile_follow")) err = get_number(n, &infile_follow);
+        else if (!strcmp(id, "loopback_channel")) err = get_number(n, &loopback_channel);
+        else if (!strcmp(id, "loopback_gain")) err = get_number(n, &loopback_gain);
         else { SNDERR("jvpaced: unknown field %s", id); return -EINVAL; }
         if (err < 0) { SNDERR("jvpaced: invalid value for %s", id); return -EINVAL; }
     }
@@ -480,6 +495,8 @@ SND_PCM_PLUGIN_DEFINE_FUNC(jvpaced) {
     p->in_fd = p->out_fd = p->timer_fd = -1;
     p->echo_gain = echo_gain;
     p->echo_delay_ms = echo_delay_ms;
+    p->loopback_channel = loopback_channel >= 0 && loopback_channel < 64 ? (int)loopback_channel : -1;
+    p->loopback_gain = loopback_gain;
     p->echo_clip = echo_clip < 0 ? 0 : echo_clip;
     p->echo_hp_hz = echo_hp_hz < 0 ? 0 : echo_hp_hz;
     p->drift_ppm = drift_ppm;

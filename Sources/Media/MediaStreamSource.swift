@@ -172,8 +172,9 @@ public struct MediaStreamSource: Sendable {
         return audio
     }
 
+    /// The owner's words for a transport failure (the curl call and code are the client's debug line).
     private func describe(_ error: any Error) -> String {
-        (error as? HTTPError)?.description ?? "\(error)"
+        (error as? HTTPError)?.plainDescription ?? "\(error)"
     }
 }
 

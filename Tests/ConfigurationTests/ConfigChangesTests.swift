@@ -1,5 +1,6 @@
 import Testing
 @testable import Configuration
+import TestProcess
 
 /// `changedKeys(to:)`: what a reload names, spelled as in the file.
 @Suite struct ConfigChangesTests {

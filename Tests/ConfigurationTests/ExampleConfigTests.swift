@@ -1,5 +1,6 @@
 import Testing
 @testable import Configuration
+import TestProcess
 
 /// `systemd/jarvis-voice.toml.example` is the shipped configuration: set for the recommended ReSpeaker,
 /// `[jarvis] url` left for the owner, every other key commented out with its default. Uncommenting it

@@ -50,7 +50,7 @@ extension RunnerLoop {
             let end = await newLink.run { event in continuation.yield(.link(generation: opened, event: event)) }
             continuation.yield(.linkEnded(generation: opened, end: end))
         }
-        logger.info("Realtime: connected")
+        logger.debug("Realtime: connected")
         await feed(.realtimeConnected)
     }
 
