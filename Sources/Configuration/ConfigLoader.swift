@@ -66,7 +66,8 @@ public enum ConfigLoader {
         }
         let (table, warnings) = RenamedKey.apply(renames, to: parsed)
         var problems: [ConfigProblem] = []
-        let config = JarvisVoiceConfig(toml: table, problems: &problems)
+        var readKeys: Set<String> = []
+        let config = JarvisVoiceConfig(toml: table, problems: &problems, readKeys: &readKeys, commentedHeaders: CommentedHeader.find(in: bytes))
         if use == .service { problems = requiredProblems(in: table) + problems }
         return (config, problems, warnings)
     }

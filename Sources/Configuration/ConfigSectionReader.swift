@@ -5,10 +5,13 @@ struct ConfigSectionReader {
     let table: TOMLTable
     private(set) var problems: [ConfigProblem] = []
     private(set) var known: Set<String> = []
+    /// The file's commented-out section headers (`CommentedHeader`).
+    let commentedHeaders: [CommentedHeader]
 
-    init(name: String, table: TOMLTable) {
+    init(name: String, table: TOMLTable, commentedHeaders: [CommentedHeader] = []) {
         self.name = name
         self.table = table
+        self.commentedHeaders = commentedHeaders
     }
 
     /// The line of `key` if set, else of the section header; nil when neither is in the file.
@@ -117,7 +120,10 @@ struct ConfigSectionReader {
     /// Every key that no reader asked for is a problem (typos must not pass silently).
     mutating func reportUnknownKeys() {
         for entry in table.entries where !known.contains(entry.key) {
-            let hint = NearMiss.closest(to: entry.key, among: known).map { "; did you mean \"\($0)\"?" } ?? ""
+            let under = commentedHeaders.last { $0.line > table.line && $0.line < entry.line }.map {
+                "; it is under \"# [\($0.name)]\" (line \($0.line)), which is commented out: uncomment that header too"
+            }
+            let hint = under ?? NearMiss.closest(to: entry.key, among: known).map { "; did you mean \"\($0)\"?" } ?? ""
             problems.append(ConfigProblem(line: entry.line, message: "unknown key \"\(entry.key)\" in [\(name)]\(hint)"))
         }
     }

@@ -42,7 +42,7 @@ extension JarvisVoiceConfig {
     }
 
     /// `readKeys` receives every `section.key` read, so tests can check the example file lists them all.
-    init(toml: TOMLTable, problems: inout [ConfigProblem], readKeys: inout Set<String>) {
+    init(toml: TOMLTable, problems: inout [ConfigProblem], readKeys: inout Set<String>, commentedHeaders: [CommentedHeader] = []) {
         var sections: [String: TOMLTable] = [:]
         for entry in toml.entries {
             guard case .table(let table) = entry.value else {
@@ -57,7 +57,7 @@ extension JarvisVoiceConfig {
             sections[entry.key] = table
         }
         func reader(_ name: String) -> ConfigSectionReader {
-            ConfigSectionReader(name: name, table: sections[name] ?? TOMLTable(line: 0))
+            ConfigSectionReader(name: name, table: sections[name] ?? TOMLTable(line: 0), commentedHeaders: commentedHeaders)
         }
         var readers: [ConfigSectionReader] = []
         func finish(_ reader: inout ConfigSectionReader) {

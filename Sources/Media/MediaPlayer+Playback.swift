@@ -119,7 +119,8 @@ extension MediaPlayer {
             publish()
             emit(.streamTitleChanged(title))
         case .reconnecting(let attempt, let delay, let reason):
-            logger.notice("\(describe(playback.item)) dropped (\(reason)); reconnect \(attempt) in \(delay)")
+            let tenths = Int((Double(delay.components.seconds) * 10 + Double(delay.components.attoseconds) / 1e17).rounded())
+            logger.notice("\(describe(playback.item)) dropped: \(reason); reconnecting in \(tenths / 10).\(tenths % 10) s (attempt \(attempt))")
         case .ended:
             Task { await self.itemReachedEnd(generation: generation) }
         case .failed(let reason):

@@ -218,4 +218,15 @@ import Testing
         #expect(NearMiss.editDistance(Array("vioce".utf8), Array("voice".utf8)) == 1, "a swap is one edit")
         #expect(NearMiss.closest(to: String(repeating: "a", count: 100_000), among: ["audio"]) == nil, "a hostile key is not compared")
     }
+
+    /// The shipped file keeps most headers commented out: a key uncommented without its header lands in
+    /// the section above, and the hint says which header to uncomment.
+    @Test func aKeyUncommentedWithoutItsHeaderIsPointedAtIt() {
+        let (_, problems) = ConfigLoader.decode("[jarvis]\nurl = \"http://jarvis.lan/ui\"\n\n# [led]\n# Wired an LED?\nenabled = true\n")
+        #expect(problems.map(\.description) == [
+            "line 6: unknown key \"enabled\" in [jarvis]; it is under \"# [led]\" (line 4), which is commented out: uncomment that header too",
+        ])
+        #expect(CommentedHeader.find(in: Array("  #  [media] \r\n# [Audio]\n#[dsp]\n# [a b]\n".utf8))
+                == [CommentedHeader(line: 1, name: "media"), CommentedHeader(line: 3, name: "dsp")])
+    }
 }
