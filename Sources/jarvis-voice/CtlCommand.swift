@@ -27,7 +27,7 @@ struct CtlCommand: ParsableCommand {
     @OptionGroup var options: ConfigOption
 
     @Argument(help: ArgumentHelp("The command and its argument (ask and say take the rest of the line).", valueName: "COMMAND [ARG]"),
-              completion: .list(ControlCommand.verbs))
+              completion: .custom { words, index, prefix in CtlCompletion.candidates(words: words, index: index, prefix: prefix) })
     var words: [String] = []
 
     /// `status --json`: the JSON object even at a terminal.

@@ -66,6 +66,30 @@ import TestProcess
         }
     }
 
+    /// The bash completion the package installs, driven as bash drives it: `ctl <TAB>` offers the verbs,
+    /// `station gr<TAB>` a built-in station, `mute <TAB>` on/off, `-c <TAB>` the .toml files.
+    @Test func bashCompletesVerbsStationsAndConfigFiles() async throws {
+        let binary = try #require(ChildProcess.builtExecutable(), "jarvis-voice is not built next to the tests")
+        let script = try await ChildProcess.run([binary, "--generate-completion-script", "bash"])
+        let file = dir.write("completion.bash", script.stdout)
+        _ = dir.write("kitchen.toml", "")
+        _ = dir.write("notes.txt", "")
+        func complete(_ words: [String]) async throws -> [String] {
+            let quoted = ([binary] + words).map { "'\($0)'" }.joined(separator: " ")
+            let program = """
+                cd '\(dir.path)'; source '\(file)'
+                COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count); COMP_LINE="${COMP_WORDS[*]}"; COMP_POINT=${#COMP_LINE}
+                _jarvis-voice '\(binary)' "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+                printf '%s\\n' "${COMPREPLY[@]}"
+                """
+            return try await ChildProcess.run(["/bin/bash", "-c", program]).stdout.split(separator: "\n").map(String.init)
+        }
+        #expect(try await complete(["ctl", ""]) == ControlCommand.verbs)
+        #expect(try await complete(["ctl", "station", "gr"]) == ["groovesalad"])
+        #expect(try await complete(["ctl", "mute", ""]) == ["on", "off"])
+        #expect(try await complete(["ctl", "-c", ""]) == ["kitchen.toml"])
+    }
+
     @Test func verbsWithArgumentsReachTheHandler() async throws {
         let handler = RecordingHandler()
         try await withServer(handler: handler) { socket in
