@@ -177,7 +177,7 @@ extension RealtimeConfig {
         logTranscripts = r.boolean("log_transcripts", default: d.logTranscripts)
         idleTimeoutSeconds = r.number("idle_timeout_s", default: d.idleTimeoutSeconds, in: 1...3600)
         connectTimeoutSeconds = r.number("connect_timeout_s", default: d.connectTimeoutSeconds, in: 1...300)
-        if !url.isEmpty, let problem = Self.urlProblem(url) {
+        if let problem = Self.urlProblem(url) {
             r.problem("url", problem)
             url = d.url
         }

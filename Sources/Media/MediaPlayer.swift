@@ -184,7 +184,7 @@ public actor MediaPlayer: MediaControlling, Service {
         store.state.volume = volume.level
         saveState()
         publish()
-        logger.info("volume \(volume.level) (\(volume.decibels.map { "\($0) dB" } ?? "muted"))")
+        logger.info("volume \(volume.level) (\(volume.decibels.map { "\(Int($0.rounded())) dB" } ?? "muted"))")
         emit(.volumeChanged(level: volume.level, gain: volume.gain))
         return volume.level
     }

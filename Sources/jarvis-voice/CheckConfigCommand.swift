@@ -12,7 +12,8 @@ struct CheckConfigCommand: ParsableCommand {
             (EX_CONFIG); prints "PATH: OK" and exits 0 when the file is valid. Problems with the \
             file itself (missing, unreadable) have no line number. A Realtime model past its \
             shutdown date is a problem; one with a shutdown announced, or a key a release renamed \
-            (accepted for one release), is a warning ("PATH:LINE: warning: ..."), still OK. Secrets are not read; `jarvis-voice doctor` checks them.
+            (accepted for one release), is a warning ("PATH:LINE: warning: ..."), still OK. Secrets \
+            are not read; `jarvis-voice doctor` checks them.
             """
     )
 
