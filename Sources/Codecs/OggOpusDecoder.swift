@@ -3,7 +3,9 @@ import AudioCore
 /// Ogg Opus (RFC 7845) over our `OggDemuxer` and libopus: 48 kHz interleaved Int16 out with the
 /// stream's channel count. Honours pre-skip, output gain and end trimming by granule position.
 /// Chained streams (Icecast sends a new logical stream per track) start a fresh decoder; their
-/// OpusTags update `tags`. Logical streams that are not Opus (multiplexed video, ...) are ignored.
+/// OpusTags update `tags`. Logical streams that are not Opus (multiplexed video, ...) are ignored; an Ogg
+/// stream whose audio is another codec (Vorbis, FLAC, Speex) and has no Opus is refused once its headers
+/// are over, so it never plays as silence.
 public final class OggOpusDecoder: StreamDecoder {
     public static let maxFramesPerPacket = 5_760  // 120 ms at 48 kHz
 
@@ -22,6 +24,8 @@ public final class OggOpusDecoder: StreamDecoder {
     public private(set) var streamsStarted = 0
     /// Packets libopus rejected (counted and skipped: one bad packet must not end a stream).
     public private(set) var corruptPackets = 0
+    /// The first audio codec other than Opus a beginning-of-stream packet announced.
+    private var otherAudio: String?
 
     public init() {}
 
@@ -42,14 +46,26 @@ public final class OggOpusDecoder: StreamDecoder {
         serial = nil
         expectingTags = false
         format = nil
+        otherAudio = nil
     }
 
     private func handle(_ packet: OggPacket, _ sink: (PCMBlock) -> Void) throws(CodecError) {
-        if packet.isBeginning, packet.data.starts(with: Array("OpusHead".utf8)) {
-            try startStream(packet)
+        if packet.isBeginning {
+            if packet.data.starts(with: Array("OpusHead".utf8)) {
+                try startStream(packet)
+            } else if otherAudio == nil {
+                otherAudio = Self.audioCodecName(identifiedBy: packet.data)
+            }
             return
         }
-        guard packet.serial == serial, let decoder, let format else { return }
+        guard packet.serial == serial, let decoder, let format else {
+            // Ogg puts every stream's first page before any data: data with no Opus stream is the end of hope.
+            if decoder == nil, let otherAudio {
+                throw CodecError(kind: .unsupported, codec: "ogg", function: "stream headers",
+                                 message: "the stream is Ogg \(otherAudio), which this release does not play (it plays MP3 and Ogg Opus)")
+            }
+            return
+        }
         if expectingTags {
             expectingTags = false
             if packet.data.starts(with: Array("OpusTags".utf8)) {
@@ -79,6 +95,14 @@ public final class OggOpusDecoder: StreamDecoder {
         let channels = format.channels
         let samples = UnsafeBufferPointer(rebasing: output[(first * channels)..<(frames * channels)])
         sink(PCMBlock(format: format, samples: samples))
+    }
+
+    /// The audio codec a logical stream's first packet names (its identification header), or nil.
+    public static func audioCodecName(identifiedBy packet: [UInt8]) -> String? {
+        if packet.starts(with: [0x01] + Array("vorbis".utf8)) { return "Vorbis" }
+        if packet.starts(with: [0x7F] + Array("FLAC".utf8)) { return "FLAC" }
+        if packet.starts(with: Array("Speex   ".utf8)) { return "Speex" }
+        return nil
     }
 
     private func startStream(_ packet: OggPacket) throws(CodecError) {

@@ -149,7 +149,11 @@ public struct MediaStreamSource: Sendable {
                         })
                         return failure
                     }
-                    if let failure { return .retry(failure.description, deliveredAudio: deliveredAudio) }
+                    if let failure {
+                        // A codec this release cannot play will not play on a retry either.
+                        if failure.kind == .unsupported { return .fatal(failure.description) }
+                        return .retry(failure.description, deliveredAudio: deliveredAudio)
+                    }
                     if session.hasPending { deliveredAudio = true }
                     await session.drain()
                     if Task.isCancelled { return .finished }

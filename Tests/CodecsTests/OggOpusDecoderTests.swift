@@ -87,8 +87,13 @@ import TestSupport
         #expect(packets.first?.data.starts(with: [1] + Array("vorbis".utf8)) == true)
         #expect(packets.last?.isEnd == true)
         #expect(packets.last?.granule == 44_100)
-        // Not Opus: the Opus decoder ignores the logical stream.
-        #expect(try OggOpusDecoder().decodeAll(ogg).samples.isEmpty)
+        // Not Opus: the Opus decoder refuses it by name once its headers are over (never silence).
+        do {
+            _ = try OggOpusDecoder().decodeAll(ogg)
+            Issue.record("Ogg Vorbis decoded as Opus")
+        } catch {
+            #expect(error.kind == .unsupported && error.message.contains("Ogg Vorbis"), "\(error)")
+        }
     }
 
     @Test func rejectsBrokenHeadersWithTheirName() {
@@ -100,5 +105,12 @@ import TestSupport
             #expect(error.function == "OpusHead")
             #expect(error.description.contains("3 channels"))
         }
+    }
+
+    @Test func otherOggAudioCodecsAreNamedByTheirFirstPacket() {
+        #expect(OggOpusDecoder.audioCodecName(identifiedBy: [0x01] + Array("vorbis".utf8) + [0, 0]) == "Vorbis")
+        #expect(OggOpusDecoder.audioCodecName(identifiedBy: [0x7F] + Array("FLAC".utf8) + [1, 0]) == "FLAC")
+        #expect(OggOpusDecoder.audioCodecName(identifiedBy: Array("Speex   1.2".utf8)) == "Speex")
+        #expect(OggOpusDecoder.audioCodecName(identifiedBy: [0x80] + Array("theora".utf8)) == nil, "video is ignored")
     }
 }

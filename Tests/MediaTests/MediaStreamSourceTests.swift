@@ -196,6 +196,31 @@ final class SleepLog: Sendable {
         }
     }
 
+    /// Ogg that is not Opus (a Vorbis station, made here by sox with libvorbis) fails at once with its
+    /// codec named, instead of playing as silence.
+    @Test func oggVorbisFailsNamingItsCodec() async throws {
+        let dir = TemporaryDirectory()
+        let file = dir.file("vorbis.ogg")
+        let made = try await ChildProcess.run(["/usr/bin/sox", "-n", "-r", "44100", "-c", "2", file, "synth", "1", "sine", "440"])
+        try #require(made.status == 0, "sox with libsox-fmt-all (scripts/install-deps test): \(made.stderr)")
+        let server = try await MediaStandIn.start()
+        defer { Task { await server.stop() } }
+        server.route("/vorbis", .file(try TestFiles.read(file), contentType: "audio/ogg"))
+        let client = try HTTPClient()
+        defer { client.shutdown() }
+        let events = EventLog()
+        let sleeps = SleepLog()
+        let sink = CollectingSink()
+        try await source(server.url("/vorbis"), client: client, sleeps: sleeps).run(into: sink) { events.append($0) }
+        guard case .failed(let reason)? = events.all.last else {
+            Issue.record("\(events.all)")
+            return
+        }
+        #expect(reason.contains("the stream is Ogg Vorbis, which this release does not play (it plays MP3 and Ogg Opus)"), "\(reason)")
+        #expect(sleeps.all.isEmpty, "not retried")
+        #expect(sink.formats.isEmpty, "nothing was played")
+    }
+
     @Test func unreachableServerBacksOffExponentiallyThenGivesUp() async throws {
         let server = try await MediaStandIn.start()
         let url = server.url("/live")
