@@ -122,10 +122,13 @@ extension MediaPlayer {
             let tenths = Int((Double(delay.components.seconds) * 10 + Double(delay.components.attoseconds) / 1e17).rounded())
             logger.notice("\(describe(playback.item)) dropped: \(reason); reconnecting in \(tenths / 10).\(tenths % 10) s (attempt \(attempt))")
         case .ended:
+            resolveStart(of: generation, .audible)
             Task { await self.itemReachedEnd(generation: generation) }
         case .failed(let reason):
             Task { await self.itemFailed(generation: generation, reason: reason) }
-        case .connected, .format, .playing:
+        case .playing:
+            resolveStart(of: generation, .audible)
+        case .connected, .format:
             break
         }
     }
@@ -159,6 +162,7 @@ extension MediaPlayer {
         await finishCurrent(.failed)
         emit(.gaveUp(failed.item, reason: reason))
         emit(.playbackChanged(.stopped))
+        resolveStart(of: generation, .failed(reason))  // a waiting `play` answers with the player already stopped
     }
 
     /// Starts the first queued item that resolves; items that do not are reported (`gaveUp`) and dropped.
@@ -183,6 +187,7 @@ extension MediaPlayer {
     /// records the history entry and a podcast's position, and forgets the current item.
     func finishCurrent(_ reason: FinishReason) async {
         guard var playback = current else { return }
+        if reason != .failed { resolveStart(of: playback.generation, .superseded) }
         let wasPlaying = playback.state == .playing
         let position: Double
         if wasPlaying {

@@ -27,6 +27,9 @@ public actor MediaPlayer: MediaControlling, Service {
     var generation = 0
     var catalog: SomaFMCatalog?
     var catalogNextRefresh: ContinuousClock.Instant?
+    /// How the latest item's start went, and who waits to hear it (`MediaPlayer+Start`).
+    var started: (generation: Int, outcome: StartOutcome)?
+    var startWaiters: [Int: [CheckedContinuation<StartOutcome?, Never>]] = [:]
     private var gateBusy = false
     private var gateWaiters: [CheckedContinuation<Void, Never>] = []
     let published: Mutex<PublishedState>
@@ -90,28 +93,30 @@ public actor MediaPlayer: MediaControlling, Service {
 
     // MARK: MediaControlling
 
+    /// Answers once the item is heard (or with why it cannot be; `MediaPlayer+Start`).
     public func play(url: String, title: String?, kind: MediaKind?) async throws(MediaCommandError) -> MediaItem {
-        let target = try await resolve(url: url, title: title, kind: kind)
-        await acquire()
-        defer { release() }
-        await replace(with: target)
-        return target.item
+        try await startAndConfirm(try await resolve(url: url, title: title, kind: kind))
     }
 
     public func playStation(named name: String) async throws(MediaCommandError) -> MediaItem {
-        let target = try await resolveStation(named: name)
-        await acquire()
-        defer { release() }
-        await replace(with: target)
-        return target.item
+        try await startAndConfirm(try await resolveStation(named: name))
     }
 
     public func playPodcast(feedURL: String, episode: Int?) async throws(MediaCommandError) -> MediaItem {
         let url = try parse(feedURL)
-        let target = try await resolvePodcast(feed: url, episode: episode ?? 1)
+        return try await startAndConfirm(try await resolvePodcast(feed: url, episode: episode ?? 1))
+    }
+
+    /// Replaces the current item with `target` in the command's turn, then, outside it (so `stop` is
+    /// never held up), waits until the item is heard or fails.
+    private func startAndConfirm(_ target: PlaybackTarget) async throws(MediaCommandError) -> MediaItem {
         await acquire()
-        defer { release() }
         await replace(with: target)
+        let started = generation
+        release()
+        if case .failed(let reason)? = await awaitStart(of: started, limit: configuration.startLimit) {
+            throw MediaCommandError("I couldn't play \(target.item.title ?? "that"): \(reason)")
+        }
         return target.item
     }
 

@@ -29,6 +29,9 @@ public struct MediaPlayerConfiguration: Sendable {
     public var refreshStationCatalog: Bool
     /// Default 24 h.
     public var catalogRefreshInterval: Duration
+    /// `play`, `station` and `podcast` answer once the item is heard or has failed, or after this long
+    /// (still connecting: it goes on trying). Default 10 s, inside `ctl`'s 15 s.
+    public var startLimit: Duration = .seconds(10)
 
     public init(
         stateDir: String = "/var/lib/jarvis-voice",

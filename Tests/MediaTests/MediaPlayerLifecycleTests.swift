@@ -104,7 +104,8 @@ import TestSupport
         #expect(MediaFixtures.spawnAndWait(["sh", "-c", "printf '%s' '\(state)' > \(dir.path)/media-state.json"]) == 0)
         let fixture = PlayerFixture(stateDir: dir.path, client: client, server: server, output: PacedOutput(speed: 4))
         let item = try await fixture.player.play(url: url, title: "Short", kind: .podcast)
-        #expect(await fixture.player.nowPlaying().positionSeconds == 99)
+        // `play` answers once it is heard: the remembered position was refused (416), so from the start.
+        #expect(await fixture.player.nowPlaying().positionSeconds < 2)
         #expect(await eventually { fixture.events.all.contains(.itemEnded(item, next: nil)) })
         #expect(server.requests.map { $0.header("Range") } == ["bytes=1584000-", nil])
         #expect(!fixture.events.all.contains { if case .gaveUp = $0 { true } else { false } })
