@@ -119,7 +119,7 @@ extension MediaPlayer {
             publish()
             emit(.streamTitleChanged(title))
         case .reconnecting(let attempt, let delay, let reason):
-            let tenths = Int((Double(delay.components.seconds) * 10 + Double(delay.components.attoseconds) / 1e17).rounded())
+            let tenths = (delay.wholeMilliseconds + 50) / 100
             logger.notice("\(describe(playback.item)) dropped: \(reason); reconnecting in \(tenths / 10).\(tenths % 10) s (attempt \(attempt))")
         case .ended:
             resolveStart(of: generation, .audible)
