@@ -78,7 +78,9 @@ import TestSupport
                 guard storage.ss_family == sa_family_t(AF_UNIX) else { return false }
                 let local = withUnsafeBytes(of: storage) { raw in
                     raw.withMemoryRebound(to: CChar.self) { chars in
-                        String(cString: Array(chars[MemoryLayout<sa_family_t>.size...]) + [0])
+                        (Array(chars[MemoryLayout<sa_family_t>.size...]) + [0]).withUnsafeBufferPointer {
+                            String(cString: $0.baseAddress!)
+                        }
                     }
                 }
                 return local == path
