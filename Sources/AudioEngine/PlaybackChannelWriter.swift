@@ -1,9 +1,13 @@
 import AudioCore
 import SpeexDSP
 
+extension Resampler: MonoResampler {}
+
 /// The producer side of one `Mixer` input: takes PCM in its source format (voice 24 kHz mono, media
-/// 44.1/48 kHz stereo, earcons), maps channels, resamples once to the device rate with speexdsp and
-/// queues the result, never more than the mixer's queue has room for.
+/// 44.1/48 kHz stereo, earcons), maps channels, resamples once to the device rate and queues the
+/// result, never more than the mixer's queue has room for. The resampler is speexdsp's, except for
+/// ratios it would interpolate (44.1 → 48 kHz): those get `PolyphaseResampler`'s table of the same
+/// filter, one dot product per sample.
 ///
 /// Back-pressure: `write` consumes only as many source frames as fit and returns that count; the
 /// caller keeps the rest (e.g. in its own backlog) and retries after the playback thread has drained
@@ -27,7 +31,7 @@ public final class PlaybackChannelWriter: @unchecked Sendable {
     /// Device frames queued into the mixer since init.
     public private(set) var deviceFramesWritten = 0
 
-    private let resamplers: [Resampler]  // one per resampled (mono) stream; empty when rates match
+    private let resamplers: [any MonoResampler]  // one per resampled (mono) stream; empty when rates match
     private let streams: Int             // mono streams that go through the resampler
     private let chunkFrames: Int
     private let outputChunkFrames: Int
@@ -36,7 +40,7 @@ public final class PlaybackChannelWriter: @unchecked Sendable {
     private let interleaved: UnsafeMutableBufferPointer<Int16>  // outputChunkFrames × device channels
 
     /// - Parameters:
-    ///   - quality: speexdsp resampler quality 0...10 (default 5, speex's desktop default; 3 is cheaper).
+    ///   - quality: resampler quality 0...10 as speexdsp's (default 5, speex's desktop default; 3 is cheaper).
     ///   - chunkFrames: source frames converted per step (bounds the preallocated buffers).
     public init(mixer: Mixer, channel: MixerChannel, sourceFormat: AudioFormat, quality: Int = 5,
                 chunkFrames: Int = 1_024) throws(SpeexDSPError) {
@@ -50,9 +54,15 @@ public final class PlaybackChannelWriter: @unchecked Sendable {
         if sourceFormat.sampleRate == device.sampleRate {
             resamplers = []
         } else {
-            var made: [Resampler] = []
+            var made: [any MonoResampler] = []
             for _ in 0..<streams {
-                let r = try Resampler(inputRate: sourceFormat.sampleRate, outputRate: device.sampleRate, quality: quality)
+                let r: any MonoResampler
+                if let table = PolyphaseResampler(inputRate: sourceFormat.sampleRate, outputRate: device.sampleRate, quality: quality),
+                   table.phaseCount > 16 {
+                    r = table
+                } else {
+                    r = try Resampler(inputRate: sourceFormat.sampleRate, outputRate: device.sampleRate, quality: quality)
+                }
                 r.skipZeros()
                 made.append(r)
             }
