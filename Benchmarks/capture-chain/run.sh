@@ -15,16 +15,8 @@ mkdir -p "$work"
 if [ $# -ge 2 ]; then
     mic=$1 ref=$2
 else
-    # Far end: espeak-ng speech at 16 kHz. Mic: its echo 20 ms later at -6 dB through a 3.4 kHz
-    # low-pass with a little room reverb, plus a -50 dBFS noise floor.
     mic=$work/scene_mic.wav ref=$work/scene_ref.wav
-    text="The kitchen speaker plays the answer while the microphone keeps listening. Echo cancellation removes what the loudspeaker said, so the assistant only hears the person in the room. Tomorrow will be sunny with a light breeze from the west and temperatures around twenty degrees."
-    espeak-ng -v en-us -s 165 -w "$work/speech.wav" "$text $text"
-    sox -D "$work/speech.wav" -r 16000 -c 1 -b 16 "$work/speech16.wav"
-    sox -D "$work/speech16.wav" "$work/speech16.wav" "$work/speech16.wav" "$ref" trim 0 21
-    sox -D "$ref" "$work/echo.wav" pad 0.02 vol 0.5 lowpass 3400 reverb 20 50 30 trim 0 21
-    sox -D -n -r 16000 -c 1 -b 16 "$work/noise.wav" synth 21 whitenoise vol 0.003
-    sox -D -m "$work/echo.wav" "$work/noise.wav" -b 16 "$mic"
+    "$here/scene.sh" "$work"
 fi
 cc -O2 -o "$work/speex_chain" "$here/speex_chain.c" $(pkg-config --cflags --libs speexdsp)
 (cd "$root" && swift build -c release --product capture-bench >/dev/null)
