@@ -15,7 +15,7 @@ func cLibrary(_ name: String, pkgConfig: String, apt: String) -> Target {
 /// Sample-crunching code (mixer, resamplers' feeding, FFT, delay and drift estimation) is optimized in
 /// debug builds too: unoptimized, the tests' seconds of audio cost ~20x the CPU and starve the suites
 /// that run beside them on a 2-core machine.
-let optimizedInDebug: Set<String> = ["AudioCore", "AudioEngine", "AudioEngineTests"]
+let optimizedInDebug: Set<String> = ["AudioCore", "EchoControl", "EchoControlTests", "AudioEngine", "AudioEngineTests"]
 
 func settings(_ name: String) -> [SwiftSetting] {
     optimizedInDebug.contains(name) ? swiftSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))] : swiftSettings
@@ -23,6 +23,16 @@ func settings(_ name: String) -> [SwiftSetting] {
 
 func swiftTarget(_ name: String, _ dependencies: [Target.Dependency] = []) -> Target {
     .target(name: name, dependencies: dependencies, swiftSettings: settings(name))
+}
+
+/// Development-only code (test support, the demo, benchmark drivers, stand-ins) lives in DevTools/, apart
+/// from the product's Sources/; nothing shipped depends on it.
+func devTarget(_ name: String, _ dependencies: [Target.Dependency] = []) -> Target {
+    .target(name: name, dependencies: dependencies, path: "DevTools/\(name)", swiftSettings: settings(name))
+}
+
+func devExecutable(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+    .executableTarget(name: name, dependencies: dependencies, path: "DevTools/\(name)", swiftSettings: swiftSettings)
 }
 
 func testTarget(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
@@ -43,7 +53,7 @@ let package = Package(
         .executable(name: "jarvis-voice", targets: ["jarvis-voice"]),
         // Development machines only: the demo (stand-ins, test PCMs) runs the jarvis-voice next to it.
         .executable(name: "jarvis-voice-demo", targets: ["jarvis-voice-demo"]),
-        // The paced test PCM (alsa-lib loads it by this name; see Sources/JVPacedPCM/jvpaced.c).
+        // The paced test PCM (alsa-lib loads it by this name; see DevTools/JVPacedPCM/jvpaced.c).
         .library(name: "asound_module_pcm_jvpaced", type: .dynamic, targets: ["JVPacedPCM"]),
     ],
     dependencies: [
@@ -67,7 +77,7 @@ let package = Package(
         .target(name: "CGPIODShim", dependencies: ["CGPIOD"]),
         .target(name: "COpusShim", dependencies: ["COpus"]),
         .target(name: "CPosixShim"),
-        .target(name: "JVPacedPCM", dependencies: ["CALSA"], cSettings: [.define("PIC")], linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "JVPacedPCM", dependencies: ["CALSA"], path: "DevTools/JVPacedPCM", cSettings: [.define("PIC")], linkerSettings: [.linkedLibrary("m")]),
 
         // pure
         swiftTarget("AudioCore"),
@@ -80,8 +90,11 @@ let package = Package(
         swiftTarget("GPIO", ["CGPIODShim", "Basics"]),
         swiftTarget("Codecs", ["CMPG123", "COpus", "COpusShim", "AudioCore"]),
 
+        // signal processing: echo control and near-end detection, pure (no devices, threads or loops)
+        swiftTarget("EchoControl", ["AudioCore", "SpeexDSP"]),
+
         // engines
-        swiftTarget("AudioEngine", ["AudioCore", "Basics", "ALSA", "SpeexDSP", "CPosixShim", logging, serviceLifecycle]),
+        swiftTarget("AudioEngine", ["AudioCore", "Basics", "ALSA", "SpeexDSP", "EchoControl", "CPosixShim", logging, serviceLifecycle]),
         swiftTarget("Realtime", ["AudioCore", "Basics", nioCore, nioPosix, nioHTTP1, nioWebSocket, nioSSL, logging, serviceLifecycle]),
         swiftTarget("Jarvis", ["HTTP", "Basics", logging]),
         swiftTarget("Media", ["AudioCore", "Basics", "Codecs", "HTTP", logging, serviceLifecycle]),
@@ -90,14 +103,14 @@ let package = Package(
         swiftTarget("Configuration", ["AudioCore", "Basics", "Realtime", logging]),
         swiftTarget("Systemd", ["Basics", logging]),
         swiftTarget("Control", ["Basics", logging, nioCore, nioPosix, serviceLifecycle]),
-        swiftTarget("Appliance", ["Realtime", "Jarvis", "Media", "AudioCore", "Basics", "AudioEngine", logging, serviceLifecycle]),
+        swiftTarget("Conversation", ["Realtime", "Jarvis", "Media", "AudioCore", "Basics", "AudioEngine", logging, serviceLifecycle]),
 
         // executable
         .executableTarget(
             name: "jarvis-voice",
             dependencies: [
-                "AudioCore", "Basics", "ALSA", "SpeexDSP", "AudioEngine", "Configuration", "Systemd", "GPIO",
-                "Control", "HTTP", "Jarvis", "Media", "Appliance", "Realtime", serviceLifecycle,
+                "AudioCore", "Basics", "ALSA", "SpeexDSP", "EchoControl", "AudioEngine", "Configuration", "Systemd", "GPIO",
+                "Control", "HTTP", "Jarvis", "Media", "Conversation", "Realtime", serviceLifecycle,
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 logging,
@@ -106,36 +119,28 @@ let package = Package(
         ),
 
         // dev exe: `jarvis-voice demo` forwards here; the service against the stand-ins on the paced test PCMs.
-        .executableTarget(
-            name: "jarvis-voice-demo",
-            dependencies: [
-                "ALSATestbed", "AudioCore", "Basics", "Realtime", "Systemd", "TestProcess", "TestSupport",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            swiftSettings: swiftSettings
-        ),
+        devExecutable("jarvis-voice-demo", [
+            "ALSATestbed", "AudioCore", "Basics", "Realtime", "Systemd", "TestProcess", "TestSupport",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
 
         // dev exe: the endurance run (Benchmarks/soak): the service next to it against the stand-ins for an hour.
-        .executableTarget(
-            name: "jarvis-voice-soak",
-            dependencies: [
-                "ALSATestbed", "Basics", "Realtime", "TestProcess", "TestSupport",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            swiftSettings: swiftSettings
-        ),
+        devExecutable("jarvis-voice-soak", [
+            "ALSATestbed", "Basics", "Realtime", "TestProcess", "TestSupport",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
 
         // test support: PCMs (file plugin and the paced plugin), in-process stand-in servers, tools
-        swiftTarget("ALSATestbed", ["ALSA", "TestProcess"]),
-        swiftTarget("TestProcess", ["CPosixShim"]),
-        swiftTarget("TestSupport", ["Control", "Realtime", "Basics", "TestProcess", logging, nioCore, nioPosix, nioHTTP1, nioWebSocket]),
-        .executableTarget(name: "media-bench", dependencies: ["Codecs", "AudioEngine", "AudioCore"], path: "Sources/media-bench", swiftSettings: swiftSettings),
-        .executableTarget(name: "capture-bench", dependencies: ["AudioEngine", "AudioCore"], path: "Sources/capture-bench", swiftSettings: swiftSettings),
+        devTarget("ALSATestbed", ["ALSA", "TestProcess"]),
+        devTarget("TestProcess", ["CPosixShim"]),
+        devTarget("TestSupport", ["AudioCore", "Control", "Realtime", "Basics", "TestProcess", logging, nioCore, nioPosix, nioHTTP1, nioWebSocket]),
+        devExecutable("media-bench", ["Codecs", "AudioEngine", "AudioCore"]),
+        devExecutable("capture-bench", ["EchoControl", "AudioCore"]),
         // scripts/vm-test: the stand-in servers for the test VM (dev only; not in the package).
-        .executableTarget(name: "vm-standins", dependencies: ["TestSupport", "ALSATestbed", "Realtime", "Basics"], path: "Sources/vm-standins", swiftSettings: swiftSettings),
+        devExecutable("vm-standins", ["TestSupport", "ALSATestbed", "Realtime", "Basics"]),
         // Dumps what the parsers make of files as JSON, for Benchmarks/parsers (dev-only).
-        .executableTarget(name: "parse-dump", dependencies: ["Media", "Configuration", "Basics"], path: "Sources/parse-dump", swiftSettings: swiftSettings),
-        .executableTarget(name: "rtcheck-probe", dependencies: ["AudioCore"], path: "Sources/rtcheck-probe", swiftSettings: swiftSettings),
+        devExecutable("parse-dump", ["Media", "Configuration", "Basics"]),
+        devExecutable("rtcheck-probe", ["AudioCore"]),
 
         // tests
         testTarget("AudioCoreTests", ["AudioCore", "TestProcess"]),
@@ -148,7 +153,8 @@ let package = Package(
         testTarget("HTTPTests", ["HTTP", "Basics", "TestSupport"]),
         testTarget("JarvisTests", ["Jarvis", "Basics", "HTTP", "TestSupport", logging]),
         testTarget("ControlTests", ["Control", "Basics", "TestSupport", "TestProcess", nioCore, nioPosix, nioHTTP1, serviceLifecycle]),
-        testTarget("AudioEngineTests", ["AudioEngine", "AudioCore", "Basics", "ALSA", "ALSATestbed", "TestProcess", "TestSupport"]),
+        testTarget("EchoControlTests", ["EchoControl", "AudioCore", "TestSupport"]),
+        testTarget("AudioEngineTests", ["AudioEngine", "EchoControl", "AudioCore", "Basics", "ALSA", "ALSATestbed", "TestProcess", "TestSupport"]),
         testTarget("RealtimeTests", ["Realtime", "TestProcess", "TestSupport", "AudioCore", "Basics", logging, nioCore]),
         testTarget("CodecsTests", ["Codecs", "AudioCore", "TestSupport"]),
         testTarget("MediaTests", ["Media", "Codecs", "HTTP", "AudioCore", "Basics", "TestProcess", "TestSupport", logging, serviceLifecycle]),
@@ -156,7 +162,7 @@ let package = Package(
         // The command-line tests: they run the built `jarvis-voice` (run, demo, ctl, doctor, check-config,
         // audio-check, devices) as a child process.
         testTarget("CLITests", ["ALSATestbed", "AudioCore", "Basics", "Control", "Realtime", "TestProcess", "TestSupport"]),
-        testTarget("ApplianceTests", ["Appliance", "Media", "Realtime", "Jarvis", "HTTP", "AudioCore", "Basics", "AudioEngine", "TestProcess", "TestSupport", logging, serviceLifecycle]),
+        testTarget("ConversationTests", ["Conversation", "Media", "Realtime", "Jarvis", "HTTP", "AudioCore", "Basics", "AudioEngine", "TestProcess", "TestSupport", logging, serviceLifecycle]),
     ]
 )
 

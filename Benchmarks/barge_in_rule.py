@@ -1,6 +1,7 @@
-"""BargeInRule's defaults (Sources/Appliance/Conversation/BargeInRule.swift) and what the engine does once
+"""BargeInRule's defaults (Sources/Conversation/Engine/BargeInRule.swift) and what the engine does once
 the voice is paused (ConversationEngine+BargeIn), replicated once for the benchmarks that play the rule:
-Benchmarks/aec/barge_in_sweep.py and Benchmarks/aec-real/score.py."""
+Benchmarks/aec/barge_in_sweep.py and Benchmarks/aec-real/score.py. Benchmarks/check_barge_in_rule.py (run
+by .ci/run) checks these constants against BargeInRule's defaults."""
 import numpy as np
 
 CONFIRMATION_MS = 0

@@ -2,7 +2,7 @@
 # Endurance run: the real service (`jarvis-voice run`) on paced test devices against the stand-ins, with
 # radio, a turn every minute, Realtime drops, a stream-server restart, Jarvis down, a SIGHUP reload.
 # Fails (exit 1) when memory, descriptors, threads or latency trend upward, or a turn is lost/stuck or
-# leaves the music ducked (rules: Sources/jarvis-voice-soak/SoakAnalysis.swift).
+# leaves the music ducked (rules: DevTools/jarvis-voice-soak/SoakAnalysis.swift).
 # Usage: Benchmarks/soak/run.sh [SECONDS] [--debug] [--no-plot]
 #   SECONDS   default 3600 (the record); CI runs 180 --debug --no-plot
 #   --debug   use the debug build (what `swift test` already built) instead of building release

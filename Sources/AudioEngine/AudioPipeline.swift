@@ -1,5 +1,6 @@
 import ALSA
 import AudioCore
+import EchoControl
 import Basics
 import Logging
 import ServiceLifecycle

@@ -1,5 +1,6 @@
 import ALSA
 import AudioCore
+import EchoControl
 import Basics
 
 /// Everything the audio pipeline needs: both devices, channel selection, the capture chain.

@@ -1,4 +1,5 @@
 import AudioCore
+import EchoControl
 import SpeexDSP
 import Synchronization
 

@@ -1,3 +1,4 @@
+import EchoControl
 import Synchronization
 
 /// What the capture chain reports, readable from any thread. Written by `rt:capture` once per chain

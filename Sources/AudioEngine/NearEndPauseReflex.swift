@@ -1,4 +1,5 @@
 import AudioCore
+import EchoControl
 import Synchronization
 
 /// Pauses the assistant's voice on `rt:playback` the moment the capture chain's near-end detector hears

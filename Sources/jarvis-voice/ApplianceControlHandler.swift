@@ -1,4 +1,4 @@
-import Appliance
+import Conversation
 import Basics
 import AudioEngine
 import Control

@@ -2,6 +2,7 @@ import ALSA
 import ArgumentParser
 import AudioCore
 import AudioEngine
+import EchoControl
 import Configuration
 import Glibc
 import Logging

@@ -1,4 +1,4 @@
-import Appliance
+import Conversation
 import GPIO
 import Logging
 import ServiceLifecycle

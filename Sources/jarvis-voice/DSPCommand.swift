@@ -1,6 +1,7 @@
 import ArgumentParser
 import AudioCore
 import AudioEngine
+import EchoControl
 import Configuration
 import Glibc
 

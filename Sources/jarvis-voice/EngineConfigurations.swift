@@ -1,6 +1,7 @@
 import ALSA
 import AudioCore
 import AudioEngine
+import EchoControl
 import Configuration
 import GPIO
 

@@ -1,4 +1,4 @@
-import Appliance
+import Conversation
 import Media
 import ServiceLifecycle
 

@@ -1,4 +1,4 @@
-import Appliance
+import Conversation
 import ArgumentParser
 import AudioCore
 import AudioEngine

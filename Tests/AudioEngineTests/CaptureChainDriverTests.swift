@@ -1,6 +1,8 @@
 import ALSATestbed
 import AudioCore
 @testable import AudioEngine
+import EchoControl
+import TestSupport
 import Testing
 
 /// The hand-over between the idle path (the mic resampled straight into the uplink) and the capture

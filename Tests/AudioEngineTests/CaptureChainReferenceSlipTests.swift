@@ -1,7 +1,9 @@
 import AudioCore
 import Glibc
+import TestSupport
 import Testing
 @testable import AudioEngine
+@testable import EchoControl
 
 /// After a gap the devices may come back a whole sample off each other: the echo lies a sample later (or
 /// earlier) than the reference says. The chain moves the reference by that much and keeps its filter

@@ -2,6 +2,7 @@ import ALSA
 import ALSATestbed
 import AudioCore
 @testable import AudioEngine
+import EchoControl
 import Glibc
 import Synchronization
 import TestProcess

@@ -1,0 +1,10 @@
+@testable import EchoControl
+
+extension ResidualEchoSuppressor {
+    /// One frame from arrays: `residual` (the canceller's output) becomes the suppressor's, one frame late.
+    func process(_ residual: inout [Int16], reference: [Int16], mic: [Int16]) {
+        residual.withUnsafeMutableBufferPointer { out in
+            reference.withUnsafeBufferPointer { r in mic.withUnsafeBufferPointer { process(out, reference: r, mic: $0) } }
+        }
+    }
+}
