@@ -15,12 +15,12 @@
 /// Allocation-free after init; realtime-safe. One thread.
 final class BandNoiseFloor {
     static let subwindowCount = 4
-    static let smoothing: Float = 0.7
 
     let bandCount: Int
     let subwindowFrames: Int
     let steadyFrames: Int
     let steadySpread: Float
+    private let buffers = BufferStore()
     private let smoothed: UnsafeMutablePointer<Float>
     /// The smoothed power of the last `steadyFrames` frames, per band (frame-major ring).
     private let recent: UnsafeMutablePointer<Float>
@@ -40,15 +40,11 @@ final class BandNoiseFloor {
         self.subwindowFrames = max(1, subwindowFrames)
         self.steadyFrames = max(1, steadyFrames)
         self.steadySpread = steadySpread
-        smoothed = .floats(bandCount, 0)
-        recent = .floats(bandCount * self.steadyFrames, 0)
-        current = .floats(bandCount, .greatestFiniteMagnitude)
-        minima = .floats(bandCount * Self.subwindowCount, .greatestFiniteMagnitude)
-        floor = .floats(bandCount, 0)
-    }
-
-    deinit {
-        for p in [smoothed, recent, current, minima, floor] { p.deallocate() }
+        smoothed = buffers.floats(bandCount, 0)
+        recent = buffers.floats(bandCount * self.steadyFrames, 0)
+        current = buffers.floats(bandCount, .greatestFiniteMagnitude)
+        minima = buffers.floats(bandCount * Self.subwindowCount, .greatestFiniteMagnitude)
+        floor = buffers.floats(bandCount, 0)
     }
 
     /// Band `b`'s floor.
@@ -77,7 +73,7 @@ final class BandNoiseFloor {
     /// One frame's band powers (`bandCount` of them).
     func update(_ power: UnsafePointer<Float>) {
         let endsSubwindow = framesInSubwindow + 1 == subwindowFrames
-        let keep = started ? Self.smoothing : 0
+        let keep = started ? EchoControlTuning.Suppressor.roomFloorSmoothing : 0
         started = true
         for b in 0..<bandCount {
             smoothed[b] = keep * smoothed[b] + (1 - keep) * power[b]

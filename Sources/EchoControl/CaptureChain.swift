@@ -362,7 +362,7 @@ public final class CaptureChain: @unchecked Sendable {
         }
         let n = Float(frameSize)
         // Only while the far end plays.
-        referenceActive = refEnergy / n > Self.farEndPower
+        referenceActive = refEnergy / n > EchoControlTuning.farEndPower
         guard referenceActive else { return }
         micPower = 0.95 * micPower + 0.05 * micEnergy / n
         residualPower = 0.95 * residualPower + 0.05 * outEnergy / n
@@ -408,14 +408,11 @@ public final class CaptureChain: @unchecked Sendable {
     /// keeping across a gap.
     private var filterConverged: Bool { echoReturnLossEnhancementDB > 6 }
 
-    /// Mean-square power above which a reference frame carries far-end sound (about -50 dBFS RMS).
-    private static let farEndPower: Float = 10_000
-
     /// The aligned frame `reference` carries far-end sound (as `updateLevels` counts it).
     private func farEndPlays(_ reference: UnsafeMutableBufferPointer<Int16>) -> Bool {
         var energy: Float = 0
         for i in 0..<frameSize { energy += Float(reference[i]) * Float(reference[i]) }
-        return energy / Float(frameSize) > Self.farEndPower
+        return energy / Float(frameSize) > EchoControlTuning.farEndPower
     }
 
     /// The reference came back `slip` whole samples off the echo after a gap (`ReferenceSlipCheck`): from

@@ -9,7 +9,6 @@ import SpeexDSP
 /// and is added to the resampler ratio. No allocation after init.
 final class DriftCompensator {
     static let ratioDenominator: UInt32 = 10_000_000
-    static let maxPPM = 1000.0
 
     let resampler: Resampler
     let frameSize: Int
@@ -109,7 +108,7 @@ final class DriftCompensator {
         let residualPPM = -slope / Double(frameSize) * 1e6
         // Below 3 ppm the fit is within its own noise (measured: 1-2 ppm on an aligned scene), and
         // each ratio change between fractional ratios costs a sub-sample phase step (see Resampler).
-        guard abs(residualPPM) >= 3, abs(residualPPM) <= Self.maxPPM else { return }
+        guard abs(residualPPM) >= 3, abs(residualPPM) <= EchoControlTuning.Alignment.maxDriftPPM else { return }
         // The first correction is taken whole; later ones are noisier refinements: take half.
         // (Resetting the canceller after the first one was measured: it lost more than it gained
         // when the reset fell into double talk.)
@@ -121,7 +120,7 @@ final class DriftCompensator {
     private var corrections = 0
 
     func setCorrection(_ ppm: Double) {
-        let clamped = max(-Self.maxPPM, min(Self.maxPPM, ppm))
+        let clamped = max(-EchoControlTuning.Alignment.maxDriftPPM, min(EchoControlTuning.Alignment.maxDriftPPM, ppm))
         let numerator = UInt32(Int64(Self.ratioDenominator) + Int64((clamped * Double(Self.ratioDenominator) / 1e6).rounded()))
         do {
             try resampler.setRatio(numerator: numerator, denominator: Self.ratioDenominator)

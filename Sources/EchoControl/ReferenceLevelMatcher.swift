@@ -22,18 +22,7 @@ import Glibc
 ///
 /// Allocation-free after init; realtime-safe. One thread.
 struct ReferenceLevelMatcher {
-    /// The ratio tracked is this quantile of the frames' ratios.
-    static let quantile: Float = 0.25
-    /// After the settle frames, per far-end frame the quantile moves up by `quantileStep` × `quantile` or
-    /// down by `quantileStep` × (1 − `quantile`) dB (at 16 ms frames: up to 7.8 dB/s up, 23 dB/s down).
-    static let quantileStep: Float = 0.5
-    /// The raised reference may stay this far below the echo (dB).
-    static let toleranceDB: Float = 3
-    /// Mean power per sample (about -60 dBFS RMS) above which the reference carries sound: only such frames
-    /// are measured, and below it a raised reference is no reason to run the chain (`IdleCaptureGate`).
-    static let soundPower: Float = 1_000
-    /// The raised reference's recent peak stays at or below this.
-    static let headroomPeak: Float = 16_384
+    typealias Tuning = EchoControlTuning.LevelMatching
     /// Far-end frames before the first decision, and frames a new gain must be wanted before it is taken.
     let settleFrames: Int
     let maxShift: Int
@@ -71,19 +60,19 @@ struct ReferenceLevelMatcher {
             return true
         }
         // Only frames where the reference carries sound; a digitally silent mic counts as hearing no echo.
-        guard referenceEnergy > Float(frameSize) * Self.soundPower else { return false }
+        guard referenceEnergy > Float(frameSize) * Tuning.soundPower else { return false }
         let frameRatio = 10 * log10f(max(micEnergy, 1) / referenceEnergy)
         if farEndFrames < settleFrames {
             settleRatios[farEndFrames] = frameRatio
             farEndFrames += 1
             guard farEndFrames == settleFrames else { return false }
-            ratioDB = Self.sortAndPick(Self.quantile, of: &settleRatios)
+            ratioDB = Self.sortAndPick(Tuning.quantile, of: &settleRatios)
         } else {
-            ratioDB += frameRatio > ratioDB ? Self.quantileStep * Self.quantile : -Self.quantileStep * (1 - Self.quantile)
+            ratioDB += frameRatio > ratioDB ? Tuning.quantileStep * Tuning.quantile : -Tuning.quantileStep * (1 - Tuning.quantile)
         }
-        let doublings = Int(ceilf((ratioDB - Self.toleranceDB) / (20 * log10f(2))))
+        let doublings = Int(ceilf((ratioDB - Tuning.toleranceDB) / (20 * log10f(2))))
         var target = max(0, min(maxShift, doublings))
-        while target > 0 && Float(1 << target) * peakHeld > Self.headroomPeak { target -= 1 }
+        while target > 0 && Float(1 << target) * peakHeld > Tuning.headroomPeak { target -= 1 }
         guard target > shift else {
             wantedFrames = 0
             return false

@@ -30,8 +30,6 @@ final class ReferenceSlipCheck {
     static let taps = 1024
     static let lead = 32
     static let maxFrames = 8
-    static let decisiveShare: Double = 0.25
-    static let slipShare: Double = 0.25
 
     let frameSize: Int
     private let impulse: UnsafeMutableBufferPointer<Int32>
@@ -129,13 +127,13 @@ final class ReferenceSlipCheck {
             bestResidual = residual(s)
             best = s
         }
-        guard micEnergy > 0, cross[best + m] > 0, bestResidual <= Self.decisiveShare * micEnergy else {
+        guard micEnergy > 0, cross[best + m] > 0, bestResidual <= EchoControlTuning.Alignment.slipDecisiveShare * micEnergy else {
             if frames >= Self.maxFrames { isArmed = false; return 0 }
             return nil
         }
         isArmed = false
-        guard best != 0, abs(best) <= Self.maxSlip, bestResidual <= Self.slipShare * residual(0),
-              bestResidual <= Self.slipShare * residual(best - 1), bestResidual <= Self.slipShare * residual(best + 1)
+        guard best != 0, abs(best) <= Self.maxSlip, bestResidual <= EchoControlTuning.Alignment.slipShare * residual(0),
+              bestResidual <= EchoControlTuning.Alignment.slipShare * residual(best - 1), bestResidual <= EchoControlTuning.Alignment.slipShare * residual(best + 1)
         else { return 0 }
         return best
     }

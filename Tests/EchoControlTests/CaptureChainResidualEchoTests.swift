@@ -161,9 +161,9 @@ private func energy(_ x: [Int16], _ range: Range<Int>) -> Double { CaptureChainT
 }
 
 @Test func suppressionGainKeepsBandsTheNearEndDominates() {
-    let echo: Float = 1000, over = ResidualEchoSuppressor.over
+    let echo: Float = 1000, over = ResidualEchoSuppressor.Tuning.over
     // Echo alone (or less than the overestimated echo): floored.
-    #expect(ResidualEchoSuppressor.gain(output: echo, echo: echo, over: over) == ResidualEchoSuppressor.floorGain)
+    #expect(ResidualEchoSuppressor.gain(output: echo, echo: echo, over: over) == ResidualEchoSuppressor.Tuning.floorGain)
     // A talker 10 dB above the echo in this band passes untouched (the old rule, 1 - 4 Ê/E, cut it by 3.9 dB).
     #expect(ResidualEchoSuppressor.gain(output: 11 * echo, echo: echo, over: over) == 1)
     // In between: power subtraction, so the band keeps its near-end power E - βÊ.
@@ -178,7 +178,7 @@ private func energy(_ x: [Int16], _ range: Range<Int>) -> Double { CaptureChainT
     // suppression's coupling, limited to 8x per update, rises less than the detector's.
     var suppression: Float = 1, detector: Float = 1
     for _ in 0..<10 {
-        suppression = ResidualEchoSuppressor.track(suppression, toward: min(30, ResidualEchoSuppressor.riseLimit * suppression), talking: false)
+        suppression = ResidualEchoSuppressor.track(suppression, toward: min(30, ResidualEchoSuppressor.Tuning.riseLimit * suppression), talking: false)
         detector = ResidualEchoSuppressor.track(detector, toward: 30, talking: false)
     }
     #expect(suppression < detector)
@@ -422,7 +422,7 @@ struct WhiteFarEndScene {
 private func lostEchoScene(lostFrames: Int, soundAtTheMic: Bool, holdsLostEcho: Bool) -> Double {
     let period = 31
     var scene = WhiteFarEndScene(seed: 3, suppressor: ResidualEchoSuppressor(
-        frameSize: WhiteFarEndScene.frame, sampleRate: 16000, tailSamples: 3072, holdsLostEcho: holdsLostEcho))
+        frameSize: WhiteFarEndScene.frame, sampleRate: 16000, tailSamples: 3072, rules: .all.switching(.holdsLostEcho, on: holdsLostEcho)))
     var inEvent = 0.0, outEvent = 0.0, previousWasEvent = false
     for f in 0..<20 * period {
         let event = f >= 4 * period && f % period < lostFrames
@@ -461,7 +461,7 @@ private func lostEchoScene(lostFrames: Int, soundAtTheMic: Bool, holdsLostEcho: 
 private func swellScene(holdsLostEcho: Bool) -> Double {
     let period = 31
     var scene = WhiteFarEndScene(seed: 5, suppressor: ResidualEchoSuppressor(
-        frameSize: WhiteFarEndScene.frame, sampleRate: 16000, tailSamples: 3072, holdsLostEcho: holdsLostEcho))
+        frameSize: WhiteFarEndScene.frame, sampleRate: 16000, tailSamples: 3072, rules: .all.switching(.holdsLostEcho, on: holdsLostEcho)))
     var inEvent = 0.0, outEvent = 0.0, previousWasEvent = false
     for f in 0..<20 * period {
         let swell = f >= 4 * period && f % period < 6
@@ -504,13 +504,13 @@ private func swellScene(holdsLostEcho: Bool) -> Double {
 /// sound does. `pauseSound`: a soft voice (-47 dBFS, 16 dB under the onset's residual) in the last 100 ms
 /// of every pause. Returns the output's and the residual's energy in the onsets of the last four bursts (or
 /// in the voiced onsets), and the frames from the voice's first to the first strict verdict after it.
-private func onsetScene(onsetMilliseconds: Int, voiceFromBurst: Int? = nil, voiceLead: Int = 6, fadeIn: Bool = false,
+private func onsetScene(onsetCoupling: Bool, voiceFromBurst: Int? = nil, voiceLead: Int = 6, fadeIn: Bool = false,
                         pauseSound: Bool = false,
                         endsQuietPauseTalkers: Bool = true) -> (out: Double, residual: Double, heardAfterFrames: Int?) {
     let frame = 256, lag = 40
     let suppressor = ResidualEchoSuppressor(frameSize: frame, sampleRate: 16000, tailSamples: 3072,
-                                            onsetMilliseconds: onsetMilliseconds,
-                                            endsQuietPauseTalkers: endsQuietPauseTalkers)
+                                            rules: ResidualEchoSuppressor.Rules.all.switching(.onsetCoupling, on: onsetCoupling)
+                                                .switching(.endsQuietPauseTalkers, on: endsQuietPauseTalkers))
     var white = CaptureChainTestSignals.White(seed: 5)
     let burstFrames = 62, pauseFrames = 31, onsetFrames = 15, bursts = 12
     var path = CaptureChainTestSignals.DelayLine(lag: lag)
@@ -558,8 +558,8 @@ private func onsetScene(onsetMilliseconds: Int, voiceFromBurst: Int? = nil, voic
 }
 
 @Test func echoTheFilterLeavesAtAnOnsetAfterAPauseIsSuppressed() {
-    let withOnset = onsetScene(onsetMilliseconds: ResidualEchoSuppressor.onsetMilliseconds)
-    let without = onsetScene(onsetMilliseconds: 0)
+    let withOnset = onsetScene(onsetCoupling: true)
+    let without = onsetScene(onsetCoupling: false)
     let reduction = 10 * log10(withOnset.residual / withOnset.out)
     let reductionWithout = 10 * log10(without.residual / without.out)
     #expect(reduction > 20, "the onsets' residual echo reduced by \(reduction) dB")
@@ -569,8 +569,8 @@ private func onsetScene(onsetMilliseconds: Int, voiceFromBurst: Int? = nil, voic
 @Test func aSoftSoundInAPauseDoesNotLetTheOnsetThatFollowsThrough() {
     // The lenient detector hears the soft voice in the pause; its verdict would hold over the onset for
     // its 200 ms hangover and keep the onset coupling off (the phone in Benchmarks/aec-real, 9.1 s).
-    let ended = onsetScene(onsetMilliseconds: ResidualEchoSuppressor.onsetMilliseconds, pauseSound: true)
-    let kept = onsetScene(onsetMilliseconds: ResidualEchoSuppressor.onsetMilliseconds, pauseSound: true,
+    let ended = onsetScene(onsetCoupling: true, pauseSound: true)
+    let kept = onsetScene(onsetCoupling: true, pauseSound: true,
                           endsQuietPauseTalkers: false)
     let reduction = 10 * log10(ended.residual / ended.out)
     let reductionKept = 10 * log10(kept.residual / kept.out)
@@ -582,8 +582,8 @@ private func onsetScene(onsetMilliseconds: Int, voiceFromBurst: Int? = nil, voic
     // The voice talks through the onsets of the last four bursts: the onset coupling stands aside. It
     // begins in the pause, louder than the onset's echo, so its verdict holds over the onset (ending
     // every pause's verdict at the onset cost it 5.4 dB).
-    let withOnset = onsetScene(onsetMilliseconds: ResidualEchoSuppressor.onsetMilliseconds, voiceFromBurst: 8)
-    let without = onsetScene(onsetMilliseconds: 0, voiceFromBurst: 8)
+    let withOnset = onsetScene(onsetCoupling: true, voiceFromBurst: 8)
+    let without = onsetScene(onsetCoupling: false, voiceFromBurst: 8)
     let difference = 10 * log10(without.out / withOnset.out)
     #expect(abs(difference) < 1, "the voiced onsets lost \(difference) dB more with the onset coupling")
 }
@@ -593,7 +593,7 @@ private func onsetScene(onsetMilliseconds: Int, voiceFromBurst: Int? = nil, voic
     // the onset the reference envelope is the burst's soft first sound, so the voice makes a ratio many times
     // the echo's. Learnt, it hid him until the burst ended (72-73 frames); now 1.
     for burst in [6, 8, 10] {
-        let scene = onsetScene(onsetMilliseconds: ResidualEchoSuppressor.onsetMilliseconds, voiceFromBurst: burst,
+        let scene = onsetScene(onsetCoupling: true, voiceFromBurst: burst,
                                voiceLead: 0, fadeIn: true)
         let heard = try #require(scene.heardAfterFrames, "the voice that began with burst \(burst) was never heard")
         #expect(heard <= 6, "the voice that began with burst \(burst) was heard \(heard * 16) ms in")
@@ -608,7 +608,8 @@ private func onsetScene(onsetMilliseconds: Int, voiceFromBurst: Int? = nil, voic
 private func syllableScene(talkerBandsRecoverAtOnce: Bool) -> Double {
     let frame = WhiteFarEndScene.frame
     var scene = WhiteFarEndScene(seed: 9, suppressor: ResidualEchoSuppressor(
-        frameSize: frame, sampleRate: 16000, tailSamples: 3072, talkerBandsRecoverAtOnce: talkerBandsRecoverAtOnce))
+        frameSize: frame, sampleRate: 16000, tailSamples: 3072,
+        rules: .all.switching(.talkerBandsRecoverAtOnce, on: talkerBandsRecoverAtOnce)))
     var voiceIn = 0.0, voiceOut = 0.0, previousCounts = false
     var glottis: Float = 0
     let voiceFrom = 120
@@ -642,8 +643,8 @@ private func syllableScene(talkerBandsRecoverAtOnce: Bool) -> Double {
 /// two seconds.
 private func fluctuatingLeakScene(recoversSlowly: Bool) -> (out: Double, residual: Double) {
     var scene = WhiteFarEndScene(seed: 21, suppressor: ResidualEchoSuppressor(
-        frameSize: WhiteFarEndScene.frame, sampleRate: 16000, tailSamples: 3072, recoversSlowlyWithoutTalker: recoversSlowly,
-        followsMusicLeak: false))
+        frameSize: WhiteFarEndScene.frame, sampleRate: 16000, tailSamples: 3072,
+        rules: ResidualEchoSuppressor.Rules.all.switching(.recoversSlowlyWithoutTalker, on: recoversSlowly).subtracting(.followsMusicLeak)))
     var out = 0.0, residualEnergy = 0.0, previousCounts = false
     for f in 0..<375 {
         let leak: Float = [0, 0, 300, 600][Int((scene.white.next() + 1) * 1.999)]
@@ -676,8 +677,8 @@ private func fluctuatingLeakScene(recoversSlowly: Bool) -> (out: Double, residua
 /// energy against what is left of it).
 private func changingRoomScene(followsLinearEstimate: Bool, talker: Bool) -> (input: Double, output: Double) {
     var scene = WhiteFarEndScene(seed: 13, suppressor: ResidualEchoSuppressor(
-        frameSize: WhiteFarEndScene.frame, sampleRate: 16000, tailSamples: 3072, followsLinearEstimate: followsLinearEstimate,
-        followsMusicLeak: false))
+        frameSize: WhiteFarEndScene.frame, sampleRate: 16000, tailSamples: 3072,
+        rules: ResidualEchoSuppressor.Rules.all.switching(.followsLinearEstimate, on: followsLinearEstimate).subtracting(.followsMusicLeak)))
     var input = 0.0, output = 0.0, previousCounts = false
     var glottis: Float = 0
     for f in 0..<375 {

@@ -53,7 +53,7 @@ import Testing
     func voicePower(_ f: Int) -> Float { f % 13 < 10 ? 1e7 : 1e4 }
 
     /// Runs `frames` frames; returns the first frame each verdict was on (nil: never).
-    func run(_ v: NearEndVerdicts, frames: Int, farEnd: (Int) -> Float?, strictAbove: Int, overEcho: Float,
+    func run(_ v: NearEndVerdicts, frames: Int, farEnd: (Int) -> Float?, speechBandsAbove: Int, overEcho: Float,
              output: (Int) -> Float, reference: (Int) -> Float) -> (speech: Int?, possible: Int?) {
         let w = Windows()
         var speech: Int?, possible: Int?
@@ -61,7 +61,7 @@ import Testing
             let power = farEnd(f)
             v.farEndFrame(power: power ?? 0, active: power != nil)
             w.fill(frame: f, output: output, reference: reference)
-            let verdict = v.update(strictAbove: strictAbove, bandCount: Self.bandCount, speechEnergy: overEcho * 1e6,
+            let verdict = v.update(speechBandsAbove: speechBandsAbove, bandCount: Self.bandCount, speechEnergy: overEcho * 1e6,
                                    predicted: 1e6, farEndActive: power != nil, output: w.output,
                                    reference: w.reference, window: w.window)
             if verdict.speech && speech == nil { speech = f }
@@ -71,14 +71,14 @@ import Testing
     }
 
     /// 40 frames of `played` alone (the chain's frames under a speech-like far end), then 20 more with `output`
-    /// over the margin in `strictAbove` bands at `overEcho` of the predicted echo; the verdicts' first frames
+    /// over the margin in `speechBandsAbove` bands at `overEcho` of the predicted echo; the verdicts' first frames
     /// among those 20.
-    func overAPlayedVoice(_ played: Voice, strictAbove: Int, overEcho: Float,
+    func overAPlayedVoice(_ played: Voice, speechBandsAbove: Int, overEcho: Float,
                           output: (Int) -> Float) -> (speech: Int?, possible: Int?) {
         let v = verdicts()
-        _ = run(v, frames: 40, farEnd: { voicePower($0) }, strictAbove: 0, overEcho: 0.1,
+        _ = run(v, frames: 40, farEnd: { voicePower($0) }, speechBandsAbove: 0, overEcho: 0.1,
                 output: { _ in 0 }, reference: played.callAsFunction)
-        return run(v, frames: 20, farEnd: { voicePower($0 + 40) }, strictAbove: strictAbove, overEcho: overEcho,
+        return run(v, frames: 20, farEnd: { voicePower($0 + 40) }, speechBandsAbove: speechBandsAbove, overEcho: overEcho,
                    output: output, reference: played.callAsFunction)
     }
 
@@ -86,13 +86,13 @@ import Testing
         var white = CaptureChainTestSignals.White(seed: 11)
         var noise = [Float](repeating: 0, count: 60 * Self.frame + Self.windowLength)
         for i in noise.indices { noise[i] = 3000 * white.next() }
-        let heard = run(verdicts(), frames: 60, farEnd: { _ in nil }, strictAbove: Self.bandCount, overEcho: 10,
+        let heard = run(verdicts(), frames: 60, farEnd: { _ in nil }, speechBandsAbove: Self.bandCount, overEcho: 10,
                         output: { noise[$0] }, reference: { _ in 0 })
         #expect(heard.speech == nil && heard.possible == nil)
     }
 
     @Test func aVoicedRunStartsBothVerdictsOnItsSecondFrame() {
-        let heard = run(verdicts(), frames: 20, farEnd: { _ in nil }, strictAbove: Self.bandCount, overEcho: 10,
+        let heard = run(verdicts(), frames: 20, farEnd: { _ in nil }, speechBandsAbove: Self.bandCount, overEcho: 10,
                         output: Voice(period: 128).callAsFunction, reference: { _ in 0 })
         #expect(heard.speech == 1)
         #expect(heard.possible == 1)
@@ -102,11 +102,11 @@ import Testing
     /// verdict that stops waits for more; over it, it starts.
     @Test func atThePlayedPitchTheStrictVerdictStartsOnlyOverTheEcho() {
         let played = Voice(period: 128)
-        let under = run(verdicts(), frames: 40, farEnd: { _ in 1e6 }, strictAbove: Self.bandCount, overEcho: 0.5,
+        let under = run(verdicts(), frames: 40, farEnd: { _ in 1e6 }, speechBandsAbove: Self.bandCount, overEcho: 0.5,
                         output: played.callAsFunction, reference: played.callAsFunction)
         #expect(under.speech == nil)
         #expect(under.possible == nil, "a far end that plays on (music) never lets the looser verdict start")
-        let over = run(verdicts(), frames: 40, farEnd: { _ in 1e6 }, strictAbove: Self.bandCount, overEcho: 2,
+        let over = run(verdicts(), frames: 40, farEnd: { _ in 1e6 }, speechBandsAbove: Self.bandCount, overEcho: 2,
                        output: played.callAsFunction, reference: played.callAsFunction)
         #expect(over.speech == 1)
     }
@@ -116,11 +116,11 @@ import Testing
     /// the same evidence starts nothing.
     @Test func aHeldPitchThePlayedVoiceLacksStartsTheLooserVerdictWithOneBand() {
         let played = Voice(period: 80), talker = Voice(period: 128)
-        let heard = overAPlayedVoice(played, strictAbove: 1, overEcho: 0.3, output: talker.callAsFunction)
+        let heard = overAPlayedVoice(played, speechBandsAbove: 1, overEcho: 0.3, output: talker.callAsFunction)
         #expect(heard.possible == 2)
         #expect(heard.speech == nil)
 
-        let atItsPitch = overAPlayedVoice(played, strictAbove: 1, overEcho: 0.3, output: played.callAsFunction)
+        let atItsPitch = overAPlayedVoice(played, speechBandsAbove: 1, overEcho: 0.3, output: played.callAsFunction)
         #expect(atItsPitch.possible == nil && atItsPitch.speech == nil)
     }
 
@@ -135,7 +135,7 @@ import Testing
             (128, 192, 0.5, 1), (128, 192, 0.3, 4), (80, 128, 0.5, 2), (192, 208, 0.5, 6),
         ]
         for c in cases {
-            let verdict = overAPlayedVoice(Voice(period: c.played), strictAbove: 1, overEcho: c.overEcho,
+            let verdict = overAPlayedVoice(Voice(period: c.played), speechBandsAbove: 1, overEcho: c.overEcho,
                                            output: Voice(period: c.talker).callAsFunction)
             #expect(verdict.possible == c.heardAt, "\(c): \(verdict)")
             #expect(verdict.speech == nil)
@@ -149,7 +149,7 @@ import Testing
         let played = Voice(period: 128)
         let cases: [(overEcho: Float, bands: Int, heardAt: Int?)] = [(2, 2, 4), (2, 1, nil), (0.9, 2, nil)]
         for c in cases {
-            let verdict = overAPlayedVoice(played, strictAbove: c.bands, overEcho: c.overEcho,
+            let verdict = overAPlayedVoice(played, speechBandsAbove: c.bands, overEcho: c.overEcho,
                                            output: played.callAsFunction)
             #expect(verdict.possible == c.heardAt, "\(c): \(verdict)")
             #expect(verdict.speech == nil)
@@ -168,7 +168,7 @@ import Testing
             (96, 0.3, 4, 1), (120, 0.3, 4, 1), (120, 2, 4, 1), (64, 2, 4, 2), (64, 2, 1, 4),
         ]
         for c in cases {
-            let verdict = overAPlayedVoice(played, strictAbove: c.bands, overEcho: c.overEcho,
+            let verdict = overAPlayedVoice(played, speechBandsAbove: c.bands, overEcho: c.overEcho,
                                            output: Voice(period: c.period).callAsFunction)
             #expect(verdict.possible == c.heardAt, "\(c): \(verdict)")
         }

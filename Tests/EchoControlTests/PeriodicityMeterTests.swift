@@ -28,7 +28,7 @@ private func periodicity(_ sample: (Int) -> Float) -> Float {
         fan = 0.8 * fan + white.next()
         return 300 * fan
     }
-    #expect(rush < NearEndVerdicts.voicedPeriodicity, "a fan's rush measured \(rush)")
+    #expect(rush < NearEndVerdicts.Tuning.voicedPeriodicity, "a fan's rush measured \(rush)")
     #expect(periodicity { _ in 0 } == 0)
 }
 
@@ -49,8 +49,8 @@ private func periodicity(_ sample: (Int) -> Float) -> Float {
         return meter.measure()
     }
     let filtered = hood(highPassHz: 300), unfiltered = hood(highPassHz: 1)
-    #expect(filtered < NearEndVerdicts.voicedPeriodicity, "above 300 Hz the hood measured \(filtered)")
-    #expect(unfiltered > NearEndVerdicts.voicedPeriodicity, "the whole band measured \(unfiltered)")
+    #expect(filtered < NearEndVerdicts.Tuning.voicedPeriodicity, "above 300 Hz the hood measured \(filtered)")
+    #expect(unfiltered > NearEndVerdicts.Tuning.voicedPeriodicity, "the whole band measured \(unfiltered)")
 }
 
 @Test func theMeasureKeepsItsBestLagAndEveryLagsCorrelation() {

@@ -8,3 +8,8 @@ extension ResidualEchoSuppressor {
         }
     }
 }
+
+extension ResidualEchoSuppressor.Rules {
+    /// These rules with `rule` on or off.
+    func switching(_ rule: Self, on: Bool) -> Self { on ? union(rule) : subtracting(rule) }
+}

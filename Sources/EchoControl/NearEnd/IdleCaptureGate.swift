@@ -8,7 +8,7 @@ import Glibc
 ///   means echo is expected: the chain must run. A loopback channel 20 dB under its echo (the ReSpeaker's)
 ///   carries quiet music below -50 dBFS while the mic hears it at -36; judged unscaled, the idle pre-roll
 ///   took that echo uncancelled. A reference under -60 dBFS as it comes carries no sound however much it
-///   is raised (`ReferenceLevelMatcher.soundPower`): an analog loopback's hiss, raised 16×, would keep the
+///   is raised (`EchoControlTuning.LevelMatching.soundPower`): an analog loopback's hiss, raised 16×, would keep the
 ///   chain running while nothing plays.
 /// - While the chain is skipped the far end is silent, so any sound is near-end: speech is `onsetFrames`
 ///   frames (≥ 32 ms) of mic above -40 dBFS, and ends after 200 ms below.
@@ -18,8 +18,7 @@ public struct IdleCaptureGate {
     let onsetFrames: Int
     let hangoverFrames: Int
     let holdDecay: Float
-    let farEndThreshold: Float = 10_000  // reference power, about -50 dBFS RMS
-    let speechThreshold: Float = 107_000  // -40 dBFS RMS
+    typealias Tuning = EchoControlTuning.IdleGate
 
     private var referenceEnvelope: Float = 0
     private var loudRun = 0
@@ -30,21 +29,22 @@ public struct IdleCaptureGate {
     /// `frameMilliseconds`: the chain's frame length.
     public init(frameMilliseconds: Int) {
         let ms = max(1, frameMilliseconds)
-        onsetFrames = max(1, (32 + ms - 1) / ms)
-        hangoverFrames = max(1, 200 / ms)
-        holdDecay = powf(10, -6 * Float(ms) / 300)
+        onsetFrames = max(1, (Tuning.onsetMilliseconds + ms - 1) / ms)
+        hangoverFrames = max(1, Tuning.hangoverMilliseconds / ms)
+        holdDecay = powf(10, -Tuning.holdFallBels * Float(ms) / Tuning.holdFallMilliseconds)
     }
 
     /// Every frame: the reference the frame's echo comes from, and the factor the chain raises it by.
     public mutating func observe(reference: UnsafeBufferPointer<Int16>, gain: Int) {
         referenceEnvelope = max(Self.power(reference), referenceEnvelope * holdDecay)
         let scale = Float(gain)
-        farEndActive = referenceEnvelope > ReferenceLevelMatcher.soundPower && referenceEnvelope * scale * scale > farEndThreshold
+        farEndActive = referenceEnvelope > EchoControlTuning.LevelMatching.soundPower
+            && referenceEnvelope * scale * scale > EchoControlTuning.farEndPower
     }
 
     /// While the chain is skipped: the raw mic frame. Returns the debounced near-end verdict.
     public mutating func speech(inMic mic: UnsafeBufferPointer<Int16>) -> Bool {
-        if Self.power(mic) > speechThreshold {
+        if Self.power(mic) > Tuning.speechPower {
             loudRun += 1
             quietRun = 0
             if loudRun >= onsetFrames { nearEndSpeech = true }

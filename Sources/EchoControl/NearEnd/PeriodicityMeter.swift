@@ -12,6 +12,7 @@ import Glibc
 /// storage is allocated in init; one thread.
 final class PeriodicityMeter {
     let length: Int
+    private let buffers = BufferStore()
     /// `length` samples, zero until written.
     let input: UnsafeMutablePointer<Float>
     /// Sums of squares of the filtered block's first i samples, i = 0...length.
@@ -29,9 +30,9 @@ final class PeriodicityMeter {
         precondition(shortest >= 1 && shortest <= longest, "the block is too short for a pitch period")
         self.length = length
         lags = shortest...longest
-        input = .floats(length)
-        energy = .floats(length + 1)
-        correlations = .floats(longest - shortest + 1)
+        input = buffers.floats(length)
+        energy = buffers.floats(length + 1)
+        correlations = buffers.floats(longest - shortest + 1)
         bestLag = shortest
         let w0 = 2 * Float.pi * highPassHz / Float(sampleRate), alpha = sinf(w0) / Float(2).squareRoot()
         let c = cosf(w0), a0 = 1 + alpha
@@ -41,8 +42,6 @@ final class PeriodicityMeter {
         a1 = -2 * c / a0
         a2 = (1 - alpha) / a0
     }
-
-    deinit { input.deallocate(); energy.deallocate(); correlations.deallocate() }
 
     /// The periodicity of `input` above the high-pass, 0...1 (0 for silence).
     func measure() -> Float {

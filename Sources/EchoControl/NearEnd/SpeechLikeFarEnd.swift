@@ -7,14 +7,13 @@
 /// window (the window spans pauses, so the next answer meets the last one's verdict) and open it: with
 /// nothing playing there is no echo to mistake.
 ///
-/// The prompt near-end verdict (`NearEndVerdicts`) may start only while this is open: its looser
-/// count is what the residual of music swings into. While the far end is steady (its window has none of
-/// speech's gaps now), the residual echo suppressor eases for its lenient detector only after a verdict
-/// (`ResidualEchoSuppressor.steadyFarEndTalkerMilliseconds`).
+/// Possible near-end speech (`NearEndVerdicts`) may start only while this is open: its smaller count of
+/// bands is what the residual of music swings into. While the far end is steady (its window has none of
+/// speech's gaps now), the residual echo suppressor eases for its talker detector only after a verdict
+/// (`EchoControlTuning.Suppressor.steadyFarEndTalkerMilliseconds`).
 /// Allocation-free after init; realtime-safe.
 struct SpeechLikeFarEnd {
-    static let dipRatio: Float = 0.01
-    static let dipFraction: Float = 0.05
+    typealias Tuning = EchoControlTuning.FarEndRhythm
 
     let windowFrames: Int
     let minimumFrames: Int
@@ -28,8 +27,8 @@ struct SpeechLikeFarEnd {
     /// (not held: a voice whose gaps came back is not steady, though the window is still closed).
     private(set) var isSteady = false
 
-    init(frameMilliseconds: Float, windowMilliseconds: Float = 2000, minimumMilliseconds: Float = 500,
-         holdMilliseconds: Float = 2000) {
+    init(frameMilliseconds: Float, windowMilliseconds: Float = Tuning.windowMilliseconds,
+         minimumMilliseconds: Float = Tuning.minimumMilliseconds, holdMilliseconds: Float = Tuning.holdMilliseconds) {
         windowFrames = max(1, Int((windowMilliseconds / frameMilliseconds).rounded()))
         minimumFrames = max(1, Int((minimumMilliseconds / frameMilliseconds).rounded()))
         holdFrames = Int((holdMilliseconds / frameMilliseconds).rounded())
@@ -58,8 +57,8 @@ struct SpeechLikeFarEnd {
         var loudest: Float = 0
         for i in 0..<count { loudest = max(loudest, powers[i]) }
         var dips = 0
-        for i in 0..<count where powers[i] < Self.dipRatio * loudest { dips += 1 }
-        let speechLike = Float(dips) >= Self.dipFraction * Float(count)
+        for i in 0..<count where powers[i] < Tuning.dipRatio * loudest { dips += 1 }
+        let speechLike = Float(dips) >= Tuning.dipFraction * Float(count)
         framesSinceSteady = speechLike ? min(framesSinceSteady + 1, Int.max / 2) : 0
         isOpen = speechLike && framesSinceSteady > holdFrames
         isSteady = !speechLike
