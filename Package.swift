@@ -100,7 +100,7 @@ let package = Package(
         swiftTarget("Media", ["AudioCore", "Basics", "Codecs", "HTTP", logging, serviceLifecycle]),
 
         // product
-        swiftTarget("Configuration", ["AudioCore", "Basics", "Realtime", logging]),
+        swiftTarget("Configuration", ["AudioCore", "Basics", "EchoControl", "Realtime", logging]),
         swiftTarget("Systemd", ["Basics", logging]),
         swiftTarget("Control", ["Basics", logging, nioCore, nioPosix, serviceLifecycle]),
         swiftTarget("Conversation", ["Realtime", "Jarvis", "Media", "AudioCore", "Basics", "AudioEngine", logging, serviceLifecycle]),

@@ -43,10 +43,10 @@ var configuration = CaptureChainConfiguration()
 switch mode {
 case "full": break
 case "plain":
-    configuration.maxReferenceLagMilliseconds = 0
+    configuration.maxReferenceLagMs = 0
     configuration.driftCompensation = false
-    configuration.residualEchoSuppression = false
-    configuration.referenceLevelMatching = false
+    configuration.residualEchoSuppressor = false
+    configuration.matchReferenceLevel = false
 default: fail("mode must be full or plain")
 }
 let mic = readWAV(arguments[1])

@@ -70,8 +70,8 @@ final class CaptureChainDriver: @unchecked Sendable {
         convertedMic = buffer(converted)
         convertedReference = buffer(converted)
         silence = buffer(max(converted, maxPeriodFrames))
-        gate = IdleCaptureGate(frameMilliseconds: chain.configuration.frameMilliseconds)
-        stats = CaptureStatistics(frameMilliseconds: chain.configuration.frameMilliseconds)
+        gate = IdleCaptureGate(frameMilliseconds: chain.configuration.frameMs)
+        stats = CaptureStatistics(frameMilliseconds: chain.configuration.frameMs)
     }
 
     deinit {

@@ -1,4 +1,5 @@
 import AudioCore
+import EchoControl
 import Basics
 import Realtime
 
@@ -69,7 +70,7 @@ extension JarvisVoiceConfig {
         self.audio = AudioConfig(reader: &audio)
         finish(&audio)
         var dsp = reader("dsp")
-        self.dsp = DSPConfig(reader: &dsp)
+        self.dsp = CaptureChainConfiguration(reader: &dsp)
         finish(&dsp)
         var realtime = reader("realtime")
         self.realtime = RealtimeConfig(reader: &realtime)
@@ -134,9 +135,9 @@ extension AudioConfig {
     }
 }
 
-extension DSPConfig {
+extension CaptureChainConfiguration {
     init(reader r: inout ConfigSectionReader) {
-        let d = DSPConfig()
+        let d = CaptureChainConfiguration()
         self.init()
         typealias Limits = CaptureChainLimits
         frameMs = r.integer("frame_ms", default: d.frameMs, in: Limits.frameMilliseconds)

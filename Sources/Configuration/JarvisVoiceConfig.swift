@@ -1,8 +1,11 @@
+import EchoControl
+
 /// The whole configuration file. `JarvisVoiceConfig()` is the documented defaults;
 /// `ConfigLoader` builds one from TOML (see `JarvisVoiceConfig.init(toml:problems:)`).
 public struct JarvisVoiceConfig: Sendable, Equatable {
     public var audio: AudioConfig = .init()
-    public var dsp: DSPConfig = .init()
+    /// `[dsp]`: the capture chain's settings, with their defaults and limits, are EchoControl's own.
+    public var dsp: CaptureChainConfiguration = .init()
     public var realtime: RealtimeConfig = .init()
     public var jarvis: JarvisConfig = .init()
     public var button: ButtonConfig = .init()

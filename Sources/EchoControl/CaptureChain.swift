@@ -152,15 +152,15 @@ public final class CaptureChain: @unchecked Sendable {
         } catch {
             throw .speex(error)
         }
-        let maxLag = rate * configuration.maxReferenceLagMilliseconds / 1000
+        let maxLag = rate * configuration.maxReferenceLagMs / 1000
         estimator = DelayEstimator(sampleRate: rate, maxLagSamples: maxLag)
         estimatorEnabled = maxLag > 0
         slipCheck = ReferenceSlipCheck(frameSize: frameSize, impulseResponseLength: echo.impulseResponseLength)
-        suppressor = configuration.residualEchoSuppression
+        suppressor = configuration.residualEchoSuppressor
             ? ResidualEchoSuppressor(frameSize: frameSize, sampleRate: rate, tailSamples: configuration.filterLength) : nil
         idleAfterFrames = configuration.filterLength / frameSize + 1
         let framesPerSecond = rate / frameSize
-        referenceLevel = ReferenceLevelMatcher(maxShift: configuration.referenceLevelMatching ? 4 : 0,
+        referenceLevel = ReferenceLevelMatcher(maxShift: configuration.matchReferenceLevel ? 4 : 0,
                                                settleFrames: framesPerSecond, peakHoldFrames: 60 * framesPerSecond)
         margin = rate * 4 / 1000
         slack = 32
@@ -188,10 +188,10 @@ public final class CaptureChain: @unchecked Sendable {
 
     /// speexdsp's residual echo suppression (linked to the canceller) takes up to `echo_suppress_active_db`
     /// from frames its own speech probability calls speech, talker or echo alike. While the suppressor hears
-    /// a talker (its lenient detector, or the published verdict) it is set to 0 dB: the suppressor already
-    /// keeps the talker's bands and removes the echo around them. Following the lenient detector rather than
+    /// a talker (its talker detector, or a published verdict) it is set to 0 dB: the suppressor already
+    /// keeps the talker's bands and removes the echo around them. Following the talker detector rather than
     /// only the verdict, which rarely fires over music, kept 0.2-0.5 dB more of the near end in double talk
-    /// (Benchmarks/aec-real/JOURNAL.md, "speexdsp's suppression follows the lenient detector").
+    /// (Benchmarks/aec-real/JOURNAL.md, "speexdsp's suppression follows the talker detector").
     private func letTalkerThrough(_ talking: Bool) {
         guard talking != preprocessorLetsTalkerThrough else { return }
         preprocessorLetsTalkerThrough = talking

@@ -53,12 +53,12 @@ struct DSPCommand: ParsableCommand {
     }
 
     private func execute() throws {
-        // Without a file, the file's defaults through the same mapping as `run`: what the benchmarks
-        // measure is what the service runs.
-        var chainConfiguration = CaptureChainConfiguration(DSPConfig())
+        // Without a file, the file's defaults (`[dsp]` is the chain's own configuration): what the
+        // benchmarks measure is what the service runs.
+        var chainConfiguration = CaptureChainConfiguration()
         if let config {
             do {
-                chainConfiguration = CaptureChainConfiguration(try ConfigLoader.load(path: config, for: .audioOnly).dsp)
+                chainConfiguration = try ConfigLoader.load(path: config, for: .audioOnly).dsp
             } catch {
                 throw DSPFailure(code: 78, message: error.lines.joined(separator: "\n"))
             }
@@ -103,7 +103,7 @@ struct DSPCommand: ParsableCommand {
                     warm: Bool = false, perFrame: ((Int, NearEndActivity, SuppressionState) -> Void)? = nil) throws(CaptureChainError) -> [Int16] {
         let chain = try CaptureChain(configuration: configuration)
         let frame = chain.frameSize
-        let flush = chain.latencySamples + configuration.maxReferenceLagMilliseconds * CaptureChainConfiguration.sampleRate / 1000 + frame
+        let flush = chain.latencySamples + configuration.maxReferenceLagMs * CaptureChainConfiguration.sampleRate / 1000 + frame
         let frames = (mic.count + flush + frame - 1) / frame
         var micPadded = mic + [Int16](repeating: 0, count: frames * frame - mic.count)
         var refPadded = Array(reference.prefix(mic.count))

@@ -1,29 +1,16 @@
 import ALSA
 import AudioCore
 import AudioEngine
-import EchoControl
 import Configuration
+import Conversation
+import EchoControl
 import GPIO
+import Jarvis
+import Media
+import Realtime
 
-// The one place where the file's sections become the engines' configurations, so `run` and
-// `dsp` can never disagree about what a key means.
-
-extension CaptureChainConfiguration {
-    init(_ dsp: DSPConfig) {
-        self.init()
-        frameMilliseconds = dsp.frameMs
-        echoTailMilliseconds = dsp.echoTailMs
-        maxReferenceLagMilliseconds = dsp.maxReferenceLagMs
-        driftCompensation = dsp.driftCompensation
-        noiseSuppressDB = dsp.noiseSuppressDB
-        echoSuppressDB = dsp.echoSuppressDB
-        echoSuppressActiveDB = dsp.echoSuppressActiveDB
-        residualEchoSuppression = dsp.residualEchoSuppressor
-        referenceLevelMatching = dsp.matchReferenceLevel
-        agc = dsp.agc
-        agcLevel = dsp.agcLevel
-    }
-}
+// The one place where the file's sections become the engines' configurations, so `run`, `dsp` and
+// `audio-check` can never disagree about what a key means (`[dsp]` is the chain's own configuration).
 
 extension AudioPipelineConfiguration {
     init(_ config: JarvisVoiceConfig) {
@@ -36,7 +23,7 @@ extension AudioPipelineConfiguration {
             playbackFormat: AudioFormat(sampleRate: audio.playbackRate, channels: audio.playbackChannels),
             periodMilliseconds: audio.periodMs, bufferPeriods: audio.bufferPeriods,
             fifoPriority: audio.realtimePriority > 0 ? Int32(audio.realtimePriority) : nil,
-            chain: CaptureChainConfiguration(config.dsp))
+            chain: config.dsp)
     }
 }
 
@@ -70,5 +57,55 @@ extension LEDLineSettings {
     init?(_ led: LEDConfig) {
         guard led.enabled, let line = led.line else { return nil }
         self.init(chip: led.chip, line: line, activeLow: led.activeLow)
+    }
+}
+
+extension JarvisSettings {
+    init(_ config: JarvisConfig) {
+        self.init(
+            url: config.url, tokenFile: config.tokenFile, api: API(rawValue: config.api.rawValue) ?? .chatCompletions,
+            inactivityTimeout: config.inactivityTimeout, totalTimeout: config.totalTimeout,
+            sessionIdleReset: config.sessionIdleReset, maxAnswerWords: config.maxAnswerWords)
+    }
+}
+
+extension MediaPlayerConfiguration {
+    init(_ config: MediaConfig) {
+        var stream = MediaStreamSettings()
+        stream.maxConsecutiveFailures = config.reconnectAttempts
+        self.init(
+            stateDir: config.stateDir, defaultVolume: config.volume, stream: stream,
+            stationCatalogURL: config.stationCatalogURL.isEmpty ? SomaFMCatalog.channelsURL : config.stationCatalogURL,
+            refreshStationCatalog: !config.stationCatalogURL.isEmpty)
+    }
+}
+
+extension RealtimeSessionSettings {
+    init(_ config: RealtimeConfig) {
+        let detection: VoiceActivityDetection = switch config.vad {
+        case .semantic: .semantic(eagerness: TurnDetection.SemanticVAD.Eagerness(rawValue: config.vadEagerness.rawValue) ?? .auto)
+        case .server: .server(threshold: 0.5, prefixPaddingMs: 300, silenceDurationMs: 500)
+        }
+        self.init(
+            voice: config.voice, handsFreeDetection: detection,
+            reasoningEffort: RealtimeModels.model(for: config.model).reasons ? config.reasoningEffort : nil)
+    }
+}
+
+extension Ducker.Configuration {
+    init(_ media: MediaConfig) {
+        self.init(depthDecibels: Float(media.duckDB), duckMilliseconds: media.duckRampMs,
+                  restoreMilliseconds: media.restoreRampMs)
+    }
+}
+
+extension ConversationConfiguration {
+    /// The service's conversation: barge-in decided by the capture chain's near-end detector.
+    init(_ config: JarvisVoiceConfig) {
+        self.init(
+            session: RealtimeSessionSettings(config.realtime), model: RealtimeModels.model(for: config.realtime.model),
+            connectTimeout: config.realtime.connectTimeout, quietPeriod: config.realtime.idleTimeout,
+            doubleTapWindow: .milliseconds(config.button.doubleTapMs), ringCap: config.timers.ringCap,
+            bargeIn: BargeInRule(localDetector: true))
     }
 }

@@ -157,9 +157,7 @@ struct RunCommand: AsyncParsableCommand {
             mixer: pipeline.mixer, captureRing: pipeline.uplink,
             configuration: .init(
                 earconFormat: playbackFormat,
-                ducker: Ducker.Configuration(
-                    depthDecibels: Float(config.media.duckDB), duckMilliseconds: config.media.duckRampMs,
-                    restoreMilliseconds: config.media.restoreRampMs)),
+                ducker: Ducker.Configuration(config.media)),
             earcons: { rendered[$0] },
             deviceDelayFrames: { playbackStatus.delayFrames },
             nearEndSpeech: { captureStatistics.nearEndSpeech },
@@ -173,11 +171,7 @@ struct RunCommand: AsyncParsableCommand {
                 apiKey: RealtimeAPIKey(secrets.openAIKey.unredacted), apiKeySource: secrets.openAIKey.source.description,
                 connectTimeout: config.realtime.connectTimeout))
 
-        var engine = ConversationConfiguration(
-            session: RealtimeSessionSettings(config.realtime), model: RealtimeModels.model(for: config.realtime.model),
-            connectTimeout: config.realtime.connectTimeout, quietPeriod: config.realtime.idleTimeout,
-            doubleTapWindow: .milliseconds(config.button.doubleTapMs), ringCap: config.timers.ringCap,
-            bargeIn: BargeInRule(localDetector: true))
+        var engine = ConversationConfiguration(config)
         engine.use(tools)
         let led = openLED(config.led)
         let runner = ConversationRunner(
@@ -241,36 +235,3 @@ struct RunCommand: AsyncParsableCommand {
         }
     }
 }
-
-extension JarvisSettings {
-    init(_ config: JarvisConfig) {
-        self.init(
-            url: config.url, tokenFile: config.tokenFile, api: API(rawValue: config.api.rawValue) ?? .chatCompletions,
-            inactivityTimeout: config.inactivityTimeout, totalTimeout: config.totalTimeout,
-            sessionIdleReset: config.sessionIdleReset, maxAnswerWords: config.maxAnswerWords)
-    }
-}
-
-extension MediaPlayerConfiguration {
-    init(_ config: MediaConfig) {
-        var stream = MediaStreamSettings()
-        stream.maxConsecutiveFailures = config.reconnectAttempts
-        self.init(
-            stateDir: config.stateDir, defaultVolume: config.volume, stream: stream,
-            stationCatalogURL: config.stationCatalogURL.isEmpty ? SomaFMCatalog.channelsURL : config.stationCatalogURL,
-            refreshStationCatalog: !config.stationCatalogURL.isEmpty)
-    }
-}
-
-extension RealtimeSessionSettings {
-    init(_ config: RealtimeConfig) {
-        let detection: VoiceActivityDetection = switch config.vad {
-        case .semantic: .semantic(eagerness: TurnDetection.SemanticVAD.Eagerness(rawValue: config.vadEagerness.rawValue) ?? .auto)
-        case .server: .server(threshold: 0.5, prefixPaddingMs: 300, silenceDurationMs: 500)
-        }
-        self.init(
-            voice: config.voice, handsFreeDetection: detection,
-            reasoningEffort: RealtimeModels.model(for: config.model).reasons ? config.reasoningEffort : nil)
-    }
-}
-

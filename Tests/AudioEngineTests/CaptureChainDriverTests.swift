@@ -78,7 +78,7 @@ import Testing
     @Test(arguments: [true, false])
     func quietMusicThroughAQuietLoopbackKeepsTheChainRunningBetweenConversations(matching: Bool) throws {
         var configuration = CaptureChainConfiguration()
-        configuration.referenceLevelMatching = matching
+        configuration.matchReferenceLevel = matching
         let chain = try CaptureChain(configuration: configuration)
         let uplinkRing = SPSCRing<Int16>(capacity: 1 << 17, zero: 0)
         let driver = try CaptureChainDriver(chain: chain, uplink: uplinkRing, captureRate: 16_000, maxPeriodFrames: 160)

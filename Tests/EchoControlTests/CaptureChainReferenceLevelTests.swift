@@ -31,7 +31,7 @@ private func run(_ chain: CaptureChain, _ scene: (mic: [Int16], reference: [Int1
     let scene = hotMicScene(seconds: 10)
     let matched = try CaptureChain()
     var plain = CaptureChainConfiguration()
-    plain.referenceLevelMatching = false
+    plain.matchReferenceLevel = false
     let unmatched = try CaptureChain(configuration: plain)
     let with = run(matched, scene), without = run(unmatched, scene)
     print("linear echo reduction per second, matched \(matched.referenceGain)x: \(with.erle.map { Int($0.rounded()) }), "

@@ -24,7 +24,7 @@ private func erle(_ mic: [Int16], _ out: [Int16], from: Int, to: Int, latency: I
     #expect(c.frameSize == 256 && c.filterLength == 3072 && c.uplinkFrameSize == 384)
     #expect(c.problems.isEmpty)
     var bad = c
-    bad.frameMilliseconds = 7
+    bad.frameMs = 7
     bad.echoSuppressDB = 3
     #expect(bad.problems.count == 2)
     #expect(throws: CaptureChainError.self) { try CaptureChain(configuration: bad) }
@@ -70,7 +70,7 @@ private func erle(_ mic: [Int16], _ out: [Int16], from: Int, to: Int, latency: I
     let scene = CaptureChainTestSignals.scene(seconds: 14, echoDelay: 0, ppm: 50, nearEnd: false)
     // The linear filter's own work: no suppression after it, which silences what a drifting filter leaves.
     var on = CaptureChainConfiguration()
-    on.residualEchoSuppression = false
+    on.residualEchoSuppressor = false
     on.echoSuppressDB = 0
     on.echoSuppressActiveDB = 0
     var off = on
@@ -108,8 +108,8 @@ private func erle(_ mic: [Int16], _ out: [Int16], from: Int, to: Int, latency: I
 func frameLengthsThatDoNotDivideTheTailCancelAndTrackDrift(frameMilliseconds: Int, tailMilliseconds: Int) throws {
     let scene = CaptureChainTestSignals.scene(seconds: 14, echoDelay: 0, ppm: 50, nearEnd: false)
     var configuration = CaptureChainConfiguration()
-    configuration.frameMilliseconds = frameMilliseconds
-    configuration.echoTailMilliseconds = tailMilliseconds
+    configuration.frameMs = frameMilliseconds
+    configuration.echoTailMs = tailMilliseconds
     let chain = try CaptureChain(configuration: configuration)
     #expect(chain.echo.impulseResponseLength % chain.frameSize == 0)
     #expect(chain.echo.impulseResponseLength >= configuration.filterLength)
