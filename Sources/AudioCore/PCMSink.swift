@@ -6,10 +6,9 @@ public protocol PCMSink: AnyObject {
     func finish()
 }
 
-/// Where the media player's audio goes: a `PCMSink` that can also drop what it still holds (stop,
-/// skip) and say how much audio is queued but not yet heard (for positions). One stream writes at a
-/// time; the player guarantees that, so implementations need no locking for `write`.
-/// `AudioEngine.MixerMediaSink` is the device's; tests use their own.
+/// Where the media player's audio goes (`AudioEngine.MixerMediaSink` on the device): a `PCMSink` that can
+/// also drop what it holds and say how much is queued but unheard. One stream writes at a time, so
+/// implementations need no locking for `write`.
 public protocol MediaOutput: PCMSink, Sendable {
     /// Drops queued audio at once (with the mixer's short fade) and forgets resampler state.
     func flush()

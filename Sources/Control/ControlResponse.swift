@@ -9,10 +9,9 @@ public enum ControlResponse: Sendable, Equatable {
     case failed(String)
 }
 
-/// The appliance implements this; `ControlServer` calls it once per request, concurrently for
-/// concurrent clients. Keep it quick: start long work (an `ask`) and answer at once. When it takes
-/// longer than `ControlServer.Limits.handlerTimeout` the client is answered with a timeout error at
-/// once and the call is cancelled (a call that ignores cancellation only keeps its connection open).
+/// The appliance implements this; `ControlServer` calls it once per request, concurrently for concurrent
+/// clients. Past `ControlServer.Limits.handlerTimeout` the client gets a timeout error and the call is
+/// cancelled, so start long work (an `ask`) and answer at once.
 public protocol ControlHandler: Sendable {
     func handle(_ command: ControlCommand) async -> ControlResponse
 }

@@ -108,7 +108,7 @@ final class ResidualEchoSuppressor {
     /// slowly (`Int.max`: never), and how many such frames have passed.
     let quietTalkerFrames: Int
     var framesWithoutTalker = 0
-    /// Frames since the last published verdict (strict or looser), and for how many frames after one the
+    /// Frames since the last published verdict (either), and for how many frames after one the
     /// suppression eases for the talkerDetector detector over a steady far end (`Int.max`: always).
     var framesSinceVerdict = Int.max / 2
     let steadyFarEndTalkerFrames: Int

@@ -10,12 +10,12 @@ import TestProcess
 /// what the service's verdicts do at every alignment of the answer with the chain's 16 ms frames, which
 /// one run of the service meets only by chance.
 @Suite struct NonLinearEchoVerdictTests {
-    /// Where the answer's echo still misses the linear filter in a few speech bands, the looser verdict
+    /// Where the answer's echo still misses the linear filter in a few speech bands, possible near-end speech
     /// once started (0.9 s into the second answer, at 11 of these 16 alignments: a pause over the answer's
     /// own echo, which end to end made it stutter). It must start nowhere, and neither may the verdict.
     /// Other answer voices. A female one (espeak-ng's en-us+f3), as a female voice of the
     /// Realtime API would play: its echo 0.74 s in, at "dentist", stood 2.3-2.4 dB over its prediction for
-    /// one or two frames, at the answer's own pitch, and the looser verdict started there at 12 of the 16
+    /// one or two frames, at the answer's own pitch, and possible near-end speech started there at 12 of the 16
     /// alignments. A louder male one (en-us+m7, 155 % voicing): its clipped echo, 5-10 dB under the
     /// prediction, repeated best at a harmonic's period the reference did not favour (3.3, 4.7 ms), 2.3 and
     /// 3.0 s in; checked over its first 8 s: at 8.5 s its echo, 0.2-0.5 dB under the prediction, still holds
@@ -39,7 +39,7 @@ import TestProcess
     /// A deeper male answer (espeak-ng's en-us+m2): its echo at "dentist", 0.74 s in, cleared the
     /// verdict's margin in a third of the speech bands for two voiced frames at the answer's own pitch, 0.5-4.8 dB
     /// under the predicted echo as a whole, and started the verdict that stops the assistant at 7 of the 16
-    /// alignments. That verdict must start at none. The looser one still starts at one, 96 ms in, where the
+    /// alignments. That verdict must start at none. Possible near-end speech still starts at one, 96 ms in, where the
     /// loudspeaker's high-pass leaves the echo repeating best at half the played period, as a voice an octave
     /// higher would: it pauses the answer, never stops it. A voice an octave over the answer's repeats there
     /// too (a real talker an octave over the far end: Benchmarks/aec-real's challenge-QG4-Pp-dt, 12.3 s in, 1-3 dB under the echo),
@@ -55,7 +55,7 @@ import TestProcess
         #expect(started.isEmpty, "the verdict on the answer's echo, ms into it by its shift in ms: \(started)")
     }
 
-    /// A talker 1.5 s into the second answer pauses it within a few frames of his first sound (the looser
+    /// A talker 1.5 s into the second answer pauses it within a few frames of his first sound (possible near-end speech
     /// verdict; the sweep's median is about 100 ms), with no verdict before him.
     @Test func aTalkerOverTheAnswerIsHeardWithinAFewFrames() async throws {
         let room = try await Room.make()

@@ -189,7 +189,7 @@ import Realtime
         #expect(h.state == .listening && h.lastSent.isEmpty)
     }
 
-    /// The detector's looser verdict pauses the answer at once and holds the pause while it lasts, but
+    /// Possible near-end speech pauses the answer at once and holds the pause while it lasts, but
     /// however long it lasts it never stops the assistant: only the verdict itself adds up to 400 ms.
     @Test func possibleNearEndSpeechPausesTheAnswerButNeverStopsIt() {
         var h = speaking(played: 12_000)
@@ -210,7 +210,7 @@ import Realtime
         #expect(h.engine.pausesResumed == 1 && h.engine.bargeIns == 0 && h.lastSent.isEmpty)
     }
 
-    /// A sound that keeps the looser verdict on (a noise the room floor has not learnt yet) holds the answer
+    /// A sound that keeps possible near-end speech on (a noise the room floor has not learnt yet) holds the answer
     /// no longer than `possibleSpeechLimit`: then it goes on, and a verdict that goes on does not pause it again.
     @Test func theLooserVerdictAloneHoldsAPauseAtMostItsLimit() {
         var h = speaking(played: 12_000)
@@ -234,7 +234,7 @@ import Realtime
         #expect(h.last.contains(.pauseVoice), "a new onset pauses again")
     }
 
-    /// Paused by the looser verdict, the verdict that follows stops the assistant after its own 400 ms, and
+    /// Paused by possible near-end speech, the verdict that follows stops the assistant after its own 400 ms, and
     /// the pause does not end while either verdict is on.
     @Test func theVerdictAfterAPossibleOneStopsTheAssistantAfterItsOwnMinimum() {
         var h = speaking(played: 12_000)
@@ -242,7 +242,7 @@ import Realtime
         #expect(h.last.contains(.pauseVoice))
         h.handle(.nearEndSpeech(true), after: 48)
         #expect(h.engine.armedTimers[.bargeInConfirmation] == h.now + .milliseconds(400))
-        h.handle(.nearEndSpeech(false), after: 150)  // a gap between his words; the looser verdict holds on
+        h.handle(.nearEndSpeech(false), after: 150)  // a gap between his words; possible near-end speech holds on
         #expect(h.engine.armedTimers[.voiceResume] == nil, "the possible verdict still holds the pause")
         h.handle(.nearEndSpeech(true), after: 100)
         #expect(h.engine.armedTimers[.bargeInConfirmation] == h.now + .milliseconds(250))
@@ -250,7 +250,7 @@ import Realtime
         #expect(h.last.contains(.flushVoice) && h.engine.bargeIns == 1 && h.state == .userSpeaking)
     }
 
-    /// The looser verdict pauses only where the verdict would: over the assistant's voice, with no
+    /// Possible near-end speech pauses only where the verdict would: over the assistant's voice, with no
     /// confirmation wait configured.
     @Test func possibleNearEndSpeechPausesNothingElse() {
         var quiet = EngineHarness(configuration: .init(tools: [AskJarvisTool.definition.functionTool], bargeIn: Self.rule))

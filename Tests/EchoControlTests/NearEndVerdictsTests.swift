@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 @testable import EchoControl
 
-/// `NearEndVerdicts`: when the strict verdict (stops the assistant) and the looser one (pauses it) may
+/// `NearEndVerdicts`: when near-end speech (stops the assistant) and possible near-end speech (pauses it) may
 /// start, given the bands the suppressor counted and the output's and the reference's pitch.
 @Suite struct NearEndVerdictsTests {
     static let frame = 256, windowLength = 512, bandCount = 18
@@ -105,14 +105,14 @@ import Testing
         let under = run(verdicts(), frames: 40, farEnd: { _ in 1e6 }, speechBandsAbove: Self.bandCount, overEcho: 0.5,
                         output: played.callAsFunction, reference: played.callAsFunction)
         #expect(under.speech == nil)
-        #expect(under.possible == nil, "a far end that plays on (music) never lets the looser verdict start")
+        #expect(under.possible == nil, "a far end that plays on (music) never lets possible near-end speech start")
         let over = run(verdicts(), frames: 40, farEnd: { _ in 1e6 }, speechBandsAbove: Self.bandCount, overEcho: 2,
                        output: played.callAsFunction, reference: played.callAsFunction)
         #expect(over.speech == 1)
     }
 
     /// A talker whose pitch the played voice lacks, 5 dB under its echo and over the margin in one band: the
-    /// looser verdict starts once he has held it for two frames (then its 32 ms onset); at the played pitch
+    /// possible near-end speech starts once he has held it for two frames (then its 32 ms onset); at the played pitch
     /// the same evidence starts nothing.
     @Test func aHeldPitchThePlayedVoiceLacksStartsTheLooserVerdictWithOneBand() {
         let played = Voice(period: 80), talker = Voice(period: 128)
@@ -125,7 +125,7 @@ import Testing
     }
 
     /// A deeper talker (83 Hz) under the echo of a higher played voice, over the margin in one band: his pitch held
-    /// over two frames is the looser verdict's onset, so it starts on the second frame. Every third of his frames
+    /// over two frames is possible near-end speech's onset, so it starts on the second frame. Every third of his frames
     /// measures unvoiced (his period against the frame grid); the hold survives it (`heldPitchGapFrames`), but the
     /// frame breaks a 32 ms onset, so further under the echo he is heard only on the fifth frame. At a shorter
     /// period (128 samples) the held pitch still needs the onset, and so it does within a 10th of the played
@@ -143,7 +143,7 @@ import Testing
     }
 
     /// A talker at the played voice's own pitch who stands over its echo as a whole, over the margin in only 2
-    /// of the 18 bands (under the prompt verdict's 20 %): the looser verdict starts once the whole has stood over
+    /// of the 18 bands (under the prompt verdict's 20 %): possible near-end speech starts once the whole has stood over
     /// the echo for 64 ms, and its 32 ms onset; with one band, or under the echo, it does not.
     @Test func aTalkerLongOverTheEchoIsHeardAtThePlayedPitch() {
         let played = Voice(period: 128)

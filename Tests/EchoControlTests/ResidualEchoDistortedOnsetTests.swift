@@ -8,7 +8,7 @@ import Testing
 /// loudspeaker distorts that first sound: the mic and the canceller's output hear its harmonics in the
 /// bands where the reference plays nothing yet (broadband noise, RMS 1500). A voice, about 6 dB over the
 /// echo at the mic, starts `voiceFrame` frames into the last answer. Returns the frames from the voice's
-/// first to the first strict verdict (nil: never heard).
+/// first to the first near-end speech verdict (nil: never heard).
 private func distortedFirstSoundScene(voiceFrame: Int) -> Int? {
     let frame = 256, lag = 40
     let suppressor = ResidualEchoSuppressor(frameSize: frame, sampleRate: 16000, tailSamples: 3072)

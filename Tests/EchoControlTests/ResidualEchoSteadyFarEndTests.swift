@@ -5,7 +5,7 @@ import Testing
 /// Music through a small loudspeaker, as an adapted linear filter leaves it (the ReSpeaker's music in
 /// Benchmarks/aec-real): a white far end that plays on without speech's gaps (`SpeechLikeFarEnd.isSteady`) for 8
 /// s, the filter 26 dB under the echo, and in random stretches of 96 ms echo it loses (up to 18 dB more, in
-/// the canceller's output only), which the lenient detector takes for a talker. `voice`: frames of a voice in
+/// the canceller's output only), which the talker detector takes for a talker. `voice`: frames of a voice in
 /// syllables of three loud and three soft frames, at the mic and in the output. Returns the output's energy
 /// against the canceller's over the last two seconds (with a voice: the voice's energy against what is left
 /// of it in its loud frames, one frame late), and per frame whether the suppression eased for a talker.
@@ -44,11 +44,11 @@ private func count(_ flags: ArraySlice<Bool>) -> Int { flags.filter { $0 }.count
     let only = steadyFarEndScene(easesOnlyForAHeardTalker: true, followsMusicLeak: false)
     let always = steadyFarEndScene(easesOnlyForAHeardTalker: false, followsMusicLeak: false)
     let reduction = 10 * log10(only.input / only.output), reductionAlways = 10 * log10(always.input / always.output)
-    // Measured: 20.3 dB; 1.1 dB when it eases for the lenient detector, which heard a talker in 78 of the 125
+    // Measured: 20.3 dB; 1.1 dB when it eases for the talker detector, which heard a talker in 78 of the 125
     // frames (and in none of them when it does not ease).
-    #expect(count(always.eased[375...]) > 30, "the lenient detector took the lost echo for a talker in \(count(always.eased[375...])) frames only")
+    #expect(count(always.eased[375...]) > 30, "the talker detector took the lost echo for a talker in \(count(always.eased[375...])) frames only")
     #expect(count(only.eased[...]) == 0, "eased over music in \(count(only.eased[...])) frames with nobody heard")
-    #expect(reduction > reductionAlways + 10, "lost echo reduced by \(reduction) dB, \(reductionAlways) dB easing for the lenient detector")
+    #expect(reduction > reductionAlways + 10, "lost echo reduced by \(reduction) dB, \(reductionAlways) dB easing for the talker detector")
 }
 
 @Test func overMusicATalkerTheVerdictHeardKeepsHisVoiceAndNotLonger() {
@@ -57,12 +57,12 @@ private func count(_ flags: ArraySlice<Bool>) -> Int { flags.filter { $0 }.count
     let kept = 10 * log10(only.output / only.input), keptAlways = 10 * log10(always.output / always.input)
     // Measured: -1.14 dB both ways; eased in 98 of his 100 frames, and for 12 frames after them.
     #expect(count(only.eased[162..<250]) > 80, "eased for the talker in \(count(only.eased[162..<250])) of his last 88 frames")
-    #expect(kept > keptAlways - 1, "the talker kept \(kept) dB, \(keptAlways) dB easing for the lenient detector")
-    // Three seconds (188 frames) after his last verdict it no longer eases, where the lenient detector would
+    #expect(kept > keptAlways - 1, "the talker kept \(kept) dB, \(keptAlways) dB easing for the talker detector")
+    // Three seconds (188 frames) after his last verdict it no longer eases, where the talker detector would
     // (measured: 24 of the last 49 frames).
     let late = (250 + 13 + 188)...
     #expect(count(only.eased[late]) == 0, "eased \(count(only.eased[late])) frames long after the talker")
-    #expect(count(always.eased[late]) > 10, "the lenient detector heard a talker in \(count(always.eased[late])) of the last frames only")
+    #expect(count(always.eased[late]) > 10, "the talker detector heard a talker in \(count(always.eased[late])) of the last frames only")
 }
 
 @Test func overMusicNobodyWasHeardOverTheFiltersWorstLeakIsTheEcho() {

@@ -64,7 +64,7 @@ public enum TimerID: String, Sendable, Hashable, CaseIterable {
     case serverTurnWait = "server_turn_wait"
     /// The voice was paused for near-end speech that has since stopped: it plays on when this fires.
     case voiceResume = "voice_resume"
-    /// The voice was paused, and is held only by the looser near-end verdict: it plays on when this fires.
+    /// The voice was paused, and is held only by possible near-end speech: it plays on when this fires.
     case possibleSpeechLimit = "possible_speech_limit"
     /// A tap found the microphone muted: unless a second tap unmutes it first, the assistant says so.
     case mutedTap = "muted_tap"

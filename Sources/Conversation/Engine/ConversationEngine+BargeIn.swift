@@ -7,7 +7,7 @@ extension ConversationEngine {
     /// What the capture side's near-end speech detector last reported.
     struct NearEndSpeech: Sendable {
         var active = false
-        /// The looser verdict (`ConversationEvent.possibleNearEndSpeech`): pauses, and holds a pause, never stops.
+        /// Possible near-end speech (`ConversationEvent.possibleNearEndSpeech`): pauses, and holds a pause, never stops.
         var possible = false
         /// The last instant near-end speech was on (its end, or its start while it lasts).
         var lastHeard: EngineTime?
@@ -80,7 +80,7 @@ extension ConversationEngine {
         }
     }
 
-    /// The looser verdict pauses the voice at once (with no confirmation wait configured) and holds a pause
+    /// Possible near-end speech pauses the voice at once (with no confirmation wait configured) and holds a pause
     /// while it lasts; only the verdict itself adds up to the `minimumSpeech` that stops the assistant.
     mutating func handlePossibleNearEndSpeech(_ active: Bool) {
         guard active != nearEnd.possible else { return }
@@ -172,7 +172,7 @@ extension ConversationEngine {
             + "under the \(rule.minimumSpeech.wholeMilliseconds) ms that stop it: the voice goes on")
     }
 
-    /// Only the looser verdict has held the pause for `possibleSpeechLimit`: the answer goes on while it lasts.
+    /// Only possible near-end speech has held the pause for `possibleSpeechLimit`: the answer goes on while it lasts.
     mutating func possibleSpeechLimitReached() {
         guard voice.pause != nil, !nearEnd.active else { return }
         letVoiceGoOn()

@@ -42,7 +42,7 @@ public protocol ConversationAudio: AnyObject, Sendable {
     /// The capture side's near-end speech detector: someone near the device is talking (told apart from
     /// the speaker's echo). Polled every tick; changes become `ConversationEvent.nearEndSpeech`.
     func nearEndSpeechActive() -> Bool
-    /// The detector's sooner, looser verdict: someone may be starting to talk (on whenever
+    /// Possible near-end speech, the sooner verdict: someone may be starting to talk (on whenever
     /// `nearEndSpeechActive` is). Polled every tick; changes become `ConversationEvent.possibleNearEndSpeech`.
     func possibleNearEndSpeechActive() -> Bool
     /// Speech or earcons are still queued or playing (the loop keeps ticking fast until they are out).
@@ -50,7 +50,7 @@ public protocol ConversationAudio: AnyObject, Sendable {
 }
 
 extension ConversationAudio {
-    /// Without a looser verdict, the verdict itself.
+    /// Without possible near-end speech, near-end speech itself.
     public func possibleNearEndSpeechActive() -> Bool { nearEndSpeechActive() }
 }
 

@@ -48,7 +48,7 @@ public final class MixerConversationAudio: ConversationAudio, @unchecked Sendabl
     ///   - earcons: PCM (in `configuration.earconFormat`) for each cue; nil plays nothing.
     ///   - deviceDelayFrames: the playback device's delay (`snd_pcm_delay`, e.g. `PlaybackLoop.status.delayFrames`).
     ///   - nearEndSpeech: the capture chain's near-end speech verdict (`CaptureStatistics.nearEndSpeech`).
-    ///   - possibleNearEndSpeech: its sooner, looser verdict (`CaptureStatistics.possibleNearEndSpeech`); nil:
+    ///   - possibleNearEndSpeech: possible near-end speech, its sooner verdict (`CaptureStatistics.possibleNearEndSpeech`); nil:
     ///     the verdict itself.
     ///   - nearEndPause: arms the playback side's own pause at that verdict (`NearEndPauseReflex.isArmed`).
     ///   - uplinkActivity: told when a conversation starts (true) and stops (false) capturing, so the capture

@@ -124,7 +124,7 @@ final class RunnerLoop {
         audio.pump()
         for frame in audio.pullUplink(at: runner.clock.now()) { await send(frame) }
         if audio.takeSpeechDetected() { await feed(.userSpeechDetected) }
-        // The looser verdict first: a talker's first frames usually turn both on at the same tick, and
+        // Possible near-end speech first: a talker's first frames usually turn both on at the same tick, and
         // the engine pauses on either.
         let possible = audio.possibleNearEndSpeechActive()
         if possible != possibleNearEndSpeech {

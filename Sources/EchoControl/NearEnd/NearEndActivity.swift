@@ -6,7 +6,7 @@ public struct NearEndActivity: Sendable, Equatable {
     /// stands well above the predicted residual echo in enough bands; while it is silent: above the room's
     /// floor, the quietest it has been over the last 1.5 s).
     public var nearEndSpeech: Bool
-    /// Sooner and looser: someone may be starting to talk (the same evidence in fewer bands, and only while
+    /// Possible near-end speech, sooner: someone may be starting to talk (the same evidence in fewer bands, and only while
     /// the far end sounds like speech, whose residual does not fool it as music's does); on whenever
     /// `nearEndSpeech` is. Enough to pause the assistant, never to stop it.
     public var possibleNearEndSpeech: Bool

@@ -15,7 +15,7 @@ final class NearEndVerdicts {
     /// speech (`referencePitchAgainstOutput`).
     private let referencePeriodicity: PeriodicityMeter
     /// Frames whose pitch the reference lacks, at one period, across up to `heldPitchGapFrames` without it (the
-    /// looser verdict's held-pitch rule).
+    /// possible near-end speech's held-pitch rule).
     private var heldPitch = HeldPitch(toleranceDivisor: Tuning.heldPitchToleranceDivisor, gapFrames: Tuning.heldPitchGapFrames)
     private let heldPitchShortestLag: Int
     private let heldOnsetShortestLag: Int
@@ -58,7 +58,7 @@ final class NearEndVerdicts {
     /// bands' output `speechEnergy` against the echo and room floor the detector predicts (`predicted`);
     /// `output`: the suppressed window as the inverse transform leaves it (analysis-windowed, unscaled);
     /// `reference`: the aligned reference's window, unwindowed; `window`: the analysis window; `windowLength`
-    /// samples each. Returns the strict and possible near-end speech.
+    /// samples each. Returns near-end speech and possible near-end speech.
     func update(speechBandsAbove: Int, bandCount: Int, speechEnergy: Float, predicted: Float, farEndActive: Bool,
                 output: UnsafePointer<Float>, reference referenceSamples: UnsafePointer<Float>,
                 window: UnsafePointer<Float>) -> (speech: Bool, possible: Bool) {
