@@ -3,7 +3,7 @@ import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
-    .treatAllWarnings(as: .error),
+    .treatAllWarnings(as: .error)
 ]
 
 /// One systemLibrary target per C library: a module map and a one-line header; flags from pkg-config.
@@ -54,14 +54,14 @@ let package = Package(
         // Development machines only: the demo (stand-ins, test PCMs) runs the jarvis-voice next to it.
         .executable(name: "jarvis-voice-demo", targets: ["jarvis-voice-demo"]),
         // The paced test PCM (alsa-lib loads it by this name; see DevTools/JVPacedPCM/jvpaced.c).
-        .library(name: "asound_module_pcm_jvpaced", type: .dynamic, targets: ["JVPacedPCM"]),
+        .library(name: "asound_module_pcm_jvpaced", type: .dynamic, targets: ["JVPacedPCM"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0")
     ],
     targets: [
         // C layer
@@ -77,7 +77,9 @@ let package = Package(
         .target(name: "CGPIODShim", dependencies: ["CGPIOD"]),
         .target(name: "COpusShim", dependencies: ["COpus"]),
         .target(name: "CPosixShim"),
-        .target(name: "JVPacedPCM", dependencies: ["CALSA"], path: "DevTools/JVPacedPCM", cSettings: [.define("PIC")], linkerSettings: [.linkedLibrary("m")]),
+        .target(
+            name: "JVPacedPCM", dependencies: ["CALSA"], path: "DevTools/JVPacedPCM", cSettings: [.define("PIC")],
+            linkerSettings: [.linkedLibrary("m")]),
 
         // pure
         swiftTarget("AudioCore"),
@@ -113,22 +115,26 @@ let package = Package(
                 "Control", "HTTP", "Jarvis", "Media", "Conversation", "Realtime", serviceLifecycle,
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                logging,
+                logging
             ],
             swiftSettings: swiftSettings
         ),
 
         // dev exe: `jarvis-voice demo` forwards here; the service against the stand-ins on the paced test PCMs.
-        devExecutable("jarvis-voice-demo", [
-            "ALSATestbed", "AudioCore", "Basics", "Realtime", "Systemd", "TestProcess", "TestSupport",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        devExecutable(
+            "jarvis-voice-demo",
+            [
+                "ALSATestbed", "AudioCore", "Basics", "Realtime", "Systemd", "TestProcess", "TestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
+            ]),
 
         // dev exe: the endurance run (Benchmarks/soak): the service next to it against the stand-ins for an hour.
-        devExecutable("jarvis-voice-soak", [
-            "ALSATestbed", "Basics", "Realtime", "TestProcess", "TestSupport",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        devExecutable(
+            "jarvis-voice-soak",
+            [
+                "ALSATestbed", "Basics", "Realtime", "TestProcess", "TestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
+            ]),
 
         // test support: PCMs (file plugin and the paced plugin), in-process stand-in servers, tools
         devTarget("ALSATestbed", ["ALSA", "TestProcess"]),
@@ -162,20 +168,26 @@ let package = Package(
         // The command-line tests: they run the built `jarvis-voice` (run, demo, ctl, doctor, check-config,
         // audio-check, devices) as a child process.
         testTarget("CLITests", ["ALSATestbed", "AudioCore", "Basics", "Control", "Realtime", "TestProcess", "TestSupport"]),
-        testTarget("ConversationTests", ["Conversation", "Media", "Realtime", "Jarvis", "HTTP", "AudioCore", "Basics", "AudioEngine", "TestProcess", "TestSupport", logging, serviceLifecycle]),
+        testTarget(
+            "ConversationTests",
+            [
+                "Conversation", "Media", "Realtime", "Jarvis", "HTTP", "AudioCore", "Basics", "AudioEngine", "TestProcess", "TestSupport", logging,
+                serviceLifecycle
+            ])
     ]
 )
 
 // libFuzzer targets (Fuzz/): only when JARVIS_FUZZ=1, so `swift build`/`swift test` and the shipped
 // product never see them. `scripts/fuzz` sets it and builds with `-sanitize=fuzzer,address`.
 if Context.environment["JARVIS_FUZZ"] == "1" {
-    package.targets.append(.executableTarget(
-        name: "jarvis-fuzz",
-        dependencies: [
-            "Configuration", "Media", "Jarvis", "Codecs", "AudioCore", "Basics", "Realtime", "Control",
-            nioCore, .product(name: "NIOEmbedded", package: "swift-nio"),
-        ],
-        path: "Fuzz/jarvis-fuzz",
-        swiftSettings: swiftSettings + [.enableExperimentalFeature("Extern")]
-    ))
+    package.targets.append(
+        .executableTarget(
+            name: "jarvis-fuzz",
+            dependencies: [
+                "Configuration", "Media", "Jarvis", "Codecs", "AudioCore", "Basics", "Realtime", "Control",
+                nioCore, .product(name: "NIOEmbedded", package: "swift-nio")
+            ],
+            path: "Fuzz/jarvis-fuzz",
+            swiftSettings: swiftSettings + [.enableExperimentalFeature("Extern")]
+        ))
 }

@@ -11,7 +11,7 @@ PCM makes it, 8 ms late. The answer is made as the test's stand-in server sends 
 also moves by 1 ms, so the starts meet it at every position of the chain's 16 ms frame in turn, as the
 service's frames meet an answer wherever it happens to begin (a verdict on the echo can depend on it:
 the possible verdict once started 0.9 s into this answer at 11 of the 16 positions and at none of the
-one position the sweep used until session 29). For each start, `jarvis-voice dsp --near-end-trace` gives the verdict per frame;
+one position, which an earlier sweep used). For each start, `jarvis-voice dsp --near-end-trace` gives the verdict per frame;
 the latency is from his first sound to the first verdict that pauses the answer (the verdict or the
 possible one, 'p' in the trace), and any such verdict before him is a false one.
 Speech is made by espeak-ng and sox, as the tests make it (`aec_bench.speak`).

@@ -10,7 +10,7 @@ the played sound exactly as it makes it (the nearest 48 kHz sample at each captu
 high-passed), which finds the alignment of the two files; the mic less that echo is the talker. The
 chain then runs on the mic and the played sound brought to 16 kHz as the service hears it (the reference,
 aligned), and the script prints the talker's word onsets, the answer's stretches and the verdict runs
-('1' near-end speech, 'p' possible near-end speech), in ms of the mic file. Session 29 found this way
+('1' near-end speech, 'p' possible near-end speech), in ms of the mic file. This way showed
 that a verdict on the live echo came from the signal, not from the live chain: the same samples gave the
 same verdict offline.
 

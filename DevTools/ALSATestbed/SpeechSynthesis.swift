@@ -10,8 +10,10 @@ public enum SpeechSynthesis {
 
     /// `text` spoken at 160 words per minute in espeak-ng's `voice`, at its `pitch` (0-99; nil: its default,
     /// 50); the WAV and raw files are left in `directory` as `name`.*.
-    public static func speak(_ text: String, rate: Int, directory: String, name: String, voice: String = "en-us",
-                             pitch: Int? = nil) async throws(Failure) -> [Int16] {
+    public static func speak(
+        _ text: String, rate: Int, directory: String, name: String, voice: String = "en-us",
+        pitch: Int? = nil
+    ) async throws(Failure) -> [Int16] {
         let wav = directory + "/" + name + ".wav"
         let raw = directory + "/" + name + ".raw"
         let pitchArguments = pitch.map { ["-p", "\($0)"] } ?? []

@@ -9,8 +9,10 @@ public final class BackgroundProcess: Sendable {
     private let program: String
     private let status = Mutex<Int32?>(nil)
 
-    public init(_ argv: [String], environment: [String: String] = [:], stdout: ChildProcess.Output = .discard,
-                stderr: ChildProcess.Output = .discard) throws(ChildProcessError) {
+    public init(
+        _ argv: [String], environment: [String: String] = [:], stdout: ChildProcess.Output = .discard,
+        stderr: ChildProcess.Output = .discard
+    ) throws(ChildProcessError) {
         guard let program = argv.first else {
             throw ChildProcessError(call: "posix_spawnp", program: "", errno: SpawnCalls.invalidArgument)
         }

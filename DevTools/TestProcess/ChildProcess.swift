@@ -84,7 +84,8 @@ public enum ChildProcess {
         let errCapture: SpawnCalls.Capture?
 
         init(_ argv: [String], environment: [String: String], stdin: Input, stdout: Output, stderr: Output)
-            throws(ChildProcessError) {
+            throws(ChildProcessError)
+        {
             guard let program = argv.first else {
                 throw ChildProcessError(call: "posix_spawnp", program: "", errno: SpawnCalls.invalidArgument)
             }
@@ -119,8 +120,9 @@ public enum ChildProcess {
                 timedOut = true
             }
             guard let status else { return nil }
-            return Result(status: status, stdout: outCapture?.read() ?? "", stderr: errCapture?.read() ?? "",
-                          timedOut: timedOut)
+            return Result(
+                status: status, stdout: outCapture?.read() ?? "", stderr: errCapture?.read() ?? "",
+                timedOut: timedOut)
         }
 
         func removeCaptures() {

@@ -96,7 +96,7 @@ enum SpawnCalls {
         merged.merge(environment) { _, new in new }
         let cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         let cEnv: [UnsafeMutablePointer<CChar>?] = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (cArgs + cEnv).forEach { free($0) } }
+        defer { for pointer in cArgs + cEnv { free(pointer) } }
         var pid: pid_t = 0
         let result = posix_spawnp(&pid, argv[0], &actions, &attributes, cArgs, cEnv)
         guard result == 0 else { throw ChildProcessError(call: "posix_spawnp", program: argv[0], errno: result) }

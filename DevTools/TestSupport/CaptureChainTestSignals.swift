@@ -9,7 +9,7 @@ public enum CaptureChainTestSignals {
         public var state: UInt64
         public init(seed: UInt64) { state = seed }
         public mutating func next() -> Float {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Float(Int64(bitPattern: state) >> 40) / Float(1 << 23)
         }
         /// A sample of uniform noise at `rms`.
@@ -94,7 +94,10 @@ public enum CaptureChainTestSignals {
         while start < uplink.count - 240 {
             let level = uplink[start..<(start + 240)].withUnsafeBufferPointer { LevelMeter.rmsDBFS($0) }
             if level > -30, loudFrom == nil { loudFrom = start }
-            if level < -45, let from = loudFrom { runs.append((from, start - from)); loudFrom = nil }
+            if level < -45, let from = loudFrom {
+                runs.append((from, start - from))
+                loudFrom = nil
+            }
             start += 240
         }
         if let from = loudFrom { runs.append((from, start - from)) }

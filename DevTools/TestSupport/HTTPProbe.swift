@@ -57,12 +57,13 @@ public enum HTTPProbe {
 
     /// A WebSocket upgrade request for the Realtime stand-in's `/v1/realtime`, with `?model=` when `model`
     /// is not nil.
-    public static func realtimeUpgrade(port: Int, model: String?, apiKey: String, timeout: Duration = .seconds(10)) async throws -> HTTPProbeResponse {
+    public static func realtimeUpgrade(port: Int, model: String?, apiKey: String, timeout: Duration = .seconds(10)) async throws -> HTTPProbeResponse
+    {
         try await get(
             port: port, path: "/v1/realtime" + (model.map { "?model=\($0)" } ?? ""),
             headers: [
                 ("Authorization", "Bearer \(apiKey)"), ("Upgrade", "websocket"), ("Connection", "Upgrade"),
-                ("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="), ("Sec-WebSocket-Version", "13"),
+                ("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="), ("Sec-WebSocket-Version", "13")
             ],
             timeout: timeout)
     }

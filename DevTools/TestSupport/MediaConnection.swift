@@ -39,8 +39,9 @@ struct MediaConnection {
         if let delay = route.firstByteDelay { try await Task.sleep(for: delay) }
         switch route.content {
         case .status(let code):
-            try await send(outbound, status: "\(code) \(Self.reason(code))", headers: [("Content-Type", "text/plain")],
-                           body: Array("status \(code)\n".utf8), limit: nil)
+            try await send(
+                outbound, status: "\(code) \(Self.reason(code))", headers: [("Content-Type", "text/plain")],
+                body: Array("status \(code)\n".utf8), limit: nil)
         case .redirect(let location):
             try await send(outbound, status: "302 Found", headers: [("Location", location)], body: [], limit: nil)
         case .file(let bytes, let contentType):

@@ -10,20 +10,26 @@ public enum MediaFixtures {
     private static let cache = Mutex<[String: [UInt8]]>([:])
 
     /// A sine MP3 made by `sox -D -n -r RATE -c CH -C KBPS out.mp3 synth SECONDS sine FREQ`.
-    public static func sineMP3(seconds: Double = 2, frequency: Int = 440, sampleRate: Int = 44_100,
-                               channels: Int = 2, kbps: Int = 128) throws -> [UInt8] {
-        try soxOutput(extension: "mp3", [
-            "-D", "-n", "-r", String(sampleRate), "-c", String(channels), "-C", String(kbps),
-            "%OUT%", "synth", String(seconds), "sine", String(frequency), "vol", "0.5",
-        ])
+    public static func sineMP3(
+        seconds: Double = 2, frequency: Int = 440, sampleRate: Int = 44_100,
+        channels: Int = 2, kbps: Int = 128
+    ) throws -> [UInt8] {
+        try soxOutput(
+            extension: "mp3",
+            [
+                "-D", "-n", "-r", String(sampleRate), "-c", String(channels), "-C", String(kbps),
+                "%OUT%", "synth", String(seconds), "sine", String(frequency), "vol", "0.5"
+            ])
     }
 
     /// Raw signed 16-bit little-endian PCM of a sine, as interleaved samples.
     public static func sinePCM(seconds: Double, frequency: Int, sampleRate: Int, channels: Int) throws -> [Int16] {
-        let bytes = try soxOutput(extension: "s16", [
-            "-D", "-n", "-r", String(sampleRate), "-c", String(channels), "-b", "16", "-e", "signed-integer",
-            "%OUT%", "synth", String(seconds), "sine", String(frequency), "vol", "0.5",
-        ])
+        let bytes = try soxOutput(
+            extension: "s16",
+            [
+                "-D", "-n", "-r", String(sampleRate), "-c", String(channels), "-b", "16", "-e", "signed-integer",
+                "%OUT%", "synth", String(seconds), "sine", String(frequency), "vol", "0.5"
+            ])
         return stride(from: 0, to: bytes.count - 1, by: 2).map { Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8) }
     }
 

@@ -114,24 +114,26 @@ public final class MediaStandIn: Sendable {
     /// A PLS body listing `urls`.
     public static func pls(_ urls: [String], title: String = "Stand-in") -> [UInt8] {
         var text = "[playlist]\nnumberofentries=\(urls.count)\n"
-        for (index, url) in urls.enumerated() { text += "File\(index + 1)=\(url)\nTitle\(index + 1)=\(title) (#\(index + 1))\nLength\(index + 1)=-1\n" }
+        for (index, url) in urls.enumerated() {
+            text += "File\(index + 1)=\(url)\nTitle\(index + 1)=\(title) (#\(index + 1))\nLength\(index + 1)=-1\n"
+        }
         return Array((text + "Version=2\n").utf8)
     }
 
     /// An RSS 2.0 feed with iTunes tags; episodes are (title, enclosure URL, length, pubDate).
     public static func rss(title: String, episodes: [(title: String, url: String, length: Int, pubDate: String)]) -> [UInt8] {
         var xml = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel><title>\(title)</title>
-
-        """
-        for (index, episode) in episodes.enumerated() {
-            xml += """
-            <item><title><![CDATA[\(episode.title)]]></title><pubDate>\(episode.pubDate)</pubDate>
-            <enclosure url="\(episode.url)" length="\(episode.length)" type="audio/mpeg"/>
-            <itunes:episode>\(index + 1)</itunes:episode><itunes:duration>0:02</itunes:duration></item>
+            <?xml version="1.0" encoding="UTF-8"?>
+            <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel><title>\(title)</title>
 
             """
+        for (index, episode) in episodes.enumerated() {
+            xml += """
+                <item><title><![CDATA[\(episode.title)]]></title><pubDate>\(episode.pubDate)</pubDate>
+                <enclosure url="\(episode.url)" length="\(episode.length)" type="audio/mpeg"/>
+                <itunes:episode>\(index + 1)</itunes:episode><itunes:duration>0:02</itunes:duration></item>
+
+                """
         }
         return Array((xml + "</channel></rss>\n").utf8)
     }

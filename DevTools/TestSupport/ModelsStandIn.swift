@@ -38,7 +38,7 @@ public final class ModelsStandIn: Sendable {
         /// The API's model object, `shutdown_date` last and only when one is announced.
         func object(_ id: String) -> GoJSON {
             var fields: [(String, GoJSON)] = [
-                ("id", .string(id)), ("object", .string("model")), ("created", .int(1_770_000_000)), ("owned_by", .string("system")),
+                ("id", .string(id)), ("object", .string("model")), ("created", .int(1_770_000_000)), ("owned_by", .string("system"))
             ]
             if let date = shutdownDates[id] { fields.append(("shutdown_date", .string(date))) }
             return .ordered(fields)

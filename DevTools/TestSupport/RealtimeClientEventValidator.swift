@@ -14,16 +14,16 @@ enum RealtimeClientEventValidator {
     static let gaTypes: Set<String> = [
         "session.update", "input_audio_buffer.append", "input_audio_buffer.commit", "input_audio_buffer.clear",
         "conversation.item.create", "conversation.item.truncate", "conversation.item.delete", "conversation.item.retrieve",
-        "response.create", "response.cancel", "output_audio_buffer.clear",
+        "response.create", "response.cancel", "output_audio_buffer.clear"
     ]
     static let betaTypes: Set<String> = ["transcription_session.update"]
     static let betaSessionKeys: Set<String> = [
         "voice", "input_audio_format", "output_audio_format", "turn_detection", "input_audio_transcription",
-        "input_audio_noise_reduction", "modalities", "temperature", "max_response_output_tokens", "speed",
+        "input_audio_noise_reduction", "modalities", "temperature", "max_response_output_tokens", "speed"
     ]
     static let gaSessionKeys: Set<String> = [
         "type", "audio", "include", "instructions", "max_output_tokens", "model", "output_modalities", "parallel_tool_calls",
-        "prompt", "reasoning", "tool_choice", "tools", "tracing", "truncation",
+        "prompt", "reasoning", "tool_choice", "tools", "tracing", "truncation"
     ]
     static let voices: Set<String> = ["alloy", "ash", "ballad", "coral", "echo", "sage", "shimmer", "verse", "marin", "cedar"]
 
@@ -40,7 +40,8 @@ enum RealtimeClientEventValidator {
         }
         func unknownKeys(_ allowed: Set<String>) -> Verdict? {
             let extra = Set(fields.keys).subtracting(allowed.union(["type", "event_id"]))
-            return extra.isEmpty ? nil : .invalid(code: "unknown_parameter", message: "Unknown parameter: '\(extra.sorted()[0])'.", param: extra.sorted()[0])
+            return extra.isEmpty
+                ? nil : .invalid(code: "unknown_parameter", message: "Unknown parameter: '\(extra.sorted()[0])'.", param: extra.sorted()[0])
         }
         switch type {
         case "session.update":
@@ -73,11 +74,13 @@ enum RealtimeClientEventValidator {
         case "response.create":
             if let bad = unknownKeys(["response"]) { return bad }
             guard let response = fields["response"], response != .null else { return .valid }
-            guard case .object(let options) = response else { return .invalid(code: "invalid_type", message: "response must be an object", param: "response") }
+            guard case .object(let options) = response else {
+                return .invalid(code: "invalid_type", message: "response must be an object", param: "response")
+            }
             if options["modalities"] != nil || options["voice"] != nil || options["temperature"] != nil { return .beta("response.create.response") }
             let allowed: Set<String> = [
                 "audio", "conversation", "input", "instructions", "max_output_tokens", "metadata", "output_modalities", "tools",
-                "tool_choice", "prompt", "reasoning", "parallel_tool_calls",
+                "tool_choice", "prompt", "reasoning", "parallel_tool_calls"
             ]
             if let extra = Set(options.keys).subtracting(allowed).sorted().first {
                 return .invalid(code: "unknown_parameter", message: "Unknown parameter: 'response.\(extra)'.", param: "response.\(extra)")
@@ -85,7 +88,9 @@ enum RealtimeClientEventValidator {
             return .valid
         case "response.cancel":
             if let bad = unknownKeys(["response_id"]) { return bad }
-            if let id = fields["response_id"], id.stringValue == nil { return .invalid(code: "invalid_type", message: "response_id must be a string", param: "response_id") }
+            if let id = fields["response_id"], id.stringValue == nil {
+                return .invalid(code: "invalid_type", message: "response_id must be a string", param: "response_id")
+            }
             return .valid
         default:
             return .valid
@@ -101,7 +106,9 @@ enum RealtimeClientEventValidator {
         if let beta = fields.keys.first(where: betaSessionKeys.contains) { return .beta("session.\(beta)") }
         guard let type = fields["type"]?.stringValue else { return .beta("session without type") }
         guard type == "realtime" || type == "transcription" else {
-            return .invalid(code: "invalid_value", message: "Invalid value: '\(type)'. Supported values are: 'realtime' and 'transcription'.", param: "session.type")
+            return .invalid(
+                code: "invalid_value", message: "Invalid value: '\(type)'. Supported values are: 'realtime' and 'transcription'.",
+                param: "session.type")
         }
         if let extra = Set(fields.keys).subtracting(gaSessionKeys).sorted().first {
             return .invalid(code: "unknown_parameter", message: "Unknown parameter: 'session.\(extra)'.", param: "session.\(extra)")
@@ -117,22 +124,30 @@ enum RealtimeClientEventValidator {
             }
             if case .object(let input)? = audio["input"] {
                 if let extra = Set(input.keys).subtracting(["format", "turn_detection", "transcription", "noise_reduction"]).sorted().first {
-                    return .invalid(code: "unknown_parameter", message: "Unknown parameter: 'session.audio.input.\(extra)'.", param: "session.audio.input.\(extra)")
+                    return .invalid(
+                        code: "unknown_parameter", message: "Unknown parameter: 'session.audio.input.\(extra)'.",
+                        param: "session.audio.input.\(extra)")
                 }
                 if let format = input["format"], let bad = validateFormat(format, "session.audio.input.format") { return bad }
                 if let detection = input["turn_detection"], detection != .null {
                     let type = detection["type"]?.stringValue
                     guard type == "server_vad" || type == "semantic_vad" else {
-                        return .invalid(code: "invalid_value", message: "turn_detection.type must be server_vad or semantic_vad", param: "session.audio.input.turn_detection.type")
+                        return .invalid(
+                            code: "invalid_value", message: "turn_detection.type must be server_vad or semantic_vad",
+                            param: "session.audio.input.turn_detection.type")
                     }
                     if let idle = detection["idle_timeout_ms"]?.numberValue, !(5000...30000).contains(idle) {
-                        return .invalid(code: "integer_out_of_range", message: "idle_timeout_ms must be between 5000 and 30000", param: "session.audio.input.turn_detection.idle_timeout_ms")
+                        return .invalid(
+                            code: "integer_out_of_range", message: "idle_timeout_ms must be between 5000 and 30000",
+                            param: "session.audio.input.turn_detection.idle_timeout_ms")
                     }
                 }
             }
             if case .object(let output)? = audio["output"] {
                 if let extra = Set(output.keys).subtracting(["format", "voice", "speed"]).sorted().first {
-                    return .invalid(code: "unknown_parameter", message: "Unknown parameter: 'session.audio.output.\(extra)'.", param: "session.audio.output.\(extra)")
+                    return .invalid(
+                        code: "unknown_parameter", message: "Unknown parameter: 'session.audio.output.\(extra)'.",
+                        param: "session.audio.output.\(extra)")
                 }
                 if let format = output["format"], let bad = validateFormat(format, "session.audio.output.format") { return bad }
                 if let voice = output["voice"]?.stringValue, !voices.contains(voice) {

@@ -37,7 +37,8 @@ public final class RealtimeProbeClient: Sendable {
                         upgradePipelineHandler: { channel, _ in
                             channel.eventLoop.makeCompletedFuture {
                                 try channel.pipeline.syncOperations.addHandler(
-                                    NIOWebSocketFrameAggregator(minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1 << 16, maxAccumulatedFrameSize: 32 << 20))
+                                    NIOWebSocketFrameAggregator(
+                                        minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1 << 16, maxAccumulatedFrameSize: 32 << 20))
                                 return .websocket(try NIOAsyncChannel(wrappingChannelSynchronously: channel))
                             }
                         })

@@ -19,9 +19,9 @@ public struct RealtimeStandInScript: Sendable {
     }
 
     /// The models OpenAI shut down on 2027-01-20.
-    public static let shutDownOn2027_01_20: Set<String> = [
+    public static let shutDownOnJanuary20th2027: Set<String> = [
         "gpt-realtime", "gpt-realtime-2025-08-28", "gpt-realtime-mini", "gpt-realtime-mini-2025-12-15",
-        "gpt-audio-mini", "gpt-audio-mini-2025-12-15",
+        "gpt-audio-mini", "gpt-audio-mini-2025-12-15"
     ]
     /// The Realtime models the API serves (the 2.x ones reason and speak preambles).
     public static let currentModels = ["gpt-realtime-1.5", "gpt-realtime-2", "gpt-realtime-2.1", "gpt-realtime-2.1-mini"]
@@ -30,7 +30,7 @@ public struct RealtimeStandInScript: Sendable {
     public var apiKey = "sk-standin-test-key"
     public var authFailure: AuthFailure = .errorEventThenClose
     /// An upgrade asking for one of these (or for no model) gets HTTP 404 `model_not_found`, as from the API.
-    public var shutDownModels: Set<String> = Self.shutDownOn2027_01_20
+    public var shutDownModels: Set<String> = Self.shutDownOnJanuary20th2027
     /// nil: upgrades are not refused for the account's sake.
     public var upgradeRefusal: UpgradeRefusal?
     /// The first response of a turn calls this function (the engine's `ask_jarvis`); used when

@@ -82,7 +82,8 @@ public enum OpenAIErrorBody {
     public static let invalidAPIKey = body(message: "Incorrect API key provided.", type: "invalid_request_error", code: "invalid_api_key")
 
     public static let creditExhausted = body(
-        message: "You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.",
+        message:
+            "You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.",
         type: "insufficient_quota", code: "credit_balance_exhausted")
 
     public static func modelNotFound(_ model: String) -> String {
@@ -96,9 +97,12 @@ public enum OpenAIErrorBody {
     /// `{"error":{"message":…,"type":…,"param":null,"code":…}}`.
     public static func body(message: String, type: String, code: String?) -> String {
         GoJSON.ordered([
-            ("error", .ordered([
-                ("message", .string(message)), ("type", .string(type)), ("param", .null), ("code", code.map(GoJSON.string) ?? .null),
-            ])),
+            (
+                "error",
+                .ordered([
+                    ("message", .string(message)), ("type", .string(type)), ("param", .null), ("code", code.map(GoJSON.string) ?? .null)
+                ])
+            )
         ]).serialized
     }
 }

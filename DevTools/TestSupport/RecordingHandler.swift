@@ -17,8 +17,9 @@ public final class RecordingHandler: ControlHandler {
         return await answer(command)
     }
 
-    public static let idleStatus = ServiceStatus(state: "idle", realtimeConnected: false, jarvisSessionID: nil,
-                                                 media: MediaStatus(state: .stopped, volume: 0.5))
+    public static let idleStatus = ServiceStatus(
+        state: "idle", realtimeConnected: false, jarvisSessionID: nil,
+        media: MediaStatus(state: .stopped, volume: 0.5))
 
     @Sendable public static func standard(_ command: ControlCommand) async -> ControlResponse {
         switch command {
@@ -28,4 +29,3 @@ public final class RecordingHandler: ControlHandler {
         }
     }
 }
-

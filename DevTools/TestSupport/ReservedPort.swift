@@ -35,9 +35,13 @@ public final class ReservedPort: Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        guard bound == 0, withUnsafeMutablePointer(to: &address, {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }) == 0 else {
+        guard bound == 0,
+            withUnsafeMutablePointer(
+                to: &address,
+                {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+                }) == 0
+        else {
             close(fd)
             return nil
         }

@@ -25,9 +25,9 @@ extension StandInConnection {
             "total_tokens": .number(Double(132 + 41 + outputAudio)), "input_tokens": 132, "output_tokens": .number(Double(41 + outputAudio)),
             "input_token_details": [
                 "text_tokens": 59, "audio_tokens": 73, "image_tokens": 0, "cached_tokens": 64,
-                "cached_tokens_details": ["text_tokens": 0, "audio_tokens": 64, "image_tokens": 0],
+                "cached_tokens_details": ["text_tokens": 0, "audio_tokens": 64, "image_tokens": 0]
             ],
-            "output_token_details": ["text_tokens": 41, "audio_tokens": .number(Double(outputAudio))],
+            "output_token_details": ["text_tokens": 41, "audio_tokens": .number(Double(outputAudio))]
         ]
     }
 
@@ -36,7 +36,7 @@ extension StandInConnection {
             "id": .string(id), "object": "realtime.response", "status": .string(status), "status_details": details,
             "output": .array(output), "conversation_id": "conv_standin", "output_modalities": ["audio"],
             "max_output_tokens": "inf", "metadata": .null, "usage": usage,
-            "audio": ["output": ["format": ["type": "audio/pcm", "rate": 24000], "voice": "alloy"]],
+            "audio": ["output": ["format": ["type": "audio/pcm", "rate": 24000], "voice": "alloy"]]
         ]
     }
 
@@ -105,7 +105,7 @@ extension StandInConnection {
             "type": "response.done",
             "response": response(
                 responseID, status: cancelReason == nil ? "completed" : "cancelled", output: output,
-                usage: Self.usage(outputAudioMs: samples / 24), details: details),
+                usage: Self.usage(outputAudioMs: samples / 24), details: details)
         ])
         emitRateLimits()
     }
@@ -115,7 +115,7 @@ extension StandInConnection {
         let index = JSONValue.number(Double(outputIndex))
         var item: JSONValue = [
             "id": .string(itemID), "object": "realtime.item", "type": "function_call", "status": "in_progress",
-            "name": .string(call.name), "call_id": .string(call.callID), "arguments": "",
+            "name": .string(call.name), "call_id": .string(call.callID), "arguments": ""
         ]
         emit(["type": "response.output_item.added", "response_id": .string(responseID), "output_index": index, "item": item])
         let previous = addItem(itemID)
@@ -125,12 +125,12 @@ extension StandInConnection {
         for piece in [arguments[..<middle], arguments[middle...]] {
             emit([
                 "type": "response.function_call_arguments.delta", "response_id": .string(responseID), "item_id": .string(itemID),
-                "output_index": index, "call_id": .string(call.callID), "delta": .string(String(piece)),
+                "output_index": index, "call_id": .string(call.callID), "delta": .string(String(piece))
             ])
         }
         emit([
             "type": "response.function_call_arguments.done", "response_id": .string(responseID), "item_id": .string(itemID),
-            "output_index": index, "call_id": .string(call.callID), "name": .string(call.name), "arguments": .string(arguments),
+            "output_index": index, "call_id": .string(call.callID), "name": .string(call.name), "arguments": .string(arguments)
         ])
         if case .object(var fields) = item {
             fields["status"] = "completed"
@@ -154,13 +154,17 @@ extension StandInConnection {
         state.withLock { $0.assistantAudioMs[itemID] = 0 }
         let previous = addItem(itemID)
         let ids: [String: JSONValue] = [
-            "response_id": .string(responseID), "item_id": .string(itemID), "output_index": .number(Double(outputIndex)), "content_index": 0,
+            "response_id": .string(responseID), "item_id": .string(itemID), "output_index": .number(Double(outputIndex)), "content_index": 0
         ]
         func part(_ type: String, _ fields: [String: JSONValue] = [:]) -> JSONValue {
             .object(ids.merging(fields) { _, new in new }.merging(["type": .string(type)]) { _, new in new })
         }
-        let inProgress: JSONValue = ["id": .string(itemID), "object": "realtime.item", "type": "message", "role": "assistant", "status": "in_progress", "content": []]
-        emit(["type": "response.output_item.added", "response_id": .string(responseID), "output_index": .number(Double(outputIndex)), "item": inProgress])
+        let inProgress: JSONValue = [
+            "id": .string(itemID), "object": "realtime.item", "type": "message", "role": "assistant", "status": "in_progress", "content": []
+        ]
+        emit([
+            "type": "response.output_item.added", "response_id": .string(responseID), "output_index": .number(Double(outputIndex)), "item": inProgress
+        ])
         emit(["type": "conversation.item.added", "previous_item_id": previous.map(JSONValue.string) ?? .null, "item": inProgress])
         emit(part("response.content_part.added", ["part": ["type": "audio", "transcript": ""]]))
         let words = transcript.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
@@ -179,7 +183,10 @@ extension StandInConnection {
             state.withLock { $0.assistantAudioMs[itemID] = ms }
             standIn.countDelta()
             if index < words.count {
-                emit(part("response.output_audio_transcript.delta", ["delta": .string((index == 0 ? "" : " ") + words[index]), "obfuscation": "standin"]))
+                emit(
+                    part(
+                        "response.output_audio_transcript.delta", ["delta": .string((index == 0 ? "" : " ") + words[index]), "obfuscation": "standin"]
+                    ))
                 sentWords += 1
             }
             if dropsConnection, number == 1, let dropAfter = script.dropConnectionAfterDeltas, index + 1 >= dropAfter {
@@ -200,7 +207,7 @@ extension StandInConnection {
         let done: JSONValue = [
             "id": .string(itemID), "object": "realtime.item", "type": "message", "role": "assistant",
             "status": .string(cancelReason == nil ? "completed" : "incomplete"),
-            "content": [["type": "output_audio", "transcript": .string(said)]],
+            "content": [["type": "output_audio", "transcript": .string(said)]]
         ]
         emit(["type": "response.output_item.done", "response_id": .string(responseID), "output_index": .number(Double(outputIndex)), "item": done])
         emit(["type": "conversation.item.done", "previous_item_id": previous.map(JSONValue.string) ?? .null, "item": done])
@@ -212,8 +219,8 @@ extension StandInConnection {
             "type": "rate_limits.updated",
             "rate_limits": [
                 ["name": "requests", "limit": 5000, "remaining": 4999, "reset_seconds": 0.012],
-                ["name": "tokens", "limit": 40000, "remaining": 35000, "reset_seconds": 7.5],
-            ],
+                ["name": "tokens", "limit": 40000, "remaining": 35000, "reset_seconds": 7.5]
+            ]
         ])
     }
 

@@ -13,7 +13,10 @@ final class StandInConnection: Sendable {
     }
 
     /// What the next response does: the turn's n-th scripted function call, or the answer audio.
-    enum Stage: Sendable, Equatable { case functionCall(Int), answer }
+    enum Stage: Sendable, Equatable {
+        case functionCall(Int)
+        case answer
+    }
 
     struct State: Sendable {
         var model = "gpt-realtime"
@@ -92,7 +95,9 @@ final class StandInConnection: Sendable {
                 }
                 defer { group.cancelAll() }
                 if !authorized {
-                    emitError(type: "invalid_request_error", code: "invalid_api_key", message: "Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.")
+                    emitError(
+                        type: "invalid_request_error", code: "invalid_api_key",
+                        message: "Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.")
                     close(code: 1008, reason: "Incorrect API key provided")
                 } else if betaHeader {
                     standIn.reject("OpenAI-Beta header")
@@ -148,8 +153,8 @@ final class StandInConnection: Sendable {
             "type": "error",
             "error": [
                 "type": .string(type), "code": .string(code), "message": .string(message),
-                "param": param.map(JSONValue.string) ?? .null, "event_id": eventID.map(JSONValue.string) ?? .null,
-            ],
+                "param": param.map(JSONValue.string) ?? .null, "event_id": eventID.map(JSONValue.string) ?? .null
+            ]
         ])
     }
 
@@ -272,11 +277,14 @@ final class StandInConnection: Sendable {
         switch state.turnDetection {
         case nil: detection = .null
         case "semantic_vad"?:
-            detection = ["type": "semantic_vad", "eagerness": "auto", "create_response": .bool(state.createResponse), "interrupt_response": .bool(state.interruptResponse)]
+            detection = [
+                "type": "semantic_vad", "eagerness": "auto", "create_response": .bool(state.createResponse),
+                "interrupt_response": .bool(state.interruptResponse)
+            ]
         default:
             detection = [
                 "type": "server_vad", "threshold": 0.5, "prefix_padding_ms": 300, "silence_duration_ms": .number(Double(state.silenceMs)),
-                "idle_timeout_ms": .null, "create_response": .bool(state.createResponse), "interrupt_response": .bool(state.interruptResponse),
+                "idle_timeout_ms": .null, "create_response": .bool(state.createResponse), "interrupt_response": .bool(state.interruptResponse)
             ]
         }
         return [
@@ -287,16 +295,19 @@ final class StandInConnection: Sendable {
             "audio": [
                 "input": [
                     "format": ["type": "audio/pcm", "rate": 24000], "transcription": state.transcription,
-                    "noise_reduction": state.noiseReduction, "turn_detection": detection,
+                    "noise_reduction": state.noiseReduction, "turn_detection": detection
                 ],
-                "output": ["format": ["type": "audio/pcm", "rate": 24000], "voice": .string(state.voice), "speed": 1.0],
-            ],
+                "output": ["format": ["type": "audio/pcm", "rate": 24000], "voice": .string(state.voice), "speed": 1.0]
+            ]
         ]
     }
 
     private func append(_ audio: String) {
         let samples = Base64.decodeSamples(audio) ?? []
-        enum Step { case started(Int, String, cancel: Bool), stopped(Int, String, respond: Bool) }
+        enum Step {
+            case started(Int, String, cancel: Bool)
+            case stopped(Int, String, respond: Bool)
+        }
         let steps = state.withLock { state -> [Step] in
             state.bufferedSamples += samples.count
             guard state.turnDetection != nil else { return [] }
@@ -336,7 +347,8 @@ final class StandInConnection: Sendable {
         guard ms >= 100 else {
             emitError(
                 code: "input_audio_buffer_commit_empty",
-                message: "Error committing input audio buffer: buffer too small. Expected at least 100ms of audio, but buffer only has \(ms)ms of audio.",
+                message:
+                    "Error committing input audio buffer: buffer too small. Expected at least 100ms of audio, but buffer only has \(ms)ms of audio.",
                 eventID: eventID)
             return
         }
@@ -349,7 +361,7 @@ final class StandInConnection: Sendable {
         emit(["type": "input_audio_buffer.committed", "item_id": .string(item), "previous_item_id": previous.map(JSONValue.string) ?? .null])
         let userItem: JSONValue = [
             "id": .string(item), "type": "message", "role": "user", "status": "completed", "object": "realtime.item",
-            "content": [["type": "input_audio", "transcript": .null]],
+            "content": [["type": "input_audio", "transcript": .null]]
         ]
         emit(["type": "conversation.item.added", "previous_item_id": previous.map(JSONValue.string) ?? .null, "item": userItem])
         emit(["type": "conversation.item.done", "previous_item_id": previous.map(JSONValue.string) ?? .null, "item": userItem])
@@ -382,7 +394,9 @@ final class StandInConnection: Sendable {
             return
         }
         guard end <= received else {
-            emitError(code: "invalid_value", message: "Audio content of \(received)ms is already shorter than \(end)ms", param: "audio_end_ms", eventID: eventID)
+            emitError(
+                code: "invalid_value", message: "Audio content of \(received)ms is already shorter than \(end)ms", param: "audio_end_ms",
+                eventID: eventID)
             return
         }
         emit(["type": "conversation.item.truncated", "item_id": .string(item), "content_index": 0, "audio_end_ms": .number(Double(end))])
@@ -425,7 +439,8 @@ final class StandInConnection: Sendable {
         if let active = result.active {
             emitError(
                 code: "conversation_already_has_active_response",
-                message: "Conversation already has an active response in progress: \(active). Wait until the response is finished before creating a new one.",
+                message:
+                    "Conversation already has an active response in progress: \(active). Wait until the response is finished before creating a new one.",
                 eventID: eventID)
             return
         }

@@ -19,11 +19,13 @@ public final class StandInExecutor: TaskExecutor, @unchecked Sendable {
         sem_init(available, 0, 0)
         var thread = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
-        let result = pthread_create(&thread, nil, { context in
-            let executor = Unmanaged<StandInExecutor>.fromOpaque(context!).takeRetainedValue()
-            executor.run()
-            return nil
-        }, context)
+        let result = pthread_create(
+            &thread, nil,
+            { context in
+                let executor = Unmanaged<StandInExecutor>.fromOpaque(context!).takeRetainedValue()
+                executor.run()
+                return nil
+            }, context)
         precondition(result == 0, "pthread_create for the stand-in executor failed: \(result)")
         pthread_detach(thread)
     }

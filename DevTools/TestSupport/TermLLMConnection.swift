@@ -43,8 +43,9 @@ struct TermLLMConnection {
     // MARK: routing
 
     private func handle(_ head: HTTPRequestHead, body: String, outbound: Outbound, closed: ClosedFlag) async throws -> Bool {
-        let recorded = TermLLMRecordedRequest(method: head.method.rawValue, path: head.uri,
-                                              headers: head.headers.map { (name: $0.name, value: $0.value) }, body: body)
+        let recorded = TermLLMRecordedRequest(
+            method: head.method.rawValue, path: head.uri,
+            headers: head.headers.map { (name: $0.name, value: $0.value) }, body: body)
         let options = standIn.state.withLock { state -> TermLLMStandIn.Options in
             state.requests.append(recorded)
             return state.options
@@ -52,8 +53,9 @@ struct TermLLMConnection {
         let path = head.uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? head.uri
         let base = options.basePath
         guard base.isEmpty || path == base || path.hasPrefix(base + "/") else {
-            try await writeSimple(outbound, status: 307, contentType: "text/html; charset=utf-8",
-                                  body: "<a href=\"\(base)/\">Temporary Redirect</a>.\n\n", extra: [("Location", "\(base)/")])
+            try await writeSimple(
+                outbound, status: 307, contentType: "text/html; charset=utf-8",
+                body: "<a href=\"\(base)/\">Temporary Redirect</a>.\n\n", extra: [("Location", "\(base)/")])
             return true
         }
         let route = String(path.dropFirst(base.count))
@@ -66,8 +68,9 @@ struct TermLLMConnection {
                 health["version"] = .string("0.0.0-standin")
                 health["capabilities"] = .array([.string("web"), .string("api")])
             }
-            try await writeSimple(outbound, status: 200, contentType: "application/json", body: GoJSON.object(health).serialized + "\n",
-                                  version: false)
+            try await writeSimple(
+                outbound, status: 200, contentType: "application/json", body: GoJSON.object(health).serialized + "\n",
+                version: false)
             return true
         case "/v1/chat/completions", "/v1/responses":
             guard head.method == .POST else {
@@ -122,7 +125,10 @@ struct TermLLMConnection {
         enum Content: Decodable {
             case text(String)
             case parts([Part])
-            struct Part: Decodable { var type: String; var text: String? }
+            struct Part: Decodable {
+                var type: String
+                var text: String?
+            }
             init(from decoder: any Decoder) throws {
                 let container = try decoder.singleValueContainer()
                 if let text = try? container.decode(String.self) { self = .text(text) } else { self = .parts(try container.decode([Part].self)) }
@@ -139,8 +145,10 @@ struct TermLLMConnection {
         var model: String?
     }
 
-    private func chatCompletions(_ head: HTTPRequestHead, body: String, options: TermLLMStandIn.Options, outbound: Outbound,
-                                 closed: ClosedFlag) async throws -> Bool {
+    private func chatCompletions(
+        _ head: HTTPRequestHead, body: String, options: TermLLMStandIn.Options, outbound: Outbound,
+        closed: ClosedFlag
+    ) async throws -> Bool {
         guard let request = try? JSONDecoder().decode(ChatRequest.self, from: Data(body.utf8)) else {
             try await writeError(outbound, status: 400, message: "invalid character in request body", type: "invalid_request_error")
             return true
@@ -180,9 +188,12 @@ struct TermLLMConnection {
             let model = (request.model ?? "").isEmpty ? state.options.model : request.model!
             return (state.planner(context), model)
         }
-        let chunkID = "chatcmpl_" + String(sessionID.unicodeScalars.filter {
-            ($0.properties.isASCIIHexDigit || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || $0 == "_" || $0 == "-")
-        }.map(Character.init))
+        let chunkID =
+            "chatcmpl_"
+            + String(
+                sessionID.unicodeScalars.filter {
+                    ($0.properties.isASCIIHexDigit || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || $0 == "_" || $0 == "-")
+                }.map(Character.init))
         guard let (plan, model) = claim else {
             let message = "session is busy processing another request"
             if !stream {
@@ -270,15 +281,20 @@ struct TermLLMConnection {
         }
     }
 
-    private func nonStreaming(_ plan: TermLLMTurnPlan, outbound: Outbound, model: String, pacer: Pacer,
-                              text: inout String, outcome: inout String) async throws -> Bool {
+    private func nonStreaming(
+        _ plan: TermLLMTurnPlan, outbound: Outbound, model: String, pacer: Pacer,
+        text: inout String, outcome: inout String
+    ) async throws -> Bool {
         var toolCalls: [GoJSON] = []
         for step in plan.steps {
             switch step {
             case .text(let piece): text += piece
             case .toolCall(let name, let arguments):
-                toolCalls.append(.object(["id": .string("toolu_\(toolCalls.count + 1)"), "type": .string("function"),
-                                          "function": .object(["name": .string(name), "arguments": .string(arguments)])]))
+                toolCalls.append(
+                    .object([
+                        "id": .string("toolu_\(toolCalls.count + 1)"), "type": .string("function"),
+                        "function": .object(["name": .string(name), "arguments": .string(arguments)])
+                    ]))
             case .sleep(let duration), .silence(let duration): try await pacer.wait(duration, pings: false, outbound: outbound)
             case .hold(let gate, let timeout): try await pacer.wait(timeout, pings: false, outbound: outbound, until: gate)
             case .heartbeat: break
@@ -291,12 +307,17 @@ struct TermLLMConnection {
         }
         var message: [String: GoJSON] = ["role": .string("assistant"), "content": .string(text)]
         if !toolCalls.isEmpty { message["tool_calls"] = .array(toolCalls) }
-        let body = GoJSON.object([
-            "choices": .array([.object(["finish_reason": .string(toolCalls.isEmpty ? "stop" : "tool_calls"), "index": .int(0),
-                                        "message": .object(message)])]),
-            "created": .int(Self.now()), "id": .string("chatcmpl_q1w2e3r4t5y6"), "model": .string(model),
-            "object": .string("chat.completion"),
-        ]).serialized + "\n"
+        let body =
+            GoJSON.object([
+                "choices": .array([
+                    .object([
+                        "finish_reason": .string(toolCalls.isEmpty ? "stop" : "tool_calls"), "index": .int(0),
+                        "message": .object(message)
+                    ])
+                ]),
+                "created": .int(Self.now()), "id": .string("chatcmpl_q1w2e3r4t5y6"), "model": .string(model),
+                "object": .string("chat.completion")
+            ]).serialized + "\n"
         try await writeSimple(outbound, status: 200, contentType: "application/json", body: body)
         outcome = "completed"
         return true
@@ -309,7 +330,7 @@ struct TermLLMConnection {
     func writeSSEHead(_ outbound: Outbound, sessionID: String?, extra: [(String, String)]) async throws {
         var headers = HTTPHeaders([
             ("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache"), ("Connection", "keep-alive"),
-            ("X-Accel-Buffering", "no"),
+            ("X-Accel-Buffering", "no")
         ])
         if let sessionID { headers.add(name: "X-Session-Id", value: sessionID) }
         for (name, value) in extra { headers.add(name: name, value: value) }
@@ -321,8 +342,10 @@ struct TermLLMConnection {
         try await outbound.write(.body(.byteBuffer(ByteBuffer(string: text))))
     }
 
-    func writeSimple(_ outbound: Outbound, status: Int, contentType: String, body: String, extra: [(String, String)] = [],
-                     version: Bool = true) async throws {
+    func writeSimple(
+        _ outbound: Outbound, status: Int, contentType: String, body: String, extra: [(String, String)] = [],
+        version: Bool = true
+    ) async throws {
         var headers = HTTPHeaders([("Content-Type", contentType), ("Content-Length", String(body.utf8.count))])
         for (name, value) in extra { headers.add(name: name, value: value) }
         if version { headers.add(name: "X-Term-Llm-Ui-Version", value: "3b1f0c2d") }
@@ -332,8 +355,10 @@ struct TermLLMConnection {
     }
 
     /// term-llm's error body: `{"error":{"message":...,"type":...}}` plus json.Encoder's newline.
-    func writeError(_ outbound: Outbound, status: Int, message: String, type: String, extra: [(String, String)] = [],
-                    version: Bool = true) async throws {
+    func writeError(
+        _ outbound: Outbound, status: Int, message: String, type: String, extra: [(String, String)] = [],
+        version: Bool = true
+    ) async throws {
         let body = GoJSON.object(["error": .object(["message": .string(message), "type": .string(type)])]).serialized + "\n"
         try await writeSimple(outbound, status: status, contentType: "application/json", body: body, extra: extra, version: version)
     }
@@ -357,8 +382,10 @@ final class Pacer: Sendable {
         nextPing.withLock { $0 = .now + pingInterval }
     }
 
-    func wait(_ duration: Duration, pings: Bool, outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>,
-              until gate: TermLLMGate? = nil) async throws {
+    func wait(
+        _ duration: Duration, pings: Bool, outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>,
+        until gate: TermLLMGate? = nil
+    ) async throws {
         let deadline = ContinuousClock.now + duration
         while true {
             if closed() { throw CancellationError() }

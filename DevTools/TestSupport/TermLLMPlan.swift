@@ -29,8 +29,10 @@ public struct TermLLMTurnPlan: Sendable {
     public var dropBeforeHeaders: Bool
     public var steps: [Step]
 
-    public init(headerDelay: Duration = .zero, httpError: (status: Int, message: String, type: String)? = nil,
-                dropBeforeHeaders: Bool = false, steps: [Step]) {
+    public init(
+        headerDelay: Duration = .zero, httpError: (status: Int, message: String, type: String)? = nil,
+        dropBeforeHeaders: Bool = false, steps: [Step]
+    ) {
         self.headerDelay = headerDelay
         self.httpError = httpError
         self.dropBeforeHeaders = dropBeforeHeaders

@@ -12,30 +12,40 @@ struct TermLLMResponsesRoute {
     private struct Request: Decodable {
         var input: String?
         var stream: Bool?
-        var previous_response_id: String?
+        var previousResponseID: String?
+        enum CodingKeys: String, CodingKey {
+            case input, stream
+            case previousResponseID = "previous_response_id"
+        }
     }
 
-    func handle(_ head: HTTPRequestHead, body: String, outbound: TermLLMConnection.Outbound,
-                isClosed: @escaping @Sendable () -> Bool) async throws -> Bool {
+    func handle(
+        _ head: HTTPRequestHead, body: String, outbound: TermLLMConnection.Outbound,
+        isClosed: @escaping @Sendable () -> Bool
+    ) async throws -> Bool {
         guard let request = try? JSONDecoder().decode(Request.self, from: Data(body.utf8)), let input = request.input else {
             try await connection.writeError(outbound, status: 400, message: "input is required", type: "invalid_request_error")
             return true
         }
         let headerSession = head.headers.first(name: "session_id")
-        enum Claim { case ok(String, TermLLMTurnPlan, String), error(Int, String) }
+        enum Claim {
+            case ok(String, TermLLMTurnPlan, String)
+            case error(Int, String)
+        }
         let claim: Claim = standIn.state.withLock { state in
             var sessionID = headerSession ?? TermLLMStandIn.mintSessionID()
-            if let previous = request.previous_response_id {
+            if let previous = request.previousResponseID {
                 guard let owner = state.sessions.first(where: { $0.value.lastResponseID == previous })?.key else {
                     let stale = state.sessions.values.contains { _ in previous.hasPrefix("resp_msg_") }
-                    return stale ? .error(409, "previous_response_id \"\(previous)\" is stale") : .error(400, "previous_response_id \"\(previous)\" not found")
+                    return stale
+                        ? .error(409, "previous_response_id \"\(previous)\" is stale") : .error(400, "previous_response_id \"\(previous)\" not found")
                 }
                 if let headerSession, headerSession != owner { return .error(409, "session_id does not match previous_response_id") }
                 sessionID = owner
             }
             var session = state.sessions[sessionID] ?? .init()
             if session.busy { return .error(409, "session is busy processing another request") }
-            if request.previous_response_id == nil {
+            if request.previousResponseID == nil {
                 state.historyReplacements += session.messages.isEmpty ? 0 : 1
                 session.messages = []
             }
@@ -48,8 +58,9 @@ struct TermLLMResponsesRoute {
         }
         guard case .ok(let sessionID, let plan, let model) = claim else {
             if case .error(let status, let message) = claim {
-                try await connection.writeError(outbound, status: status, message: message,
-                                                type: status == 409 ? "conflict_error" : "invalid_request_error")
+                try await connection.writeError(
+                    outbound, status: status, message: message,
+                    type: status == 409 ? "conflict_error" : "invalid_request_error")
             }
             return true
         }
@@ -84,16 +95,28 @@ struct TermLLMResponsesRoute {
                 object["sequence_number"] = .int(sequence)
                 try await connection.writeText(outbound, "id: \(sequence)\nevent: \(name)\ndata: \(GoJSON.object(object).serialized)\n\n")
             }
-            try await event("response.created", ["response": .object(["id": .string(runID), "object": .string("response"),
-                                                                       "model": .string(model), "status": .string("in_progress")])])
+            try await event(
+                "response.created",
+                [
+                    "response": .object([
+                        "id": .string(runID), "object": .string("response"),
+                        "model": .string(model), "status": .string("in_progress")
+                    ])
+                ])
             for step in plan.steps {
                 switch step {
                 case .text(let piece):
                     text += piece
                     try await event("response.output_text.delta", ["output_index": .int(0), "delta": .string(piece)])
                 case .toolCall(let name, let arguments):
-                    try await event("response.output_item.added", ["item": .object(["type": .string("function_call"),
-                                                                                    "name": .string(name), "arguments": .string(arguments)])])
+                    try await event(
+                        "response.output_item.added",
+                        [
+                            "item": .object([
+                                "type": .string("function_call"),
+                                "name": .string(name), "arguments": .string(arguments)
+                            ])
+                        ])
                 case .heartbeat:
                     try await event("response.heartbeat", ["call_id": .string("call_1"), "tool_name": .string("tool")])
                 case .sleep(let duration): try await pacer.wait(duration, pings: true, outbound: outbound)
@@ -101,8 +124,12 @@ struct TermLLMResponsesRoute {
                 case .hold(let gate, let timeout): try await pacer.wait(timeout, pings: true, outbound: outbound, until: gate)
                 case .error(let message, let type):
                     finished = true
-                    try await event("response.failed", ["response": .object(["id": .string(runID), "status": .string("failed")]),
-                                                        "error": .object(["message": .string(message), "type": .string(type)])])
+                    try await event(
+                        "response.failed",
+                        [
+                            "response": .object(["id": .string(runID), "status": .string("failed")]),
+                            "error": .object(["message": .string(message), "type": .string(type)])
+                        ])
                     try await connection.writeText(outbound, "data: [DONE]\n\n")
                     try await outbound.write(.end(nil))
                     return true
@@ -111,8 +138,14 @@ struct TermLLMResponsesRoute {
             }
             standIn.state.withLock { $0.sessions[sessionID]?.lastResponseID = durableID }
             finished = true
-            try await event("response.completed", ["response": .object(["id": .string(durableID), "object": .string("response"),
-                                                                         "model": .string(model), "status": .string("completed")])])
+            try await event(
+                "response.completed",
+                [
+                    "response": .object([
+                        "id": .string(durableID), "object": .string("response"),
+                        "model": .string(model), "status": .string("completed")
+                    ])
+                ])
             try await connection.writeText(outbound, "data: [DONE]\n\n")
             try await outbound.write(.end(nil))
             return true

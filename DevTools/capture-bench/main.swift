@@ -66,12 +66,15 @@ mic.withUnsafeBufferPointer { m in
     reference.withUnsafeBufferPointer { r in
         for f in 0..<frames {
             let range = f * frame..<(f + 1) * frame
-            let n = chain.process(mic: UnsafeBufferPointer(rebasing: m[range]), reference: UnsafeBufferPointer(rebasing: r[range]),
-                                  output: output, uplink: uplink)
+            let n = chain.process(
+                mic: UnsafeBufferPointer(rebasing: m[range]), reference: UnsafeBufferPointer(rebasing: r[range]),
+                output: output, uplink: uplink)
             fwrite(uplink.baseAddress, 2, n, out)
             uplinkSamples += n
         }
     }
 }
 fclose(out)
-print("mode=\(mode) frames=\(frames) uplink_samples=\(uplinkSamples) erle_db=\(chain.echoReturnLossEnhancementDB) lag_ms=\(chain.estimatedLagMilliseconds)")
+print(
+    "mode=\(mode) frames=\(frames) uplink_samples=\(uplinkSamples) erle_db=\(chain.echoReturnLossEnhancementDB) lag_ms=\(chain.estimatedLagMilliseconds)"
+)

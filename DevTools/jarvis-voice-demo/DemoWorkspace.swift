@@ -36,18 +36,22 @@ struct DemoWorkspace {
     var stateDirectory: String { file("state") }
 
     /// Writes the secrets (mode 0600), the ALSA configuration and the service configuration.
-    func writeConfiguration(realtimeURL: String, apiKey: String, jarvisURL: String, jarvisToken: String,
-                            pluginPath: String) throws(DemoError) {
+    func writeConfiguration(
+        realtimeURL: String, apiKey: String, jarvisURL: String, jarvisToken: String,
+        pluginPath: String
+    ) throws(DemoError) {
         let key = file("openai.key")
         let token = file("jarvis.token")
         try writeSecret(apiKey, to: key)
         try writeSecret(jarvisToken, to: token)
-        let alsa = TestPCMConfig.text([
-            .paced(name: Self.captureDevice, PacedPCMOptions(infile: micInput)),
-            .paced(name: Self.playbackDevice, PacedPCMOptions(outfile: speakerOutput)),
-        ], pluginPath: pluginPath)
+        let alsa = TestPCMConfig.text(
+            [
+                .paced(name: Self.captureDevice, PacedPCMOptions(infile: micInput)),
+                .paced(name: Self.playbackDevice, PacedPCMOptions(outfile: speakerOutput))
+            ], pluginPath: pluginPath)
         try write(alsa, to: alsaConfig)
-        try write("""
+        try write(
+            """
             # Written by `jarvis-voice-demo`: the real service against in-process stand-ins.
             [audio]
             capture_device = "\(Self.captureDevice)"
@@ -78,8 +82,10 @@ struct DemoWorkspace {
     /// The environment for `jarvis-voice run`: the private ALSA configuration, and nothing that
     /// would override the demo's secrets or talk to systemd.
     var serviceEnvironment: [String: String] {
-        ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(alsaConfig)", "OPENAI_API_KEY": "",
-         "CREDENTIALS_DIRECTORY": "", "NOTIFY_SOCKET": ""]
+        [
+            "ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(alsaConfig)", "OPENAI_API_KEY": "",
+            "CREDENTIALS_DIRECTORY": "", "NOTIFY_SOCKET": ""
+        ]
     }
 
     func write(_ text: String, to path: String) throws(DemoError) {
@@ -105,7 +111,8 @@ struct DemoWorkspace {
     static func pacedPluginPath() throws(DemoError) -> String {
         let plugin = try executableDirectory() + "/" + PacedPlugin.fileName
         guard access(plugin, R_OK) == 0 else {
-            throw DemoError("""
+            throw DemoError(
+                """
                 the paced test PCM plugin \(plugin) is missing; the demo needs the plugin built next to \
                 jarvis-voice-demo: run `swift build` in the checkout (it builds the asound_module_pcm_jvpaced \
                 product) and start .build/debug/jarvis-voice-demo
@@ -118,7 +125,8 @@ struct DemoWorkspace {
     static func serviceExecutablePath() throws(DemoError) -> String {
         let service = try executableDirectory() + "/jarvis-voice"
         guard access(service, X_OK) == 0 else {
-            throw DemoError("""
+            throw DemoError(
+                """
                 \(service) is missing; the demo runs the jarvis-voice built next to it: run `swift build` \
                 in the checkout and start .build/debug/jarvis-voice-demo
                 """)

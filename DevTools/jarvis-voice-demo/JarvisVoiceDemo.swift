@@ -92,7 +92,8 @@ struct JarvisVoiceDemo: AsyncParsableCommand {
         Self.say("demo: speaking the question and the answer with espeak-ng")
         let spokenQuestion = try await speak(question, rate: DemoWorkspace.captureRate, in: workspace, name: "question")
         let spokenAnswer = try await speak(answer, rate: 24_000, in: workspace, name: "answer")
-        let mic = [Int16](repeating: 0, count: DemoWorkspace.captureRate * Self.leadMilliseconds / 1000) + spokenQuestion
+        let mic =
+            [Int16](repeating: 0, count: DemoWorkspace.captureRate * Self.leadMilliseconds / 1000) + spokenQuestion
             + [Int16](repeating: 0, count: DemoWorkspace.captureRate * 3)
         do { try TestFiles.write(samples: mic, to: workspace.micInput) } catch { throw DemoError("\(error)") }
 

@@ -57,13 +57,17 @@ struct JarvisVoiceSoak: AsyncParsableCommand {
         let workspace = try SoakWorkspace(results: out)
         defer { workspace.remove() }
 
-        Self.say("soak: \(seconds) s, a turn every \(SoakNumber.fixed(plan.turnInterval, 0)) s, samples every \(SoakNumber.fixed(plan.sampleInterval, 0)) s")
+        Self.say(
+            "soak: \(seconds) s, a turn every \(SoakNumber.fixed(plan.turnInterval, 0)) s, samples every \(SoakNumber.fixed(plan.sampleInterval, 0)) s"
+        )
         let speech: SoakRig.Speech
         var script = RealtimeStandInScript()
         do throws(SpeechSynthesis.Failure) {
             speech = SoakRig.Speech(
-                question: try await Self.padded(SpeechSynthesis.speak("what is on my calendar today", rate: 16_000, directory: workspace.path, name: "question")),
-                interruption: try await Self.padded(SpeechSynthesis.speak("stop, what time is it", rate: 16_000, directory: workspace.path, name: "interruption")),
+                question: try await Self.padded(
+                    SpeechSynthesis.speak("what is on my calendar today", rate: 16_000, directory: workspace.path, name: "question")),
+                interruption: try await Self.padded(
+                    SpeechSynthesis.speak("stop, what time is it", rate: 16_000, directory: workspace.path, name: "interruption")),
                 typedQuestion: "when does the bakery close today")
             script.answerAudio = try await SpeechSynthesis.speak(
                 "You have two things today: the dentist at ten, and dinner with Sam at seven. The bakery closes at six.",
@@ -80,18 +84,21 @@ struct JarvisVoiceSoak: AsyncParsableCommand {
         do { standIns = try await SoakStandIns(script: script, radioMP3: radioMP3) } catch {
             throw SoakError("stand-ins: \(error)")
         }
-        try workspace.writeConfiguration(realtimeURL: standIns.realtime.url, apiKey: script.apiKey, jarvisURL: standIns.jarvisURL,
-                                         jarvisToken: TermLLMStandIn.Options().token, pluginPath: plugin)
+        try workspace.writeConfiguration(
+            realtimeURL: standIns.realtime.url, apiKey: script.apiKey, jarvisURL: standIns.jarvisURL,
+            jarvisToken: TermLLMStandIn.Options().token, pluginPath: plugin)
 
         let process: BackgroundProcess
         do {
-            process = try BackgroundProcess([executable, "run", "--config", workspace.config], environment: workspace.serviceEnvironment,
-                                            stderr: .file(workspace.serviceLog))
+            process = try BackgroundProcess(
+                [executable, "run", "--config", workspace.config], environment: workspace.serviceEnvironment,
+                stderr: .file(workspace.serviceLog))
         } catch {
             throw SoakError("cannot start \(executable): \(error)")
         }
-        let rig = SoakRig(workspace: workspace, executable: executable, service: process, standIns: standIns, speech: speech,
-                          origin: ContinuousClock.now)
+        let rig = SoakRig(
+            workspace: workspace, executable: executable, service: process, standIns: standIns, speech: speech,
+            origin: ContinuousClock.now)
         defer { if process.exitStatus == nil { process.signal(SIGKILL) } }
         guard await rig.waitForStatus(seconds: 30, { _ in true }) != nil else { throw SoakError("the service did not answer `status` within 30 s") }
         guard let played = await rig.ctl(["play", standIns.radioURL]), played.status == 0 else { throw SoakError("ctl play failed") }
@@ -101,8 +108,9 @@ struct JarvisVoiceSoak: AsyncParsableCommand {
         Self.say("soak: radio playing from \(standIns.radioURL); service pid \(process.pid)")
 
         let origin = ContinuousClock.now
-        let sampler = SoakSampler(pid: process.pid, executable: executable, config: workspace.config, interval: plan.sampleInterval, origin: origin,
-                                  path: workspace.result("samples.csv"))
+        let sampler = SoakSampler(
+            pid: process.pid, executable: executable, config: workspace.config, interval: plan.sampleInterval, origin: origin,
+            path: workspace.result("samples.csv"))
         let sampling = Task { await sampler.run() }
         var died: Int32?
         for step in plan.steps {
@@ -116,12 +124,17 @@ struct JarvisVoiceSoak: AsyncParsableCommand {
             case .turn(let turn):
                 let result = await rig.run(turn)
                 rig.record(result)
-                Self.say("soak: \(SoakNumber.fixed(SoakClock.seconds(ContinuousClock.now - origin), 0)) s turn \(turn.index) \(turn.kind.rawValue): "
-                    + (result.problem ?? "ok, first audio \(result.firstAudioMs.map(String.init) ?? "-") ms, idle after \(SoakNumber.fixed(result.secondsToIdle ?? 0, 1)) s"))
+                Self.say(
+                    "soak: \(SoakNumber.fixed(SoakClock.seconds(ContinuousClock.now - origin), 0)) s turn \(turn.index) \(turn.kind.rawValue): "
+                        + (result.problem
+                            ?? "ok, first audio \(result.firstAudioMs.map(String.init) ?? "-") ms, idle after \(SoakNumber.fixed(result.secondsToIdle ?? 0, 1)) s")
+                )
             case .fault(let fault):
                 let result = await rig.inject(fault, plan: plan)
                 rig.record(result)
-                Self.say("soak: \(SoakNumber.fixed(SoakClock.seconds(ContinuousClock.now - origin), 0)) s \(fault.rawValue): \(result.problem ?? result.detail)")
+                Self.say(
+                    "soak: \(SoakNumber.fixed(SoakClock.seconds(ContinuousClock.now - origin), 0)) s \(fault.rawValue): \(result.problem ?? result.detail)"
+                )
             }
         }
         let remaining = plan.seconds - SoakClock.seconds(ContinuousClock.now - origin)
@@ -136,14 +149,17 @@ struct JarvisVoiceSoak: AsyncParsableCommand {
         } else {
             process.signal(SIGTERM)
             let exit = await process.wait(timeout: .seconds(10))
-            if exit != 0 { analysis.failures.append("the service did not exit 0 within 10 s of SIGTERM (\(exit.map(String.init) ?? "still running"))") }
+            if exit != 0 {
+                analysis.failures.append("the service did not exit 0 within 10 s of SIGTERM (\(exit.map(String.init) ?? "still running"))")
+            }
         }
         await standIns.shutdown()
         try writeResults(workspace: workspace, rig: rig, analysis: analysis, samples: samples, plan: plan)
         return analysis
     }
 
-    private func writeResults(workspace: SoakWorkspace, rig: SoakRig, analysis: SoakAnalysis, samples: [SampleRow], plan: SoakPlan) throws(SoakError) {
+    private func writeResults(workspace: SoakWorkspace, rig: SoakRig, analysis: SoakAnalysis, samples: [SampleRow], plan: SoakPlan) throws(SoakError)
+    {
         try workspace.write(([TurnResult.header] + rig.turns.map(\.csv)).joined(separator: "\n") + "\n", to: workspace.result("turns.csv"))
         try workspace.write(([FaultResult.header] + rig.faults.map(\.csv)).joined(separator: "\n") + "\n", to: workspace.result("faults.csv"))
         var summary = ["jarvis-voice-soak: \(seconds) s, \(samples.count) samples, \(rig.turns.count) turns"]

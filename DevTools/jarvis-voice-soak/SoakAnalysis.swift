@@ -28,7 +28,7 @@ struct SoakAnalysis {
             Metric(name: "pss", unit: "KiB", margin: 3_072, judged: false) { Double($0.pssKiB) },
             Metric(name: "anon", unit: "KiB", margin: 2_048) { Double($0.anonKiB) },
             Metric(name: "fds", unit: "", margin: 2) { Double($0.fds) },
-            Metric(name: "threads", unit: "", margin: 2) { Double($0.threads) },
+            Metric(name: "threads", unit: "", margin: 2) { Double($0.threads) }
         ]
     }
 
@@ -65,8 +65,9 @@ struct SoakAnalysis {
                 let earlyMax = early.map { metric.value($0.process) }.max()!
                 let lateMax = late.map { metric.value($0.process) }.max()!
                 let slope = Self.slope(secondHalf.map { ($0.at, metric.value($0.process)) }) * 3_600
-                let report = MetricReport(metric: metric, start: metric.value(samples[0].process), earlyMax: earlyMax,
-                                          lateMax: lateMax, slopePerHour: slope, passed: !metric.judged || lateMax <= earlyMax + metric.margin)
+                let report = MetricReport(
+                    metric: metric, start: metric.value(samples[0].process), earlyMax: earlyMax,
+                    lateMax: lateMax, slopePerHour: slope, passed: !metric.judged || lateMax <= earlyMax + metric.margin)
                 metricReports.append(report)
                 lines.append(report.line)
                 if !report.passed { failures.append("\(metric.name) grows: \(report.line)") }
@@ -79,8 +80,10 @@ struct SoakAnalysis {
             let first = Self.median(latencies.prefix(quarter).map(\.1))
             let last = Self.median(latencies.suffix(quarter).map(\.1))
             let bound = 1.5 * first + 250
-            lines.append("first_audio_ms: median \(SoakNumber.fixed(Self.median(latencies.map(\.1)), 0)), max \(SoakNumber.fixed(latencies.map(\.1).max()!, 0)); "
-                + "first quarter median \(SoakNumber.fixed(first, 0)), last quarter \(SoakNumber.fixed(last, 0)) (bound \(SoakNumber.fixed(bound, 0)))")
+            lines.append(
+                "first_audio_ms: median \(SoakNumber.fixed(Self.median(latencies.map(\.1)), 0)), max \(SoakNumber.fixed(latencies.map(\.1).max()!, 0)); "
+                    + "first quarter median \(SoakNumber.fixed(first, 0)), last quarter \(SoakNumber.fixed(last, 0)) (bound \(SoakNumber.fixed(bound, 0)))"
+            )
             if last > bound { failures.append("latency grows: last quarter's median first_audio_ms \(last) > \(bound)") }
         } else {
             lines.append("first_audio_ms: \(latencies.count) turns with a latency line (too few to judge a trend)")
@@ -93,8 +96,9 @@ struct SoakAnalysis {
         let kinds = [SoakPlan.TurnKind.spoken, .typed, .bargeIn, .realtimeDrop].map { kind in
             "\(byKind[kind]?.filter { $0.problem == nil }.count ?? 0)/\(byKind[kind]?.count ?? 0) \(kind.rawValue)"
         }
-        lines.append("turns: \(turns.count) (\(kinds.joined(separator: ", ")) ok); lost \(lost.count), stuck \(stuck.count), "
-            + "music left ducked \(ducked.count); barge-ins that cut the answer \(turns.filter(\.cutByBargeIn).count)")
+        lines.append(
+            "turns: \(turns.count) (\(kinds.joined(separator: ", ")) ok); lost \(lost.count), stuck \(stuck.count), "
+                + "music left ducked \(ducked.count); barge-ins that cut the answer \(turns.filter(\.cutByBargeIn).count)")
         for turn in turns where turn.problem != nil {
             failures.append("turn \(turn.index) (\(turn.kind.rawValue) at \(SoakNumber.fixed(turn.at, 0)) s): \(turn.problem!)")
         }

@@ -23,8 +23,10 @@ final class SoakRig {
     private(set) var turns: [TurnResult] = []
     private(set) var faults: [FaultResult] = []
 
-    init(workspace: SoakWorkspace, executable: String, service: BackgroundProcess, standIns: SoakStandIns,
-         speech: Speech, origin: ContinuousClock.Instant) {
+    init(
+        workspace: SoakWorkspace, executable: String, service: BackgroundProcess, standIns: SoakStandIns,
+        speech: Speech, origin: ContinuousClock.Instant
+    ) {
         self.workspace = workspace
         self.executable = executable
         self.service = service
@@ -100,9 +102,13 @@ final class SoakRig {
         }
 
         // The answer starts; the kind's twist.
-        guard let speaking = await waitForState(after: stateMark, seconds: 40, {
-            $0.to == "ai_speaking" || (turn.kind == .realtimeDrop && $0.to == "waiting_for_jarvis")
-        }) else {
+        guard
+            let speaking = await waitForState(
+                after: stateMark, seconds: 40,
+                {
+                    $0.to == "ai_speaking" || (turn.kind == .realtimeDrop && $0.to == "waiting_for_jarvis")
+                })
+        else {
             return await recover(failed(result, lost: true, "no answer within 40 s (state \(log.state))"))
         }
         var answersExpected = 1
@@ -127,7 +133,8 @@ final class SoakRig {
         // Back to idle, answered, unducked.
         let lastSpeaking = log.states.indices.dropFirst(stateMark).last { log.states[$0].to == "ai_speaking" } ?? speaking
         guard await waitForState(after: lastSpeaking + 1, seconds: turn.kind == .realtimeDrop ? 60 : 45, { $0.to == "idle" }) != nil else {
-            return await recover(failed(result, stuck: true, "not back to idle within \(turn.kind == .realtimeDrop ? 60 : 45) s (state \(log.state))"))
+            return await recover(
+                failed(result, stuck: true, "not back to idle within \(turn.kind == .realtimeDrop ? 60 : 45) s (state \(log.state))"))
         }
         result.secondsToIdle = now - started
         let lines = log.turns.dropFirst(turnMark)
@@ -186,8 +193,11 @@ final class SoakRig {
             guard await waitForStatus(seconds: 30, { $0["media"]?["state"]?.stringValue == "playing" }) != nil else {
                 return FaultResult(fault: fault, at: at, problem: "the player reconnected but the radio is not playing", detail: "")
             }
-            return FaultResult(fault: fault, at: at, problem: nil,
-                               detail: "server away \(SoakNumber.fixed(plan.streamOutage, 0)) s; the player reconnected \(SoakNumber.fixed(reconnected, 1)) s after it returned")
+            return FaultResult(
+                fault: fault, at: at, problem: nil,
+                detail:
+                    "server away \(SoakNumber.fixed(plan.streamOutage, 0)) s; the player reconnected \(SoakNumber.fixed(reconnected, 1)) s after it returned"
+            )
         case .jarvisDown:
             await standIns.stopJarvis()
             return FaultResult(fault: fault, at: at, problem: nil, detail: "Jarvis stopped for \(plan.jarvisOutageTurns) turns")
@@ -213,7 +223,8 @@ final class SoakRig {
             else {
                 return FaultResult(fault: fault, at: at, problem: "after the stall the service is not idle with the radio playing", detail: "")
             }
-            return FaultResult(fault: fault, at: at, problem: nil, detail: "stopped \(SoakNumber.fixed(SoakPlan.stallSeconds, 0)) s (SIGSTOP); idle, radio playing")
+            return FaultResult(
+                fault: fault, at: at, problem: nil, detail: "stopped \(SoakNumber.fixed(SoakPlan.stallSeconds, 0)) s (SIGSTOP); idle, radio playing")
         }
     }
 

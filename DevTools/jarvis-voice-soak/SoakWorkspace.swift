@@ -33,16 +33,21 @@ struct SoakWorkspace {
 
     /// Secrets, the ALSA configuration (paced mic following appends, paced speaker discarding what it
     /// plays: an hour of 48 kHz stereo would be 690 MB) and the service configuration.
-    func writeConfiguration(realtimeURL: String, apiKey: String, jarvisURL: String, jarvisToken: String,
-                            pluginPath: String) throws(SoakError) {
+    func writeConfiguration(
+        realtimeURL: String, apiKey: String, jarvisURL: String, jarvisToken: String,
+        pluginPath: String
+    ) throws(SoakError) {
         try write(secret: apiKey, to: file("openai.key"))
         try write(secret: jarvisToken, to: file("jarvis.token"))
         try write("", to: micInput)
-        try write(TestPCMConfig.text([
-            .paced(name: Self.captureDevice, PacedPCMOptions(infile: micInput, followInfile: true)),
-            .paced(name: Self.playbackDevice, PacedPCMOptions()),
-        ], pluginPath: pluginPath), to: alsaConfig)
-        try write("""
+        try write(
+            TestPCMConfig.text(
+                [
+                    .paced(name: Self.captureDevice, PacedPCMOptions(infile: micInput, followInfile: true)),
+                    .paced(name: Self.playbackDevice, PacedPCMOptions())
+                ], pluginPath: pluginPath), to: alsaConfig)
+        try write(
+            """
             # Written by jarvis-voice-soak: the real service against in-process stand-ins.
             [audio]
             capture_device = "\(Self.captureDevice)"
@@ -75,8 +80,10 @@ struct SoakWorkspace {
     /// The environment for `jarvis-voice run`: the private ALSA configuration; nothing that would
     /// override the secrets or talk to systemd.
     var serviceEnvironment: [String: String] {
-        ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(alsaConfig)", "OPENAI_API_KEY": "",
-         "CREDENTIALS_DIRECTORY": "", "NOTIFY_SOCKET": "", "WATCHDOG_USEC": ""]
+        [
+            "ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(alsaConfig)", "OPENAI_API_KEY": "",
+            "CREDENTIALS_DIRECTORY": "", "NOTIFY_SOCKET": "", "WATCHDOG_USEC": ""
+        ]
     }
 
     /// Appends 16 kHz mono PCM16 to the mic's input file: heard from the next period on.

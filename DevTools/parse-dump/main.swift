@@ -24,12 +24,12 @@ func feedLine(_ path: String, base: MediaURL?) -> JSONValue {
         let episodes = feed.episodes.map { episode -> JSONValue in
             [
                 "title": .string(episode.title), "enclosure": .string(episode.enclosure.absoluteString),
-                "published": episode.published.map { .number(Double($0)) } ?? .null, "pubDate": episode.pubDate.map(JSONValue.string) ?? .null,
+                "published": episode.published.map { .number(Double($0)) } ?? .null, "pubDate": episode.pubDate.map(JSONValue.string) ?? .null
             ]
         }
         return [
             "file": .string(path), "title": .string(feed.title), "episodes": .array(episodes),
-            "latest": feed.latest.map { .string($0.enclosure.absoluteString) } ?? .null,
+            "latest": feed.latest.map { .string($0.enclosure.absoluteString) } ?? .null
         ]
     } catch {
         return failure(path, "\(error)")

@@ -129,7 +129,9 @@ if mode == .bench {
     clock_gettime(CLOCK_MONOTONIC, &end)
     let ns = Double(end.tv_sec - start.tv_sec) * 1e9 + Double(end.tv_nsec - start.tv_nsec)
     let audioSeconds = Double(periods * period) / 48_000
-    print("bench: \(periods) periods of \(period) frames, 48 kHz stereo, 3 inputs: \(Int(ns / audioSeconds / 1_000)) us per second of audio (\(Int(ns / Double(periods))) ns per 10 ms period)")
+    print(
+        "bench: \(periods) periods of \(period) frames, 48 kHz stereo, 3 inputs: \(Int(ns / audioSeconds / 1_000)) us per second of audio (\(Int(ns / Double(periods))) ns per 10 ms period)"
+    )
     exit(0)
 }
 let probe = Probe(mode: mode)
@@ -158,4 +160,6 @@ for step in 0..<(milliseconds / 5) {
 }
 probe.stop.store(true, ordering: .releasing)
 pthread_join(thread, nil)
-print("rt_named=\(probe.named.load(ordering: .relaxed) ? 1 : 0) periods=\(probe.periods.load(ordering: .relaxed)) voice_rendered=\(probe.mixer.framesRendered(.voice)) take_backs=\(probe.takeBacks.load(ordering: .relaxed))")
+print(
+    "rt_named=\(probe.named.load(ordering: .relaxed) ? 1 : 0) periods=\(probe.periods.load(ordering: .relaxed)) voice_rendered=\(probe.mixer.framesRendered(.voice)) take_backs=\(probe.takeBacks.load(ordering: .relaxed))"
+)

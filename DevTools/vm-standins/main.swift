@@ -28,7 +28,8 @@ guard arguments.count >= 2, arguments.count <= 3, let lifetime = Int(arguments.c
 let directory = arguments[1]
 let question = "What is on my calendar today?"
 // Long enough (about 11 s) that check 7's tap lands inside it even when the emulated machine polls late.
-let answer = "You have two things today: the dentist at ten, and dinner with Sam at seven. Tomorrow is free until "
+let answer =
+    "You have two things today: the dentist at ten, and dinner with Sam at seven. Tomorrow is free until "
     + "the afternoon, when the plumber comes at three, so remember to leave the side door open for him."
 
 func write(_ text: String, to path: String, mode: mode_t = 0o644) {
@@ -61,7 +62,8 @@ let realtime = try await RealtimeStandIn.start(script: script)
 let jarvis = try await TermLLMStandIn.start(options: options)
 jarvis.setPlanner { _ in .answer(answer) }
 
-write("""
+write(
+    """
     REALTIME_PORT=\(realtime.port)
     JARVIS_PORT=\(jarvis.port)
     JARVIS_BASE_PATH=\(options.basePath)
@@ -75,7 +77,8 @@ fflush(nil)
 let end = ContinuousClock.now + .seconds(lifetime)
 while ContinuousClock.now < end {
     let appends = realtime.clientEvents(ofType: "input_audio_buffer.append").count
-    write("""
+    write(
+        """
         realtime_connections=\(realtime.connectionCount)
         realtime_auth_failures=\(realtime.authorizationFailures)
         realtime_audio_appends=\(appends)

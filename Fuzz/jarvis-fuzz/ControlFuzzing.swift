@@ -1,6 +1,7 @@
-@testable import Control
 import NIOCore
 import NIOEmbedded
+
+@testable import Control
 
 /// A local client on the control socket: the line framing (in fuzzer-chosen chunks), each line as a
 /// request, and the input as a reply for `ctl`.

@@ -1,4 +1,5 @@
 import Basics
+
 @testable import Media
 
 /// What a radio or podcast server sends: feeds, dates and durations inside them, playlists, ICY

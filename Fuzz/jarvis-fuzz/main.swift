@@ -3,7 +3,7 @@
 // aliased to `jarvis_fuzz_main`, so this defines that and hands over to libFuzzer's own driver
 // (`LLVMFuzzerRunDriver`) instead of libFuzzer's `main`. `FUZZ_TARGET` picks the parser; see `FuzzTarget`.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @_extern(c, "LLVMFuzzerRunDriver")

@@ -31,9 +31,10 @@ enum ALSACalls {
             index += 1
             guard let name = get(hint, "NAME") else { continue }
             let ioid = get(hint, "IOID")
-            result.append(DeviceHint(
-                name: name, description: get(hint, "DESC") ?? "",
-                isInput: ioid == nil || ioid == "Input", isOutput: ioid == nil || ioid == "Output"))
+            result.append(
+                DeviceHint(
+                    name: name, description: get(hint, "DESC") ?? "",
+                    isInput: ioid == nil || ioid == "Input", isOutput: ioid == nil || ioid == "Output"))
         }
         return result
     }

@@ -17,8 +17,10 @@ public struct Ducker: Sendable, Hashable {
         /// Ramp for user volume changes. Default 50 ms.
         public var volumeMilliseconds: Int
 
-        public init(depthDecibels: Float = -20, duckMilliseconds: Int = 100,
-                    restoreMilliseconds: Int = 300, volumeMilliseconds: Int = 50) {
+        public init(
+            depthDecibels: Float = -20, duckMilliseconds: Int = 100,
+            restoreMilliseconds: Int = 300, volumeMilliseconds: Int = 50
+        ) {
             self.depthDecibels = min(0, depthDecibels)
             self.duckMilliseconds = max(0, duckMilliseconds)
             self.restoreMilliseconds = max(0, restoreMilliseconds)

@@ -40,16 +40,16 @@ public enum Earcon: String, Sendable, CaseIterable {
             Note(frequency: f, startMs: start, durationMs: duration, gain: gain)
         }
         switch self {
-        case .listening: return [n(659.26, 0, 110), n(880.00, 90, 130)]                          // E5 -> A5
-        case .thinking: return [n(587.33, 0, 70, 0.8), n(587.33, 110, 70, 0.8)]                    // D5 D5
-        case .done: return [n(880.00, 0, 110), n(659.26, 90, 150)]                                 // A5 -> E5
-        case .error: return [n(220.00, 0, 120), n(207.65, 170, 150)]                               // A3 G#3
-        case .offline: return [n(392.00, 0, 120), n(329.63, 120, 120), n(261.63, 240, 160)]        // G4 E4 C4
-        case .outOfCredit: return [n(293.66, 0, 70), n(293.66, 95, 70), n(293.66, 190, 70), n(196.00, 280, 110)] // D4 D4 D4 G3
-        case .microphoneOff: return [n(440.00, 0, 90), n(329.63, 80, 170)]                         // A4 -> E4
-        case .microphoneOn: return [n(329.63, 0, 90), n(440.00, 80, 170)]                          // E4 -> A4
-        case .timer: return [n(1046.50, 0, 90), n(1318.51, 100, 90), n(1567.98, 200, 180)]       // C6 E6 G6
-        case .reset: return [n(523.25, 0, 80), n(659.26, 60, 80), n(783.99, 120, 80), n(1046.50, 180, 140)] // C5 E5 G5 C6
+        case .listening: return [n(659.26, 0, 110), n(880.00, 90, 130)]  // E5 -> A5
+        case .thinking: return [n(587.33, 0, 70, 0.8), n(587.33, 110, 70, 0.8)]  // D5 D5
+        case .done: return [n(880.00, 0, 110), n(659.26, 90, 150)]  // A5 -> E5
+        case .error: return [n(220.00, 0, 120), n(207.65, 170, 150)]  // A3 G#3
+        case .offline: return [n(392.00, 0, 120), n(329.63, 120, 120), n(261.63, 240, 160)]  // G4 E4 C4
+        case .outOfCredit: return [n(293.66, 0, 70), n(293.66, 95, 70), n(293.66, 190, 70), n(196.00, 280, 110)]  // D4 D4 D4 G3
+        case .microphoneOff: return [n(440.00, 0, 90), n(329.63, 80, 170)]  // A4 -> E4
+        case .microphoneOn: return [n(329.63, 0, 90), n(440.00, 80, 170)]  // E4 -> A4
+        case .timer: return [n(1046.50, 0, 90), n(1318.51, 100, 90), n(1567.98, 200, 180)]  // C6 E6 G6
+        case .reset: return [n(523.25, 0, 80), n(659.26, 60, 80), n(783.99, 120, 80), n(1046.50, 180, 140)]  // C5 E5 G5 C6
         }
     }
 

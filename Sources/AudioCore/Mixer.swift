@@ -73,11 +73,12 @@ public final class Mixer: @unchecked Sendable {
         channels = format.channels
         let initial = Self.pack(gain: 1, frames: 0, shape: .linear)
         controls = MixerChannel.allCases.map { channel in
-            let ms: Int = switch channel {
-            case .voice: configuration.voiceQueueMilliseconds
-            case .media: configuration.mediaQueueMilliseconds
-            case .earcon: configuration.earconQueueMilliseconds
-            }
+            let ms: Int =
+                switch channel {
+                case .voice: configuration.voiceQueueMilliseconds
+                case .media: configuration.mediaQueueMilliseconds
+                case .earcon: configuration.earconQueueMilliseconds
+                }
             return MixerChannelControl(
                 ringSamples: max(1, format.frames(milliseconds: ms)) * format.channels, gainCommand: initial)
         }
@@ -92,8 +93,9 @@ public final class Mixer: @unchecked Sendable {
         flushFadeFrames = max(0, format.frames(milliseconds: configuration.flushFadeMilliseconds))
         fadeBuffers = .allocate(capacity: max(1, flushFadeFrames * format.channels * MixerChannel.allCases.count))
         fadeBuffers.initialize(repeating: 0)
-        voiceHistory = VoiceRenderHistory(capacityFrames: max(0, format.frames(milliseconds: configuration.takeBackMilliseconds)),
-                                          channels: format.channels)
+        voiceHistory = VoiceRenderHistory(
+            capacityFrames: max(0, format.frames(milliseconds: configuration.takeBackMilliseconds)),
+            channels: format.channels)
     }
 
     deinit {
@@ -216,8 +218,9 @@ public final class Mixer: @unchecked Sendable {
         var done = 0
         while done < totalFrames {
             let frames = min(configuration.chunkFrames, totalFrames - done)
-            renderChunk(into: UnsafeMutableBufferPointer(rebasing: output[(done * channels)..<((done + frames) * channels)]),
-                        frames: frames)
+            renderChunk(
+                into: UnsafeMutableBufferPointer(rebasing: output[(done * channels)..<((done + frames) * channels)]),
+                frames: frames)
             done += frames
         }
     }
@@ -332,8 +335,10 @@ public final class Mixer: @unchecked Sendable {
 
     /// Moves the first `flushFadeFrames` queued frames into the fade buffer with a linear fade applied,
     /// and (a flush) drops the rest of the queue or (a pause) leaves it queued.
-    private func startFade(_ index: Int, control: MixerChannelControl, state: UnsafeMutablePointer<MixerChannelState>,
-                           dropRest: Bool) {
+    private func startFade(
+        _ index: Int, control: MixerChannelControl, state: UnsafeMutablePointer<MixerChannelState>,
+        dropRest: Bool
+    ) {
         // A fade still pending from an earlier flush is abandoned (it is short and already fading).
         state.pointee.fadeFrames = 0
         let queued = queuedFrames(index)
@@ -385,8 +390,10 @@ public final class Mixer: @unchecked Sendable {
     }
 
     static func unpack(_ word: UInt64) -> (gain: Float, frames: Int, shape: GainRamp.Shape) {
-        (Float(bitPattern: UInt32(truncatingIfNeeded: word >> 32)),
-         Int(word & 0x7FFF_FFFF),
-         (word >> 31) & 1 == 1 ? .decibel : .linear)
+        (
+            Float(bitPattern: UInt32(truncatingIfNeeded: word >> 32)),
+            Int(word & 0x7FFF_FFFF),
+            (word >> 31) & 1 == 1 ? .decibel : .linear
+        )
     }
 }

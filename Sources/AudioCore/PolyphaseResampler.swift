@@ -16,7 +16,7 @@ public final class PolyphaseResampler: MonoResampler, @unchecked Sendable {
     static let designs: [(taps: Int, upBandwidth: Double, downBandwidth: Double, beta: Double)] = [
         (8, 0.860, 0.830, 6), (16, 0.880, 0.850, 6), (32, 0.910, 0.882, 6), (48, 0.917, 0.895, 8),
         (64, 0.940, 0.921, 8), (80, 0.940, 0.922, 10), (96, 0.945, 0.940, 10), (128, 0.950, 0.940, 10),
-        (160, 0.960, 0.940, 10), (192, 0.968, 0.940, 12), (256, 0.975, 0.945, 12),
+        (160, 0.960, 0.940, 10), (192, 0.968, 0.940, 12), (256, 0.975, 0.945, 12)
     ]
     /// The largest table (phases × taps coefficients) built; other ratios are left to speexdsp.
     public static let maxCoefficients = 65_536

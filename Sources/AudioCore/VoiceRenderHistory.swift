@@ -74,8 +74,10 @@ final class VoiceRenderHistory {
 
     /// Copies `frames` interleaved frames into `ring` from frame `position` on (modulo `capacity`), in at
     /// most two contiguous pieces.
-    private static func copy<T>(_ source: UnsafePointer<T>, frames: Int, toRing ring: UnsafeMutablePointer<T>, at position: Int,
-                                capacity: Int, channels: Int) {
+    private static func copy<T>(
+        _ source: UnsafePointer<T>, frames: Int, toRing ring: UnsafeMutablePointer<T>, at position: Int,
+        capacity: Int, channels: Int
+    ) {
         var done = 0
         while done < frames {
             let slot = (position + done) % capacity
@@ -96,8 +98,9 @@ final class VoiceRenderHistory {
     /// Requires `frames <= cleanFrames` (then nothing is put back yet).
     @discardableResult
     func takeBack(frames: Int, fadeFrames requestedFade: Int, into output: UnsafeMutableBufferPointer<Int16>) -> Int {
-        precondition(frames <= cleanFrames && putBackStart == putBackEnd,
-                     "VoiceRenderHistory.takeBack beyond what was rendered cleanly")
+        precondition(
+            frames <= cleanFrames && putBackStart == putBackEnd,
+            "VoiceRenderHistory.takeBack beyond what was rendered cleanly")
         let fadeFrames = min(requestedFade, frames)
         let first = end - frames
         for f in 0..<frames {

@@ -63,12 +63,27 @@ public struct WAVFile: Sendable, Equatable {
         var out: [UInt8] = []
         out.reserveCapacity(44 + dataSize)
         func put(_ s: String) { out.append(contentsOf: Array(s.utf8)) }
-        func put16(_ v: Int) { out.append(UInt8(v & 0xFF)); out.append(UInt8((v >> 8) & 0xFF)) }
-        func put32(_ v: Int) { put16(v & 0xFFFF); put16((v >> 16) & 0xFFFF) }
-        put("RIFF"); put32(36 + dataSize); put("WAVE")
-        put("fmt "); put32(16); put16(1); put16(format.channels); put32(format.sampleRate)
-        put32(format.sampleRate * format.bytesPerFrame); put16(format.bytesPerFrame); put16(16)
-        put("data"); put32(dataSize)
+        func put16(_ v: Int) {
+            out.append(UInt8(v & 0xFF))
+            out.append(UInt8((v >> 8) & 0xFF))
+        }
+        func put32(_ v: Int) {
+            put16(v & 0xFFFF)
+            put16((v >> 16) & 0xFFFF)
+        }
+        put("RIFF")
+        put32(36 + dataSize)
+        put("WAVE")
+        put("fmt ")
+        put32(16)
+        put16(1)
+        put16(format.channels)
+        put32(format.sampleRate)
+        put32(format.sampleRate * format.bytesPerFrame)
+        put16(format.bytesPerFrame)
+        put16(16)
+        put("data")
+        put32(dataSize)
         for s in samples { put16(Int(UInt16(bitPattern: s))) }
         return out
     }

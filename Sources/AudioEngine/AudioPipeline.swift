@@ -1,7 +1,7 @@
 import ALSA
 import AudioCore
-import EchoControl
 import Basics
+import EchoControl
 import Logging
 import ServiceLifecycle
 import SpeexDSP
@@ -88,8 +88,11 @@ public final class AudioPipeline: Service, Sendable {
                 micChannel: configuration.micChannel, referenceChannel: configuration.referenceChannel,
                 referenceTap: tap, fifoPriority: configuration.fifoPriority, backoff: configuration.backoff,
                 relaxedBatchPeriods: configuration.relaxedCapturePeriods),
-            processor: { period in processor.process(mic: period.mic, reference: period.reference, streamRun: period.streamRun,
-                                                 referenceEpoch: period.referenceEpoch) })
+            processor: { period in
+                processor.process(
+                    mic: period.mic, reference: period.reference, streamRun: period.streamRun,
+                    referenceEpoch: period.referenceEpoch)
+            })
         let mixer = mixer
         let reflex = NearEndPauseReflex(mixer: mixer, statistics: processor.stats)
         nearEndPauseReflex = reflex
@@ -146,9 +149,11 @@ public final class AudioPipeline: Service, Sendable {
         }
         let gain = captureStatistics.referenceGain
         if loggedReferenceGain.exchange(gain, ordering: .relaxed) != gain {
-            logger.notice(gain == 1
-                ? "the echo canceller's reference is no longer raised (raised, it would clip)"
-                : "the mic hears the speaker louder than the echo reference carries it; the reference is raised \(gain)x ([dsp] match_reference_level)")
+            logger.notice(
+                gain == 1
+                    ? "the echo canceller's reference is no longer raised (raised, it would clip)"
+                    : "the mic hears the speaker louder than the echo reference carries it; the reference is raised \(gain)x ([dsp] match_reference_level)"
+            )
         }
     }
 
@@ -185,7 +190,9 @@ public final class AudioPipeline: Service, Sendable {
 
     public func logStatistics() {
         let s = captureStatistics
-        logger.debug("echo reduction \(s.echoReductionDB) dB, reference lag \(s.lagMilliseconds) ms, drift \(s.driftPPM) ppm, reference gain \(s.referenceGain)x, xruns capture \(captureLoop.status.xruns) playback \(playbackLoop.status.xruns)")
+        logger.debug(
+            "echo reduction \(s.echoReductionDB) dB, reference lag \(s.lagMilliseconds) ms, drift \(s.driftPPM) ppm, reference gain \(s.referenceGain)x, xruns capture \(captureLoop.status.xruns) playback \(playbackLoop.status.xruns)"
+        )
     }
 }
 

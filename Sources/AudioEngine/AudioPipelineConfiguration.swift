@@ -1,7 +1,7 @@
 import ALSA
 import AudioCore
-import EchoControl
 import Basics
+import EchoControl
 
 /// Everything the audio pipeline needs: both devices, channel selection, the capture chain.
 /// Defaults: 16 kHz mono capture, 48 kHz stereo playback, 10 ms periods, 4 periods (40 ms) queued in a

@@ -83,8 +83,10 @@ final class CaptureChainDriver: @unchecked Sendable {
     /// frames; the chain is told, so the gap does not cost it its converged filter. `referenceEpoch` (the
     /// reference tap's `alignmentEpoch`) changes where the tap aligned the reference afresh; the chain is
     /// told, so a whole-sample slip there does not cost it its filter either.
-    func process(mic: UnsafeBufferPointer<Int16>, reference: UnsafeBufferPointer<Int16>?, streamRun: Int,
-                 referenceEpoch: Int = 0) {
+    func process(
+        mic: UnsafeBufferPointer<Int16>, reference: UnsafeBufferPointer<Int16>?, streamRun: Int,
+        referenceEpoch: Int = 0
+    ) {
         if let last = lastStreamRun, last != streamRun { interruptionPending = true }
         lastStreamRun = streamRun
         if let last = lastReferenceEpoch, last != referenceEpoch { realignmentPending = true }
@@ -93,7 +95,8 @@ final class CaptureChainDriver: @unchecked Sendable {
         while start < mic.count {
             let end = min(mic.count, start + maxPeriodFrames)
             let micPiece = UnsafeBufferPointer(rebasing: mic[start..<end])
-            let referencePiece = reference.map { UnsafeBufferPointer(rebasing: $0[min(start, $0.count)..<min(end, $0.count)]) }
+            let referencePiece =
+                reference.map { UnsafeBufferPointer(rebasing: $0[min(start, $0.count)..<min(end, $0.count)]) }
                 ?? UnsafeBufferPointer(rebasing: silence[0..<(end - start)])
             process(mic: micPiece, reference: referencePiece)
             start = end
@@ -109,8 +112,9 @@ final class CaptureChainDriver: @unchecked Sendable {
         let m = micConverter.process(input: mic, output: convertedMic)
         let r = referenceConverter.process(input: reference, output: convertedReference)
         let n = min(m.produced, r.produced)
-        append(mic: UnsafeBufferPointer(rebasing: convertedMic[0..<n]),
-               reference: UnsafeBufferPointer(rebasing: convertedReference[0..<n]))
+        append(
+            mic: UnsafeBufferPointer(rebasing: convertedMic[0..<n]),
+            reference: UnsafeBufferPointer(rebasing: convertedReference[0..<n]))
     }
 
     private func append(mic: UnsafeBufferPointer<Int16>, reference: UnsafeBufferPointer<Int16>) {
@@ -158,6 +162,7 @@ final class CaptureChainDriver: @unchecked Sendable {
         }
         let written = uplink.write(UnsafeBufferPointer(rebasing: uplinkFrame[0..<produced]))
         if written < produced { stats.uplinkOverflows.add(produced - written, ordering: .relaxed) }
-        stats.publishFrame(nearEndSpeech: speech, possibleNearEndSpeech: possible, farEndActive: bypass ? false : chain.nearEnd.farEndActive, bypassed: bypass)
+        stats.publishFrame(
+            nearEndSpeech: speech, possibleNearEndSpeech: possible, farEndActive: bypass ? false : chain.nearEnd.farEndActive, bypassed: bypass)
     }
 }

@@ -137,10 +137,11 @@ public final class CaptureLoop: PeriodLoop, @unchecked Sendable {
             reference = UnsafeBufferPointer(buffers.reference)
             referenceEpoch = tap.alignmentEpoch
         }
-        processor(CapturedPeriod(
-            mic: UnsafeBufferPointer(mic), reference: reference, interleaved: interleaved,
-            parameters: parameters, firstFrameNanoseconds: first, firstFrameIndex: frameIndex, streamRun: streamRun,
-            referenceEpoch: referenceEpoch))
+        processor(
+            CapturedPeriod(
+                mic: UnsafeBufferPointer(mic), reference: reference, interleaved: interleaved,
+                parameters: parameters, firstFrameNanoseconds: first, firstFrameIndex: frameIndex, streamRun: streamRun,
+                referenceEpoch: referenceEpoch))
         let status = self.status
         status.framesCounter.add(frames, ordering: .relaxed)
         status.delayFramesValue.store(delay, ordering: .relaxed)

@@ -32,18 +32,20 @@ public final class PlaybackChannelWriter: @unchecked Sendable {
     public private(set) var deviceFramesWritten = 0
 
     private let resamplers: [any MonoResampler]  // one per resampled (mono) stream; empty when rates match
-    private let streams: Int             // mono streams that go through the resampler
+    private let streams: Int  // mono streams that go through the resampler
     private let chunkFrames: Int
     private let outputChunkFrames: Int
-    private let monoIn: UnsafeMutableBufferPointer<Int16>   // streams × chunkFrames
+    private let monoIn: UnsafeMutableBufferPointer<Int16>  // streams × chunkFrames
     private let monoOut: UnsafeMutableBufferPointer<Int16>  // streams × outputChunkFrames
     private let interleaved: UnsafeMutableBufferPointer<Int16>  // outputChunkFrames × device channels
 
     /// - Parameters:
     ///   - quality: resampler quality 0...10 as speexdsp's (default 5, speex's desktop default; 3 is cheaper).
     ///   - chunkFrames: source frames converted per step (bounds the preallocated buffers).
-    public init(mixer: Mixer, channel: MixerChannel, sourceFormat: AudioFormat, quality: Int = 5,
-                chunkFrames: Int = 1_024) throws(SpeexDSPError) {
+    public init(
+        mixer: Mixer, channel: MixerChannel, sourceFormat: AudioFormat, quality: Int = 5,
+        chunkFrames: Int = 1_024
+    ) throws(SpeexDSPError) {
         precondition(chunkFrames > 0, "PlaybackChannelWriter chunkFrames must be positive")
         self.mixer = mixer
         self.channel = channel
@@ -58,7 +60,8 @@ public final class PlaybackChannelWriter: @unchecked Sendable {
             for _ in 0..<streams {
                 let r: any MonoResampler
                 if let table = PolyphaseResampler(inputRate: sourceFormat.sampleRate, outputRate: device.sampleRate, quality: quality),
-                   table.phaseCount > 16 {
+                    table.phaseCount > 16
+                {
                     r = table
                 } else {
                     r = try Resampler(inputRate: sourceFormat.sampleRate, outputRate: device.sampleRate, quality: quality)

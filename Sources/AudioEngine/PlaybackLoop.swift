@@ -137,8 +137,10 @@ public final class PlaybackLoop: PeriodLoop, @unchecked Sendable {
 
     /// Replaces what the renderer takes back of the queue beyond the period playing now (it plays on while
     /// this runs): rewinds the device, writes the replacement and tells the reference tap.
-    private func takeBackQueued(_ pcm: PCM, _ takeBack: any PlaybackTakeBack, buffers: PeriodBuffers,
-                                device: ReopeningDevice) throws(ALSAError) -> TakeBackOutcome {
+    private func takeBackQueued(
+        _ pcm: PCM, _ takeBack: any PlaybackTakeBack, buffers: PeriodBuffers,
+        device: ReopeningDevice
+    ) throws(ALSAError) -> TakeBackOutcome {
         let parameters = pcm.parameters
         let step = configuration.referenceTap?.takeBackGranularity ?? 1
         // Asking the renderer first spares the device call in every period without a pause.
@@ -162,7 +164,7 @@ public final class PlaybackLoop: PeriodLoop, @unchecked Sendable {
         status.framesTakenBackCounter.add(back, ordering: .relaxed)
         do {
             try pcm.write(UnsafeBufferPointer(replacement))
-        } catch where error.kind == .xrun {
+        } catch  where error.kind == .xrun {
             // The replacement is lost with the rest of the queue: the paused voice is silent all the same.
             takeBack.renderedPeriodLost()
             _ = device.recover(from: error, takingBack: true)

@@ -32,7 +32,8 @@ public final class RealtimeThread: Sendable {
         if let priority = fifoPriority {
             rc = Self.create(&tid, context, fifoPriority: priority)
             if rc != 0 {
-                notice = "\(name): SCHED_FIFO priority \(priority) not granted (\(String(cString: strerror(rc)))); "
+                notice =
+                    "\(name): SCHED_FIFO priority \(priority) not granted (\(String(cString: strerror(rc)))); "
                     + "running with normal scheduling (grant CAP_SYS_NICE or LimitRTPRIO= for realtime audio)"
             }
         }
@@ -64,12 +65,14 @@ public final class RealtimeThread: Sendable {
             param.sched_priority = fifoPriority
             pthread_attr_setschedparam(&attr, &param)
         }
-        return pthread_create(&tid, &attr, { raw in
-            let body = Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue()
-            _ = cshim_thread_set_name(body.name)
-            body.body()
-            return nil
-        }, context)
+        return pthread_create(
+            &tid, &attr,
+            { raw in
+                let body = Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue()
+                _ = cshim_thread_set_name(body.name)
+                body.body()
+                return nil
+            }, context)
     }
 }
 

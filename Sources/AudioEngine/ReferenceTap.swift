@@ -85,7 +85,8 @@ public final class ReferenceTap: @unchecked Sendable {
         mono.initialize(repeating: 0)
         converted = .allocate(capacity: scratch * sampleRate / self.playbackRate + 16)
         converted.initialize(repeating: 0)
-        converter = self.playbackRate == sampleRate
+        converter =
+            self.playbackRate == sampleRate
             ? nil : try Resampler(inputRate: self.playbackRate, outputRate: sampleRate, quality: 3)
         runStarts = .allocate(capacity: Self.runSlots)
         runOrigins = .allocate(capacity: Self.runSlots)
@@ -117,8 +118,9 @@ public final class ReferenceTap: @unchecked Sendable {
     public func playbackWrote(
         _ interleaved: UnsafeBufferPointer<Int16>, channels: Int, delayFrames: Int, atNanoseconds nanoseconds: Int64
     ) {
-        playbackWrote(interleaved, channels: channels, run: producerRun ?? 0,
-                      clock: PlaybackClock(delayFrames: delayFrames, nanoseconds: nanoseconds))
+        playbackWrote(
+            interleaved, channels: channels, run: producerRun ?? 0,
+            clock: PlaybackClock(delayFrames: delayFrames, nanoseconds: nanoseconds))
     }
 
     /// Producer (rt:playback): `interleaved` was just written to the device in stream run `run` (a
@@ -151,7 +153,10 @@ public final class ReferenceTap: @unchecked Sendable {
             let produced = silentFrames / playbackRate
             silentFrames -= produced * playbackRate
             for _ in 0..<produced {
-                if staleOutput > 0 { staleOutput -= 1; continue }
+                if staleOutput > 0 {
+                    staleOutput -= 1
+                    continue
+                }
                 history[index % capacity] = 0
                 index += 1
             }
@@ -165,7 +170,10 @@ public final class ReferenceTap: @unchecked Sendable {
                 let (_, produced) = converter.process(
                     input: UnsafeBufferPointer(rebasing: mono[0..<count]), output: converted)
                 for j in 0..<produced {
-                    if staleOutput > 0 { staleOutput -= 1; continue }
+                    if staleOutput > 0 {
+                        staleOutput -= 1
+                        continue
+                    }
                     history[index % capacity] = converted[j]
                     index += 1
                 }
@@ -253,7 +261,8 @@ public final class ReferenceTap: @unchecked Sendable {
         let slot = generation % Self.runSlots
         let start = runStarts[slot].load(ordering: .acquiring)
         let origin = runOrigins[slot].load(ordering: .acquiring)
-        let previousOrigin = generation > 0
+        let previousOrigin =
+            generation > 0
             ? runOrigins[(generation - 1) % Self.runSlots].load(ordering: .acquiring) : Int64.min
         guard runGeneration.load(ordering: .acquiring) == generation else { return nil }
         return Runs(generation: generation, start: start, origin: origin, previousOrigin: previousOrigin)
@@ -298,7 +307,8 @@ public final class ReferenceTap: @unchecked Sendable {
         }
         // The previous run, for instants at which it was still being heard (a capture period from
         // before the restart read after it): its samples up to where the current run starts.
-        let previousFirst = runs.previousOrigin != Int64.min
+        let previousFirst =
+            runs.previousOrigin != Int64.min
             ? Int(position(at: firstFrameNanoseconds, origin: runs.previousOrigin).rounded()) : nil
         let oldest = max(0, end - capacity / 2)
         var available = 0

@@ -10,8 +10,9 @@ extension WebURL {
     public func resolving(_ reference: String, rules: Rules = .media) throws(WebURLError) -> WebURL {
         var ref = Substring(reference.trimmed())
         if let colon = ref.firstIndex(of: ":"), !ref[..<colon].isEmpty,
-           ref[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "." || $0 == "-") }),
-           ref.first?.isLetter == true {
+            ref[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "." || $0 == "-") }),
+            ref.first?.isLetter == true
+        {
             return try WebURL(parsing: String(ref), rules: rules)  // has a scheme; others (file:, ftp:) are rejected with its name
         }
         if let hash = ref.firstIndex(of: "#") { ref = ref[..<hash] }

@@ -79,7 +79,8 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
         var portText: Substring?
         if authority.hasPrefix("[") {
             guard let close = authority.firstIndex(of: "]"),
-                  Self.isIPv6Literal(authority[authority.index(after: authority.startIndex)..<close]) else { throw fail(.badHost) }
+                Self.isIPv6Literal(authority[authority.index(after: authority.startIndex)..<close])
+            else { throw fail(.badHost) }
             host = authority[...close]
             let after = authority[authority.index(after: close)...]
             if after.hasPrefix(":") { portText = after.dropFirst() } else if !after.isEmpty { throw fail(.badHost) }
@@ -95,7 +96,8 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
         var port: Int?
         if let portText, !portText.isEmpty {  // RFC 3986 §3.2.3: an empty port is the default
             guard portText.utf8.count <= 5, portText.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
-                  let value = Int(portText), (1...65_535).contains(value) else { throw fail(.badPort) }
+                let value = Int(portText), (1...65_535).contains(value)
+            else { throw fail(.badPort) }
             port = value
         }
         self.scheme = scheme

@@ -38,7 +38,8 @@ public struct WebURLError: Error, CustomStringConvertible, Equatable, Sendable {
         case .userInfo: "URL \"\(url)\" must not contain a user name or password"
         case .badHost: "URL \"\(url)\" has no valid host"
         case .badPort: "URL \"\(url)\" has an invalid port"
-        case .cleartextToRemoteHost: "URL \"\(url)\" may use \(schemes.filter { !$0.usesTLS }.map(\.rawValue).joined(separator: " or ")):// only for loopback hosts"
+        case .cleartextToRemoteHost:
+            "URL \"\(url)\" may use \(schemes.filter { !$0.usesTLS }.map(\.rawValue).joined(separator: " or ")):// only for loopback hosts"
         }
     }
 

@@ -22,8 +22,9 @@ final class MPG123Handle {
         _ = mpg123_init()  // a no-op since 1.27, required before; thread-safe either way
         var error: Int32 = 0
         guard let made = mpg123_new(nil, &error) else {
-            throw CodecError(kind: .library, codec: "mp3", function: "mpg123_new", code: error,
-                             message: String(cString: mpg123_plain_strerror(error)))
+            throw CodecError(
+                kind: .library, codec: "mp3", function: "mpg123_new", code: error,
+                message: String(cString: mpg123_plain_strerror(error)))
         }
         handle = made
         outputBlockBytes = max(mpg123_outblock(made), 4608 * 2)
@@ -37,8 +38,10 @@ final class MPG123Handle {
         mpg123_rates(&rates, &count)
         for index in 0..<count {
             let rate = rates![index]
-            try check(mpg123_format(made, rate, Int32(MPG123_MONO.rawValue | MPG123_STEREO.rawValue),
-                                    Int32(MPG123_ENC_SIGNED_16.rawValue)), "mpg123_format")
+            try check(
+                mpg123_format(
+                    made, rate, Int32(MPG123_MONO.rawValue | MPG123_STEREO.rawValue),
+                    Int32(MPG123_ENC_SIGNED_16.rawValue)), "mpg123_format")
         }
         try check(mpg123_open_feed(made), "mpg123_open_feed")
     }
@@ -68,8 +71,9 @@ final class MPG123Handle {
             var encoding: Int32 = 0
             try check(mpg123_getformat(handle, &rate, &channels, &encoding), "mpg123_getformat")
             guard rate > 0, channels > 0, encoding == Int32(MPG123_ENC_SIGNED_16.rawValue) else {
-                throw CodecError(kind: .unsupported, codec: "mp3", function: "mpg123_getformat",
-                                 message: "output \(rate) Hz, \(channels) channels, encoding \(encoding)")
+                throw CodecError(
+                    kind: .unsupported, codec: "mp3", function: "mpg123_getformat",
+                    message: "output \(rate) Hz, \(channels) channels, encoding \(encoding)")
             }
             return .newFormat(AudioFormat(sampleRate: rate, channels: Int(channels)))
         default:
@@ -83,8 +87,9 @@ final class MPG123Handle {
 
     private func error(_ result: Int32, _ function: String) -> CodecError {
         let code = result == Int32(MPG123_ERR.rawValue) ? mpg123_errcode(handle) : result
-        return CodecError(kind: .library, codec: "mp3", function: function, code: code,
-                          message: String(cString: mpg123_plain_strerror(code)))
+        return CodecError(
+            kind: .library, codec: "mp3", function: function, code: code,
+            message: String(cString: mpg123_plain_strerror(code)))
     }
 }
 
@@ -101,8 +106,9 @@ final class OpusMultistreamDecoderHandle {
             opus_multistream_decoder_create(48_000, Int32(channels), Int32(streams), Int32(coupledStreams), $0.baseAddress!, &error)
         }
         guard let made, error == OPUS_OK else {
-            throw CodecError(kind: .library, codec: "opus", function: "opus_multistream_decoder_create", code: error,
-                             message: String(cString: opus_strerror(error)))
+            throw CodecError(
+                kind: .library, codec: "opus", function: "opus_multistream_decoder_create", code: error,
+                message: String(cString: opus_strerror(error)))
         }
         decoder = made
         self.channels = channels
@@ -120,8 +126,9 @@ final class OpusMultistreamDecoderHandle {
     /// Decodes one packet into `output` (capacity ≥ 5760 × channels); returns frames per channel.
     func decode(_ packet: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<Int16>) throws(CodecError) -> Int {
         let maxFrames = Int32(output.count / channels)
-        let result = opus_multistream_decode(decoder, packet.baseAddress!.assumingMemoryBound(to: UInt8.self),
-                                             Int32(packet.count), output.baseAddress!, maxFrames, 0)
+        let result = opus_multistream_decode(
+            decoder, packet.baseAddress!.assumingMemoryBound(to: UInt8.self),
+            Int32(packet.count), output.baseAddress!, maxFrames, 0)
         if result < 0 { throw Self.error(result, "opus_multistream_decode") }
         return Int(result)
     }
@@ -139,7 +146,8 @@ final class OpusEncoderHandle {
     init(sampleRate: Int, channels: Int, bitrate: Int) throws(CodecError) {
         var error: Int32 = 0
         guard let made = opus_encoder_create(Int32(sampleRate), Int32(channels), OPUS_APPLICATION_AUDIO, &error),
-              error == OPUS_OK else {
+            error == OPUS_OK
+        else {
             throw OpusMultistreamDecoderHandle.error(error, "opus_encoder_create")
         }
         encoder = made

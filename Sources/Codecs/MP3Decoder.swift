@@ -31,8 +31,9 @@ public final class MP3Decoder: StreamDecoder {
                 format = newFormat
             case .decoded(let byteCount):
                 guard byteCount > 0, let format else { continue }
-                let samples = UnsafeBufferPointer(start: output.baseAddress!.assumingMemoryBound(to: Int16.self),
-                                                  count: byteCount / MemoryLayout<Int16>.size)
+                let samples = UnsafeBufferPointer(
+                    start: output.baseAddress!.assumingMemoryBound(to: Int16.self),
+                    count: byteCount / MemoryLayout<Int16>.size)
                 sink(PCMBlock(format: format, samples: samples))
             }
         }

@@ -86,10 +86,12 @@ public struct OggDemuxer: Sendable {
             for index in 0..<segmentCount { bodyLength += Int(buffer[readOffset + 27 + index]) }
             guard buffer.count - readOffset >= headerLength + bodyLength else { return false }
             let pageRange = readOffset..<(readOffset + headerLength + bodyLength)
-            let valid = buffer[readOffset + 4] == 0 && buffer.withUnsafeBufferPointer { all in
-                let page = UnsafeBufferPointer(rebasing: all[pageRange])
-                return OggCRC.checksum(page, crcFieldAt: 22) == readLE32(at: readOffset + 22)
-            }
+            let valid =
+                buffer[readOffset + 4] == 0
+                && buffer.withUnsafeBufferPointer { all in
+                    let page = UnsafeBufferPointer(rebasing: all[pageRange])
+                    return OggCRC.checksum(page, crcFieldAt: 22) == readLE32(at: readOffset + 22)
+                }
             guard valid else {
                 corruptPages += 1
                 skippedBytes += 1
@@ -133,8 +135,10 @@ public struct OggDemuxer: Sendable {
             offset += length
             guard length < 255 else { continue }
             if !dropping {
-                ready.append(OggPacket(serial: serial, data: packet, isBeginning: beginning && firstOnPage,
-                                       isEnd: false, granule: -1))
+                ready.append(
+                    OggPacket(
+                        serial: serial, data: packet, isBeginning: beginning && firstOnPage,
+                        isEnd: false, granule: -1))
                 lastCompleted = ready.count - 1
             }
             firstOnPage = false

@@ -61,8 +61,9 @@ public final class OggOpusDecoder: StreamDecoder {
         guard packet.serial == serial, let decoder, let format else {
             // Ogg puts every stream's first page before any data: data with no Opus stream is the end of hope.
             if decoder == nil, let otherAudio {
-                throw CodecError(kind: .unsupported, codec: "ogg", function: "stream headers",
-                                 message: "the stream is Ogg \(otherAudio), which this release does not play (it plays MP3 and Ogg Opus)")
+                throw CodecError(
+                    kind: .unsupported, codec: "ogg", function: "stream headers",
+                    message: "the stream is Ogg \(otherAudio), which this release does not play (it plays MP3 and Ogg Opus)")
             }
             return
         }
@@ -107,8 +108,9 @@ public final class OggOpusDecoder: StreamDecoder {
 
     private func startStream(_ packet: OggPacket) throws(CodecError) {
         let head = try OpusHead(parsing: packet.data)
-        decoder = try OpusMultistreamDecoderHandle(channels: head.channels, streams: head.streamCount,
-                                                   coupledStreams: head.coupledCount, mapping: head.mapping)
+        decoder = try OpusMultistreamDecoderHandle(
+            channels: head.channels, streams: head.streamCount,
+            coupledStreams: head.coupledCount, mapping: head.mapping)
         if head.outputGain != 0 { try decoder?.setGain(q8: head.outputGain) }
         let needed = Self.maxFramesPerPacket * head.channels
         if output.count < needed {

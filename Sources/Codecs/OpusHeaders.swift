@@ -75,9 +75,9 @@ public struct OpusTags: Sendable, Equatable {
     /// "ARTIST - TITLE", or whichever of the two exists.
     public var streamTitle: String? {
         switch (value("ARTIST"), value("TITLE")) {
-        case let (artist?, title?): "\(artist) - \(title)"
-        case let (nil, title?): title
-        case let (artist?, nil): artist
+        case (let artist?, let title?): "\(artist) - \(title)"
+        case (nil, let title?): title
+        case (let artist?, nil): artist
         case (nil, nil): nil
         }
     }

@@ -19,8 +19,10 @@ public enum ConfigLoader {
 
     /// As `load(path:for:)`, with a warning for each renamed or dropped key the file still uses
     /// (`RenamedKey`): what `check-config` prints and `run` and a reload log.
-    public static func loadReportingRenames(path: String, for use: Use = .service,
-                                            renames: [RenamedKey] = RenamedKey.table) throws(ConfigError) -> (config: JarvisVoiceConfig, warnings: [ConfigProblem]) {
+    public static func loadReportingRenames(
+        path: String, for use: Use = .service,
+        renames: [RenamedKey] = RenamedKey.table
+    ) throws(ConfigError) -> (config: JarvisVoiceConfig, warnings: [ConfigProblem]) {
         let bytes: [UInt8]
         do {
             bytes = try FileSystemCalls.readFile(path, maxBytes: maxFileBytes).bytes
@@ -57,7 +59,8 @@ public enum ConfigLoader {
 
     /// As `decode(bytes:for:)`, with the warnings about renamed keys (`RenamedKey`).
     public static func decodeReportingRenames(bytes: [UInt8], for use: Use = .service, renames: [RenamedKey] = RenamedKey.table)
-        -> (config: JarvisVoiceConfig, problems: [ConfigProblem], warnings: [ConfigProblem]) {
+        -> (config: JarvisVoiceConfig, problems: [ConfigProblem], warnings: [ConfigProblem])
+    {
         let parsed: TOMLTable
         do {
             parsed = try TOMLParser.parse(bytes: bytes)
@@ -76,7 +79,11 @@ public enum ConfigLoader {
     static func requiredProblems(in table: TOMLTable) -> [ConfigProblem] {
         let jarvis = table["jarvis"]
         if case .table(let section)? = jarvis?.value, section["url"] != nil { return [] }
-        return [ConfigProblem(line: jarvis?.line, message: "[jarvis] url is required: the address of your Jarvis "
-            + "(term-llm serve), e.g. url = \"http://192.168.1.20:8081/ui\"")]
+        return [
+            ConfigProblem(
+                line: jarvis?.line,
+                message: "[jarvis] url is required: the address of your Jarvis "
+                    + "(term-llm serve), e.g. url = \"http://192.168.1.20:8081/ui\"")
+        ]
     }
 }

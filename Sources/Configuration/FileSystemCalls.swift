@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The only caller of POSIX file and environment APIs in this module.
@@ -58,11 +58,12 @@ enum FileSystemCalls {
 
     private static func errnoError() -> ReadError {
         let code = errno
-        let kind: ReadError.Kind = switch code {
-        case ENOENT: .notFound
-        case EACCES, EPERM: .accessDenied
-        default: .other
-        }
+        let kind: ReadError.Kind =
+            switch code {
+            case ENOENT: .notFound
+            case EACCES, EPERM: .accessDenied
+            default: .other
+            }
         return ReadError(kind: kind, reason: String(cString: strerror(code)))
     }
 

@@ -4,14 +4,16 @@ extension JarvisVoiceConfig {
     /// its default value is no change. Values are settings (paths, names, numbers), never secrets.
     public func changedKeys(to new: JarvisVoiceConfig) -> [(key: String, value: String)] {
         var keys: [(key: String, value: String)] = []
-        let newSections = Dictionary(uniqueKeysWithValues: Mirror(reflecting: new).children.compactMap { child in
-            child.label.map { ($0, child.value) }
-        })
+        let newSections = Dictionary(
+            uniqueKeysWithValues: Mirror(reflecting: new).children.compactMap { child in
+                child.label.map { ($0, child.value) }
+            })
         for section in Mirror(reflecting: self).children {
             guard let name = section.label, let newSection = newSections[name] else { continue }
-            let newValues = Dictionary(uniqueKeysWithValues: Mirror(reflecting: newSection).children.compactMap { child in
-                child.label.map { ($0, String(describing: child.value)) }
-            })
+            let newValues = Dictionary(
+                uniqueKeysWithValues: Mirror(reflecting: newSection).children.compactMap { child in
+                    child.label.map { ($0, String(describing: child.value)) }
+                })
             for field in Mirror(reflecting: section.value).children {
                 guard let label = field.label, let value = newValues[label], value != String(describing: field.value) else { continue }
                 keys.append(("[\(name)] \(Self.fileKey(label))", value))

@@ -1,6 +1,6 @@
 import AudioCore
-import EchoControl
 import Basics
+import EchoControl
 import Realtime
 
 extension JarvisVoiceConfig {
@@ -103,7 +103,7 @@ extension JarvisVoiceConfig {
     }
 
     static let sectionNames: Set<String> = [
-        "audio", "dsp", "realtime", "jarvis", "button", "led", "media", "control", "timers", "log",
+        "audio", "dsp", "realtime", "jarvis", "button", "led", "media", "control", "timers", "log"
     ]
 }
 
@@ -227,7 +227,8 @@ extension JarvisConfig {
         }
         let path = url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
         for endpoint in API.allCases.map(\.path) where path.hasSuffix(endpoint) || path.hasSuffix(endpoint + "/") {
-            return "is the base address, without \(endpoint) (the service adds it): url = \"\(path.dropLast(path.hasSuffix("/") ? endpoint.count + 1 : endpoint.count))\""
+            return
+                "is the base address, without \(endpoint) (the service adds it): url = \"\(path.dropLast(path.hasSuffix("/") ? endpoint.count + 1 : endpoint.count))\""
         }
         return nil
     }
@@ -286,8 +287,10 @@ extension MediaConfig {
         radioMode = r.boolean("radio_mode", default: d.radioMode)
         stationCatalogURL = r.string("station_catalog_url", default: d.stationCatalogURL, allowEmpty: true)
         reconnectAttempts = r.integer("reconnect_attempts", default: d.reconnectAttempts, in: 1...100)
-        if !stationCatalogURL.isEmpty, let problem = URLProblem.describe(
-            stationCatalogURL, rules: .media, expected: "an http:// or https:// URL or \"\"") {
+        if !stationCatalogURL.isEmpty,
+            let problem = URLProblem.describe(
+                stationCatalogURL, rules: .media, expected: "an http:// or https:// URL or \"\"")
+        {
             r.problem("station_catalog_url", problem)
             stationCatalogURL = d.stationCatalogURL
         }

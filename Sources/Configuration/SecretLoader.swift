@@ -27,8 +27,10 @@ public struct SecretLoader: Sendable {
     ///   `$CREDENTIALS_DIRECTORY` (set by systemd for the service).
     /// - serviceAccess: for a process that is not the service (`doctor` run by root): configured
     ///   files the service user could not read count as unreadable, as they would in the service.
-    public init(environment: [String: String]? = nil, credentialDirectories: [String]? = nil,
-                serviceAccess: ServiceFileAccess? = nil) {
+    public init(
+        environment: [String: String]? = nil, credentialDirectories: [String]? = nil,
+        serviceAccess: ServiceFileAccess? = nil
+    ) {
         let environment = environment ?? FileSystemCalls.environment()
         self.environment = environment
         if let credentialDirectories {
@@ -51,7 +53,10 @@ public struct SecretLoader: Sendable {
         }
         if let skipped { throw skipped }
         let file = config.apiKeyFile.isEmpty ? "" : "\(config.apiKeyFile) (not found), "
-        throw SecretError(.notFound, "no OpenAI API key: put it in \(file)the systemd credential \"\(Self.openAICredential)\" (/etc/credstore/\(Self.openAICredential)) or $\(variable)")
+        throw SecretError(
+            .notFound,
+            "no OpenAI API key: put it in \(file)the systemd credential \"\(Self.openAICredential)\" (/etc/credstore/\(Self.openAICredential)) or $\(variable)"
+        )
     }
 
     /// nil when neither the token file nor the credential exists (Jarvis without auth).
@@ -68,7 +73,13 @@ public struct SecretLoader: Sendable {
     private func loadConfiguredFile(_ path: String, fallback: String) throws(SecretError) -> (Secret?, skipped: SecretError?) {
         guard !path.isEmpty else { return (nil, nil) }
         if let denial = serviceAccess?.denial(path) {
-            return (nil, SecretError(.unreadable, "the service user \(denial.user) cannot read secret file \(path): \(denial.reason); make it readable by that user only, or leave the setting empty and use \(fallback)"))
+            return (
+                nil,
+                SecretError(
+                    .unreadable,
+                    "the service user \(denial.user) cannot read secret file \(path): \(denial.reason); make it readable by that user only, or leave the setting empty and use \(fallback)"
+                )
+            )
         }
         do {
             return (try loadFile(path, source: .file(path: path), checkPermissions: true, fallback: fallback), nil)
@@ -95,7 +106,8 @@ public struct SecretLoader: Sendable {
             contents = try FileSystemCalls.readFile(path, maxBytes: Self.maxBytes, regularOnly: true)
         } catch {
             if error.kind == .notFound { return nil }
-            let hint = error.kind == .accessDenied
+            let hint =
+                error.kind == .accessDenied
                 ? fallback.map { " (the service user must be able to read it; or leave the setting empty and use \($0))" } ?? ""
                 : ""
             throw SecretError(.unreadable, "cannot read secret file \(path): \(error.reason)\(hint)")
@@ -121,7 +133,7 @@ public struct SecretLoader: Sendable {
     static func trimmed(_ text: String) -> String {
         let scalars = text.unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
         else { return "" }
         return String(scalars[first...last])
     }

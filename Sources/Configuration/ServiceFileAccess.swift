@@ -25,7 +25,8 @@ public struct ServiceFileAccess: Sendable {
     /// as it (then opening the file tells the truth).
     public static func user(_ name: String) -> ServiceFileAccess? {
         guard !name.isEmpty, let identity = FileSystemCalls.userIdentity(name),
-              identity.uid != FileSystemCalls.effectiveUserID() else { return nil }
+            identity.uid != FileSystemCalls.effectiveUserID()
+        else { return nil }
         return ServiceFileAccess { path in
             Self.denial(of: path, for: identity).map { Denial(user: name, reason: $0) }
         }
@@ -36,7 +37,7 @@ public struct ServiceFileAccess: Sendable {
         ("/root/", "the unit hides /root (ProtectHome=yes)"),
         ("/run/user/", "the unit hides /run/user (ProtectHome=yes)"),
         ("/tmp/", "the service has its own /tmp (PrivateTmp=yes)"),
-        ("/var/tmp/", "the service has its own /var/tmp (PrivateTmp=yes)"),
+        ("/var/tmp/", "the service has its own /var/tmp (PrivateTmp=yes)")
     ]
 
     static func denial(of path: String, for identity: FileSystemCalls.UserIdentity) -> String? {

@@ -13,7 +13,7 @@ struct TOMLScanner {
     static func isBareKeyByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
             true
         default:
             false
@@ -184,12 +184,16 @@ struct TOMLScanner {
     private mutating func takeToken() -> String {
         let start = position
         while let byte = peek() {
-            let isTokenByte = Self.isBareKeyByte(byte) || byte == UInt8(ascii: "+")
+            let isTokenByte =
+                Self.isBareKeyByte(byte) || byte == UInt8(ascii: "+")
                 || byte == UInt8(ascii: ".") || byte == UInt8(ascii: ":")
             guard isTokenByte else { break }
             advance()
         }
-        if position == start, let byte = peek() { advance() ; return String(decoding: [byte], as: UTF8.self) }
+        if position == start, let byte = peek() {
+            advance()
+            return String(decoding: [byte], as: UTF8.self)
+        }
         return String(decoding: bytes[start..<position], as: UTF8.self)
     }
 
@@ -199,7 +203,8 @@ struct TOMLScanner {
         if TOMLNumber.looksLikeDateOrTime(token) {
             throw error("dates and times are not supported in this configuration (use a string)")
         }
-        if token.utf8.first.map({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }) == true {
+        if token.utf8.first.map({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }) == true
+        {
             if TOMLNumber.isWellFormedDecimalInteger(token) {
                 throw error("integer \(token) is out of range")
             }

@@ -15,7 +15,8 @@ enum TOMLTableEditor {
             let full = parentPath + [name]
             if let index = parent.index(of: name) {
                 guard case .table(var table) = parent.entries[index].value else {
-                    throw TOMLSyntaxError(line: line, message: "key \(display(full)) is already defined as a value (line \(parent.entries[index].line))")
+                    throw TOMLSyntaxError(
+                        line: line, message: "key \(display(full)) is already defined as a value (line \(parent.entries[index].line))")
                 }
                 if tracker.headers.contains(full) || tracker.dotted.contains(full) || tracker.frozen.contains(full) {
                     throw TOMLSyntaxError(line: line, message: "table [\(display(full))] is defined twice (first on line \(table.line))")

@@ -21,9 +21,11 @@ public struct AudioStatus: Sendable, Equatable, Codable {
     /// back (the playback thread ran later than the period left playing).
     public var playbackTakeBackUnderruns: Int
 
-    public init(captureRunning: Bool, playbackRunning: Bool, captureXruns: Int, playbackXruns: Int,
-                echoReductionDB: Double, referenceLagMilliseconds: Double, nearEndSpeech: Bool, playbackTakeBacks: Int = 0,
-                playbackTakeBackUnderruns: Int = 0) {
+    public init(
+        captureRunning: Bool, playbackRunning: Bool, captureXruns: Int, playbackXruns: Int,
+        echoReductionDB: Double, referenceLagMilliseconds: Double, nearEndSpeech: Bool, playbackTakeBacks: Int = 0,
+        playbackTakeBackUnderruns: Int = 0
+    ) {
         self.captureRunning = captureRunning
         self.playbackRunning = playbackRunning
         self.captureXruns = captureXruns

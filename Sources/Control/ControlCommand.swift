@@ -31,14 +31,14 @@ public enum ControlCommand: Sendable, Equatable {
     /// Every verb, in the contract's order.
     public static let verbs = [
         "tap", "press", "release", "ask", "status", "play", "station", "podcast",
-        "pause", "resume", "stop", "skip", "volume", "reset", "say", "voice-volume", "mute", "timer",
+        "pause", "resume", "stop", "skip", "volume", "reset", "say", "voice-volume", "mute", "timer"
     ]
 
     /// Verbs that take exactly one argument, with the name shown in usage messages.
     public static let argumentNames = [
         "ask": "TEXT", "play": "URL", "station": "NAME", "podcast": "FEED_URL", "volume": "LEVEL",
         "say": "TEXT", "voice-volume": "LEVEL", "mute": "on|off",
-        "timer": "list|add DURATION [LABEL]|cancel LABEL|stop",
+        "timer": "list|add DURATION [LABEL]|cancel LABEL|stop"
     ]
 
     /// Verbs whose argument is the rest of the command line (several words).

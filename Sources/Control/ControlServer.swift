@@ -50,8 +50,10 @@ public final class ControlServer: Service, Sendable {
     private let awaitingRequest = Mutex<[Int: any Channel]>([:])
     private let cancelled = Atomic<Bool>(false)
 
-    private init(path: String, handler: any ControlHandler, logger: Logger, limits: Limits,
-                 listener: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>, identity: ControlSocketCalls.PathState) {
+    private init(
+        path: String, handler: any ControlHandler, logger: Logger, limits: Limits,
+        listener: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>, identity: ControlSocketCalls.PathState
+    ) {
         self.path = path
         self.handler = handler
         self.logger = logger
@@ -262,8 +264,9 @@ public final class ControlServer: Service, Sendable {
 
 /// Marks a channel's socket close-on-exec (NIO does not); call on the channel's event loop.
 private func closeOnExec(_ channel: any Channel) throws {
-    let code = try channel.pipeline.syncOperations.withUnsafeTransportIfAvailable(of: NIOBSDSocket.Handle.self) {
-        ControlSocketCalls.setCloseOnExec($0)
-    } ?? 0
+    let code =
+        try channel.pipeline.syncOperations.withUnsafeTransportIfAvailable(of: NIOBSDSocket.Handle.self) {
+            ControlSocketCalls.setCloseOnExec($0)
+        } ?? 0
     if code != 0 { throw IOError(errnoCode: code, reason: "fcntl(F_SETFD, FD_CLOEXEC)") }
 }

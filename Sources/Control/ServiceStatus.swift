@@ -31,10 +31,12 @@ public struct ServiceStatus: Sendable, Equatable, Codable {
     /// Nil when the service runs no audio pipeline.
     public var audio: AudioStatus?
 
-    public init(state: String, realtimeConnected: Bool, jarvisSessionID: String?, voiceVolume: Double = 1, muted: Bool = false,
-                timers: [TimerStatus] = [], media: MediaStatus,
-                cost: CostStatus = CostStatus(), bargeIns: Int = 0, echoTurnsIgnored: Int = 0, voicePausesResumed: Int = 0, malformedEvents: Int = 0,
-                unknownEvents: Int = 0, audio: AudioStatus? = nil) {
+    public init(
+        state: String, realtimeConnected: Bool, jarvisSessionID: String?, voiceVolume: Double = 1, muted: Bool = false,
+        timers: [TimerStatus] = [], media: MediaStatus,
+        cost: CostStatus = CostStatus(), bargeIns: Int = 0, echoTurnsIgnored: Int = 0, voicePausesResumed: Int = 0, malformedEvents: Int = 0,
+        unknownEvents: Int = 0, audio: AudioStatus? = nil
+    ) {
         self.state = state
         self.realtimeConnected = realtimeConnected
         self.jarvisSessionID = jarvisSessionID

@@ -28,8 +28,9 @@ public enum ServiceStatusText {
         if let audio = status["audio"], audio != .null {
             let capture = audio["capture_running"] == .bool(true) ? "running" : "stopped"
             let playback = audio["playback_running"] == .bool(true) ? "running" : "stopped"
-            lines.append("audio: capture \(capture), playback \(playback); echo reduction \(number(audio["echo_reduction_db"])) dB; "
-                + "xruns \(number(audio["capture_xruns"])) capture, \(number(audio["playback_xruns"])) playback")
+            lines.append(
+                "audio: capture \(capture), playback \(playback); echo reduction \(number(audio["echo_reduction_db"])) dB; "
+                    + "xruns \(number(audio["capture_xruns"])) capture, \(number(audio["playback_xruns"])) playback")
         }
         return lines.joined(separator: "\n")
     }

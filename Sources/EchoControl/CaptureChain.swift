@@ -147,8 +147,9 @@ public final class CaptureChain: @unchecked Sendable {
             try preprocessor.setEchoSuppress(dB: configuration.echoSuppressDB)
             try preprocessor.setEchoSuppressActive(dB: configuration.echoSuppressActiveDB)
             uplinkResampler = try Resampler(inputRate: rate, outputRate: CaptureChainConfiguration.uplinkSampleRate, quality: 5)
-            drift = try DriftCompensator(frameSize: frameSize, impulseResponseLength: echo.impulseResponseLength, sampleRate: rate,
-                                         enabled: configuration.driftCompensation)
+            drift = try DriftCompensator(
+                frameSize: frameSize, impulseResponseLength: echo.impulseResponseLength, sampleRate: rate,
+                enabled: configuration.driftCompensation)
         } catch {
             throw .speex(error)
         }
@@ -156,12 +157,14 @@ public final class CaptureChain: @unchecked Sendable {
         estimator = DelayEstimator(sampleRate: rate, maxLagSamples: maxLag)
         estimatorEnabled = maxLag > 0
         slipCheck = ReferenceSlipCheck(frameSize: frameSize, impulseResponseLength: echo.impulseResponseLength)
-        suppressor = configuration.residualEchoSuppressor
+        suppressor =
+            configuration.residualEchoSuppressor
             ? ResidualEchoSuppressor(frameSize: frameSize, sampleRate: rate, tailSamples: configuration.filterLength) : nil
         idleAfterFrames = configuration.filterLength / frameSize + 1
         let framesPerSecond = rate / frameSize
-        referenceLevel = ReferenceLevelMatcher(maxShift: configuration.matchReferenceLevel ? 4 : 0,
-                                               settleFrames: framesPerSecond, peakHoldFrames: 60 * framesPerSecond)
+        referenceLevel = ReferenceLevelMatcher(
+            maxShift: configuration.matchReferenceLevel ? 4 : 0,
+            settleFrames: framesPerSecond, peakHoldFrames: 60 * framesPerSecond)
         margin = rate * 4 / 1000
         slack = 32
         lateTolerance = max(margin + rate * 16 / 1000, configuration.filterLength / 8)
@@ -169,21 +172,33 @@ public final class CaptureChain: @unchecked Sendable {
         var capacity = 1024
         while capacity < maxDelay + 4 * frameSize { capacity <<= 1 }
         ringMask = capacity - 1
-        micRing = .allocate(capacity: capacity); micRing.initialize(repeating: 0, count: capacity)
-        refRing = .allocate(capacity: capacity); refRing.initialize(repeating: 0, count: capacity)
+        micRing = .allocate(capacity: capacity)
+        micRing.initialize(repeating: 0, count: capacity)
+        refRing = .allocate(capacity: capacity)
+        refRing.initialize(repeating: 0, count: capacity)
         // Nominal alignment: the echo's direct path lands `margin` samples into the filter.
         micDelay = margin + slack + drift.latency
         refRead = -slack
-        alignedMic = .allocate(capacity: frameSize); alignedMic.initialize(repeating: 0)
-        alignedRef = .allocate(capacity: frameSize); alignedRef.initialize(repeating: 0)
-        processed = .allocate(capacity: frameSize); processed.initialize(repeating: 0)
-        resampled = .allocate(capacity: 2 * frameSize + 64); resampled.initialize(repeating: 0)
-        pending = .allocate(capacity: maxDelay + 2 * frameSize); pending.initialize(repeating: 0)
+        alignedMic = .allocate(capacity: frameSize)
+        alignedMic.initialize(repeating: 0)
+        alignedRef = .allocate(capacity: frameSize)
+        alignedRef.initialize(repeating: 0)
+        processed = .allocate(capacity: frameSize)
+        processed.initialize(repeating: 0)
+        resampled = .allocate(capacity: 2 * frameSize + 64)
+        resampled.initialize(repeating: 0)
+        pending = .allocate(capacity: maxDelay + 2 * frameSize)
+        pending.initialize(repeating: 0)
     }
 
     deinit {
-        micRing.deallocate(); refRing.deallocate()
-        alignedMic.deallocate(); alignedRef.deallocate(); processed.deallocate(); resampled.deallocate(); pending.deallocate()
+        micRing.deallocate()
+        refRing.deallocate()
+        alignedMic.deallocate()
+        alignedRef.deallocate()
+        processed.deallocate()
+        resampled.deallocate()
+        pending.deallocate()
     }
 
     /// speexdsp's residual echo suppression (linked to the canceller) takes up to `echo_suppress_active_db`
@@ -202,8 +217,9 @@ public final class CaptureChain: @unchecked Sendable {
     /// Processes one frame: `mic` and `reference` hold `frameSize` samples at 16 kHz, `output`
     /// receives `frameSize` echo-cancelled, preprocessed samples (delayed by `latencySamples`).
     public func process(mic: UnsafeBufferPointer<Int16>, reference: UnsafeBufferPointer<Int16>, output: UnsafeMutableBufferPointer<Int16>) {
-        precondition(mic.count == frameSize && reference.count == frameSize && output.count >= frameSize,
-                     "CaptureChain.process takes frames of frameSize samples")
+        precondition(
+            mic.count == frameSize && reference.count == frameSize && output.count >= frameSize,
+            "CaptureChain.process takes frames of frameSize samples")
         writeInputs(mic: mic, reference: reference)
         readAligned()
 
@@ -229,7 +245,8 @@ public final class CaptureChain: @unchecked Sendable {
             referenceActive = false
         } else {
             if slipCheck.isArmed && farEndPlays(alignedRef),
-               let slip = slipCheck.observe(echo, mic: UnsafeBufferPointer(alignedMic)), slip != 0 {
+                let slip = slipCheck.observe(echo, mic: UnsafeBufferPointer(alignedMic)), slip != 0
+            {
                 moveReference(by: slip)
             }
             echo.process(mic: UnsafeBufferPointer(alignedMic), reference: UnsafeBufferPointer(alignedRef), output: processed)
@@ -241,17 +258,21 @@ public final class CaptureChain: @unchecked Sendable {
         }
         preprocessor.process(processed)
         speechProbability = preprocessor.speechProbability
-        nearEnd = suppressor?.activity
+        nearEnd =
+            suppressor?.activity
             ?? NearEndActivity(farEndActive: referenceActive, nearEndSpeech: speechProbability >= 0.5, nearToEchoDB: 0)
         for i in 0..<frameSize { output[i] = processed[i] }
 
         guard !echoCancellerIdle && !bridging else { return }
         if estimatorEnabled,
-           let estimate = estimator.process(mic: UnsafeBufferPointer(alignedMic), reference: UnsafeBufferPointer(alignedRef)) {
+            let estimate = estimator.process(mic: UnsafeBufferPointer(alignedMic), reference: UnsafeBufferPointer(alignedRef))
+        {
             consider(estimate)
         }
-        drift.observe(echo, converged: referenceActive && echoReturnLossEnhancementDB > 6
-                      && 2 * framesSinceReset * frameSize > 3 * CaptureChainConfiguration.sampleRate)
+        drift.observe(
+            echo,
+            converged: referenceActive && echoReturnLossEnhancementDB > 6
+                && 2 * framesSinceReset * frameSize > 3 * CaptureChainConfiguration.sampleRate)
         keepFIFOCentred()
         framesSinceReset += 1
     }
@@ -259,8 +280,10 @@ public final class CaptureChain: @unchecked Sendable {
     /// Like `process(mic:reference:output:)`, and also resamples the output to 24 kHz into
     /// `uplink` (capacity >= `uplinkFrameSize`). Returns the number of uplink samples written.
     /// After `bypass` the first `latencySamples` of output are left out of the uplink.
-    public func process(mic: UnsafeBufferPointer<Int16>, reference: UnsafeBufferPointer<Int16>,
-                        output: UnsafeMutableBufferPointer<Int16>, uplink: UnsafeMutableBufferPointer<Int16>) -> Int {
+    public func process(
+        mic: UnsafeBufferPointer<Int16>, reference: UnsafeBufferPointer<Int16>,
+        output: UnsafeMutableBufferPointer<Int16>, uplink: UnsafeMutableBufferPointer<Int16>
+    ) -> Int {
         if bypassed {
             bypassed = false
             staleOutputSamples = latencySamples
@@ -293,8 +316,10 @@ public final class CaptureChain: @unchecked Sendable {
             produced = uplinkResampler.process(input: UnsafeBufferPointer(rebasing: pending[0..<count]), output: uplink).produced
         }
         bypassed = true
-        return produced + uplinkResampler.process(
-            input: mic, output: UnsafeMutableBufferPointer(rebasing: uplink[produced...])).produced
+        return produced
+            + uplinkResampler.process(
+                input: mic, output: UnsafeMutableBufferPointer(rebasing: uplink[produced...])
+            ).produced
     }
 
     /// The uplink capacity `bypass` may need in one call: a frame and the most the chain can hold.
@@ -358,7 +383,9 @@ public final class CaptureChain: @unchecked Sendable {
         var refEnergy: Float = 0, micEnergy: Float = 0, outEnergy: Float = 0
         for i in 0..<frameSize {
             let r = Float(alignedRef[i]), m = Float(alignedMic[i]), o = Float(processed[i])
-            refEnergy += r * r; micEnergy += m * m; outEnergy += o * o
+            refEnergy += r * r
+            micEnergy += m * m
+            outEnergy += o * o
         }
         let n = Float(frameSize)
         // Only while the far end plays.
@@ -371,7 +398,10 @@ public final class CaptureChain: @unchecked Sendable {
 
     /// Acts on a delay estimate of the echo relative to the reference given to the canceller.
     private func consider(_ estimate: DelayEstimator.Estimate) {
-        guard estimate.confidence >= 2 else { candidateLag = nil; return }
+        guard estimate.confidence >= 2 else {
+            candidateLag = nil
+            return
+        }
         let lag = estimate.lagSamples
         defer { candidateLag = lag }
         guard let previous = candidateLag, abs(previous - lag) <= 8 else { return }

@@ -70,12 +70,18 @@ public final class DelayEstimator {
             let hann = 0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(Self.firLength - 1))
             fir[i] = Float(sinc * hann)
         }
-        micHistory = .allocate(capacity: Self.firLength); micHistory.initialize(repeating: 0, count: Self.firLength)
-        refHistory = .allocate(capacity: Self.firLength); refHistory.initialize(repeating: 0, count: Self.firLength)
-        micBlock = .allocate(capacity: b); micBlock.initialize(repeating: 0, count: b)
-        refBlock = .allocate(capacity: b); refBlock.initialize(repeating: 0, count: b)
-        smoothedRe = .allocate(capacity: b + 1); smoothedRe.initialize(repeating: 0, count: b + 1)
-        smoothedIm = .allocate(capacity: b + 1); smoothedIm.initialize(repeating: 0, count: b + 1)
+        micHistory = .allocate(capacity: Self.firLength)
+        micHistory.initialize(repeating: 0, count: Self.firLength)
+        refHistory = .allocate(capacity: Self.firLength)
+        refHistory.initialize(repeating: 0, count: Self.firLength)
+        micBlock = .allocate(capacity: b)
+        micBlock.initialize(repeating: 0, count: b)
+        refBlock = .allocate(capacity: b)
+        refBlock.initialize(repeating: 0, count: b)
+        smoothedRe = .allocate(capacity: b + 1)
+        smoothedRe.initialize(repeating: 0, count: b + 1)
+        smoothedIm = .allocate(capacity: b + 1)
+        smoothedIm.initialize(repeating: 0, count: b + 1)
         // Finish one analysis (2 FFTs + 3 other steps) within ~70 % of a hop, assuming 64-sample frames or larger.
         let totalSteps = 2 * (fft.stages + 1) + 2
         let callsPerHop = max(1, hop * decimation / 256)
@@ -83,8 +89,13 @@ public final class DelayEstimator {
     }
 
     deinit {
-        fir.deallocate(); micHistory.deallocate(); refHistory.deallocate()
-        micBlock.deallocate(); refBlock.deallocate(); smoothedRe.deallocate(); smoothedIm.deallocate()
+        fir.deallocate()
+        micHistory.deallocate()
+        refHistory.deallocate()
+        micBlock.deallocate()
+        refBlock.deallocate()
+        smoothedRe.deallocate()
+        smoothedIm.deallocate()
     }
 
     /// Forgets everything (call after the alignment of the fed signals changed).
@@ -146,7 +157,10 @@ public final class DelayEstimator {
         // time the estimator runs on rt:capture; rtcheck caught it.
         switch step {
         case 1:
-            if !loadBlock() { step = 0; return nil }
+            if !loadBlock() {
+                step = 0
+                return nil
+            }
             fft.permute()
         case _ where step >= 2 && step <= s + 1:
             fft.runStage(step - 1, inverse: false)
@@ -177,7 +191,10 @@ public final class DelayEstimator {
             refEnergy += refBlock[j] * refBlock[j]
         }
         let size = fft.size
-        for i in blockLength..<size { fft.re[i] = 0; fft.im[i] = 0 }
+        for i in blockLength..<size {
+            fft.re[i] = 0
+            fft.im[i] = 0
+        }
         // About -60 dBFS RMS: nothing to correlate with.
         return refEnergy / Float(blockLength) > 1.0
     }
@@ -207,7 +224,8 @@ public final class DelayEstimator {
         let floor = 1e-3 * mean + 1e-20
         for k in 0...(n / 2) {
             if k < lowBin || k > highBin {
-                re[k] = 0; im[k] = 0
+                re[k] = 0
+                im[k] = 0
             } else {
                 let mag = sqrtf(smoothedRe[k] * smoothedRe[k] + smoothedIm[k] * smoothedIm[k]) + floor
                 re[k] = smoothedRe[k] / mag
@@ -227,7 +245,8 @@ public final class DelayEstimator {
         var best = 0
         var bestValue = -Float.greatestFiniteMagnitude
         for lag in -maxLagDecimated...maxLagDecimated where value(lag) > bestValue {
-            bestValue = value(lag); best = lag
+            bestValue = value(lag)
+            best = lag
         }
         var second: Float = 0
         for lag in -maxLagDecimated...maxLagDecimated where abs(lag - best) > 3 {

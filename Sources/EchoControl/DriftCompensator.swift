@@ -30,8 +30,9 @@ final class DriftCompensator {
         self.enabled = enabled
         // Created with a ratio that does not reduce, so speex allocates its interpolation table now;
         // later ratio changes then never reallocate (speexdsp 1.2.1 update_filter only grows it).
-        resampler = try Resampler(ratioNumerator: Self.ratioDenominator + 1, ratioDenominator: Self.ratioDenominator,
-                                  inputRate: sampleRate, outputRate: sampleRate, quality: 5)
+        resampler = try Resampler(
+            ratioNumerator: Self.ratioDenominator + 1, ratioDenominator: Self.ratioDenominator,
+            inputRate: sampleRate, outputRate: sampleRate, quality: 5)
         try resampler.setRatio(numerator: Self.ratioDenominator, denominator: Self.ratioDenominator)
         impulse = .allocate(capacity: impulseResponseLength)
         impulse.initialize(repeating: 0)
@@ -39,7 +40,11 @@ final class DriftCompensator {
         peaks = .allocate(capacity: Self.pointsPerFit)
     }
 
-    deinit { impulse.deallocate(); times.deallocate(); peaks.deallocate() }
+    deinit {
+        impulse.deallocate()
+        times.deallocate()
+        peaks.deallocate()
+    }
 
     /// Reference delay added by the resampler, in samples (0 when disabled: no resampler in the path).
     var latency: Int { enabled ? resampler.inputLatency : 0 }
@@ -55,7 +60,10 @@ final class DriftCompensator {
     }
 
     /// Forget collected peak positions (the alignment changed or the filter was reset).
-    func clearHistory() { count = 0; settle = 0 }
+    func clearHistory() {
+        count = 0
+        settle = 0
+    }
 
     /// The echo had moved `samples` later than the filter's peak (`ReferenceSlipCheck`) and the reference is
     /// now read that much further back, the filter kept: the peak will not show that part of the drift, so
@@ -70,7 +78,10 @@ final class DriftCompensator {
         frame += 1
         guard frame % Self.frameInterval == 0 else { return }
         guard converged else { return }
-        if settle > 0 { settle -= 1; return }
+        if settle > 0 {
+            settle -= 1
+            return
+        }
         echo.impulseResponse(into: impulse)
         var best = 0
         var bestValue: Int32 = 0
@@ -78,10 +89,16 @@ final class DriftCompensator {
         for i in 0..<impulse.count {
             let v = impulse[i] == .min ? Int32.max : abs(impulse[i])
             sum += Int64(v)
-            if v > bestValue { bestValue = v; best = i }
+            if v > bestValue {
+                bestValue = v
+                best = i
+            }
         }
         let mean = Double(sum) / Double(impulse.count)
-        guard Double(bestValue) > 8 * mean, best > 0, best < impulse.count - 1 else { count = 0; return }
+        guard Double(bestValue) > 8 * mean, best > 0, best < impulse.count - 1 else {
+            count = 0
+            return
+        }
         let a = Double(abs(impulse[best - 1])), c = Double(bestValue), b = Double(abs(impulse[best + 1]))
         let d = a - 2 * c + b
         let position = Double(best) + (d < 0 ? max(-0.5, min(0.5, 0.5 * (a - b) / d)) : 0)
@@ -95,11 +112,17 @@ final class DriftCompensator {
     private func fit() {
         let n = Double(count)
         var st = 0.0, sp = 0.0
-        for i in 0..<count { st += times[i]; sp += peaks[i] }
+        for i in 0..<count {
+            st += times[i]
+            sp += peaks[i]
+        }
         let mt = st / n, mp = sp / n
         var stt = 0.0, stp = 0.0
-        for i in 0..<count { stt += (times[i] - mt) * (times[i] - mt); stp += (times[i] - mt) * (peaks[i] - mp) }
-        let slope = stp / stt // taps per frame
+        for i in 0..<count {
+            stt += (times[i] - mt) * (times[i] - mt)
+            stp += (times[i] - mt) * (peaks[i] - mp)
+        }
+        let slope = stp / stt  // taps per frame
         var worst = 0.0
         for i in 0..<count { worst = max(worst, abs(peaks[i] - mp - slope * (times[i] - mt))) }
         count = 0

@@ -21,10 +21,14 @@ final class RealSpectrum {
         precondition(size >= 4 && size & (size - 1) == 0, "size must be a power of two >= 4")
         self.size = size
         fft = StagedFFT(size: size / 2)
-        input = .allocate(capacity: size); input.initialize(repeating: 0, count: size)
-        re = .allocate(capacity: size / 2 + 1); re.initialize(repeating: 0, count: size / 2 + 1)
-        im = .allocate(capacity: size / 2 + 1); im.initialize(repeating: 0, count: size / 2 + 1)
-        power = .allocate(capacity: size / 2 + 1); power.initialize(repeating: 0, count: size / 2 + 1)
+        input = .allocate(capacity: size)
+        input.initialize(repeating: 0, count: size)
+        re = .allocate(capacity: size / 2 + 1)
+        re.initialize(repeating: 0, count: size / 2 + 1)
+        im = .allocate(capacity: size / 2 + 1)
+        im.initialize(repeating: 0, count: size / 2 + 1)
+        power = .allocate(capacity: size / 2 + 1)
+        power.initialize(repeating: 0, count: size / 2 + 1)
         twiddleRe = .allocate(capacity: size / 2 + 1)
         twiddleIm = .allocate(capacity: size / 2 + 1)
         for k in 0...size / 2 {
@@ -34,7 +38,14 @@ final class RealSpectrum {
         }
     }
 
-    deinit { input.deallocate(); re.deallocate(); im.deallocate(); power.deallocate(); twiddleRe.deallocate(); twiddleIm.deallocate() }
+    deinit {
+        input.deallocate()
+        re.deallocate()
+        im.deallocate()
+        power.deallocate()
+        twiddleRe.deallocate()
+        twiddleIm.deallocate()
+    }
 
     func compute() {
         let half = size / 2, packedRe = fft.re, packedIm = fft.im

@@ -62,7 +62,11 @@ final class ReferenceSlipCheck {
     }
 
     deinit {
-        impulse.deallocate(); history.deallocate(); predicted.deallocate(); cross.deallocate(); power.deallocate()
+        impulse.deallocate()
+        history.deallocate()
+        predicted.deallocate()
+        cross.deallocate()
+        power.deallocate()
     }
 
     /// Every frame, once its aligned reference is final: what the canceller gets (or would get).
@@ -97,7 +101,10 @@ final class ReferenceSlipCheck {
             var loudest: Int32 = 0
             for k in 0..<impulse.count {
                 let v = impulse[k] == .min ? Int32.max : abs(impulse[k])
-                if v > loudest { loudest = v; peak = k }
+                if v > loudest {
+                    loudest = v
+                    peak = k
+                }
             }
             first = max(0, peak - Self.lead)
         }
@@ -110,7 +117,10 @@ final class ReferenceSlipCheck {
         }
         let m = Self.searched
         micEnergy = 0
-        for s in 0...2 * m { cross[s] = 0; power[s] = 0 }
+        for s in 0...2 * m {
+            cross[s] = 0
+            power[s] = 0
+        }
         for n in m..<(frameSize - m) {
             let x = Double(mic[n])
             micEnergy += x * x
@@ -128,12 +138,16 @@ final class ReferenceSlipCheck {
             best = s
         }
         guard micEnergy > 0, cross[best + m] > 0, bestResidual <= EchoControlTuning.Alignment.slipDecisiveShare * micEnergy else {
-            if frames >= Self.maxFrames { isArmed = false; return 0 }
+            if frames >= Self.maxFrames {
+                isArmed = false
+                return 0
+            }
             return nil
         }
         isArmed = false
         guard best != 0, abs(best) <= Self.maxSlip, bestResidual <= EchoControlTuning.Alignment.slipShare * residual(0),
-              bestResidual <= EchoControlTuning.Alignment.slipShare * residual(best - 1), bestResidual <= EchoControlTuning.Alignment.slipShare * residual(best + 1)
+            bestResidual <= EchoControlTuning.Alignment.slipShare * residual(best - 1),
+            bestResidual <= EchoControlTuning.Alignment.slipShare * residual(best + 1)
         else { return 0 }
         return best
     }

@@ -26,9 +26,11 @@ final class ResidualEchoSuppressor {
         static let easesOverSteadyFarEndOnlyForAHeardTalker = Rules(rawValue: 1 << 6)
         /// Over music nobody was heard over, the filter's worst recent leak is echo too.
         static let followsMusicLeak = Rules(rawValue: 1 << 7)
-        static let all: Rules = [.onsetCoupling, .holdsLostEcho, .endsQuietPauseTalkers, .talkerBandsRecoverAtOnce,
-                                 .recoversSlowlyWithoutTalker, .followsLinearEstimate,
-                                 .easesOverSteadyFarEndOnlyForAHeardTalker, .followsMusicLeak]
+        static let all: Rules = [
+            .onsetCoupling, .holdsLostEcho, .endsQuietPauseTalkers, .talkerBandsRecoverAtOnce,
+            .recoversSlowlyWithoutTalker, .followsLinearEstimate,
+            .easesOverSteadyFarEndOnlyForAHeardTalker, .followsMusicLeak
+        ]
     }
 
     static let bandCount = 24
@@ -129,8 +131,9 @@ final class ResidualEchoSuppressor {
     var hearsTalker: Bool { easesForTalker }
     /// The last frame's far end and easing, for diagnostics.
     var state: SuppressionState {
-        SuppressionState(farEndActive: activity.farEndActive, farEndSteady: verdicts.farEndIsSteady,
-                         easedForTalker: easesForTalker)
+        SuppressionState(
+            farEndActive: activity.farEndActive, farEndSteady: verdicts.farEndIsSteady,
+            easedForTalker: easesForTalker)
     }
 
     /// `rules`: the rules in force (all of them in the product; tests and benchmark tools compare against
@@ -138,9 +141,11 @@ final class ResidualEchoSuppressor {
     init(frameSize: Int, sampleRate: Int, tailSamples: Int, rules: Rules = .all) {
         self.frameSize = frameSize
         self.rules = rules
-        quietTalkerFrames = rules.contains(.recoversSlowlyWithoutTalker)
+        quietTalkerFrames =
+            rules.contains(.recoversSlowlyWithoutTalker)
             ? (Tuning.quietTalkerMilliseconds * sampleRate / 1000 + frameSize - 1) / frameSize : .max
-        steadyFarEndTalkerFrames = rules.contains(.easesOverSteadyFarEndOnlyForAHeardTalker)
+        steadyFarEndTalkerFrames =
+            rules.contains(.easesOverSteadyFarEndOnlyForAHeardTalker)
             ? (Tuning.steadyFarEndTalkerMilliseconds * sampleRate / 1000 + frameSize - 1) / frameSize : .max
         windowLength = 2 * frameSize
         var size = 2
@@ -201,19 +206,22 @@ final class ResidualEchoSuppressor {
         quietBand = Tuning.quietBandRMS * Tuning.quietBandRMS * Float(windowLength) / 2 * Float(size) / 2 / Float(bands)
         let frameMilliseconds = Float(frameSize) * 1000 / Float(sampleRate)
         let subwindow = Float(Tuning.roomFloorMilliseconds) / Float(BandNoiseFloor.subwindowCount)
-        roomFloor = BandNoiseFloor(bandCount: bands, subwindowFrames: Int((subwindow / frameMilliseconds).rounded()),
-                                   steadyFrames: Int((Float(Tuning.steadySoundMilliseconds) / frameMilliseconds).rounded()),
-                                   steadySpread: Tuning.steadySoundSpread)
+        roomFloor = BandNoiseFloor(
+            bandCount: bands, subwindowFrames: Int((subwindow / frameMilliseconds).rounded()),
+            steadyFrames: Int((Float(Tuning.steadySoundMilliseconds) / frameMilliseconds).rounded()),
+            steadySpread: Tuning.steadySoundSpread)
         decay = powf(10, -Tuning.envelopeDecayDBPer16ms * frameMilliseconds / 16 / 10)
         tailFrames = max(1, (tailSamples + frameSize - 1) / frameSize)
         let onsetMilliseconds = rules.contains(.onsetCoupling) ? Tuning.onsetMilliseconds : 0
         onsetFrames = (onsetMilliseconds * sampleRate / 1000 + frameSize - 1) / frameSize
         let hangover = Int((NearEnd.hangoverMilliseconds / frameMilliseconds).rounded())
         let detectorOnset = Int((NearEnd.onsetMilliseconds / frameMilliseconds).rounded())
-        talkerDetector = NearEndDetector(margin: NearEnd.talkerMargin, bandFraction: NearEnd.talkerBandFraction,
-                                         onsetFrames: detectorOnset, hangoverFrames: hangover)
-        verdicts = NearEndVerdicts(windowLength: windowLength, sampleRate: sampleRate, frameMilliseconds: frameMilliseconds,
-                                   onsetFrames: detectorOnset, hangoverFrames: hangover)
+        talkerDetector = NearEndDetector(
+            margin: NearEnd.talkerMargin, bandFraction: NearEnd.talkerBandFraction,
+            onsetFrames: detectorOnset, hangoverFrames: hangover)
+        verdicts = NearEndVerdicts(
+            windowLength: windowLength, sampleRate: sampleRate, frameMilliseconds: frameMilliseconds,
+            onsetFrames: detectorOnset, hangoverFrames: hangover)
     }
 
     /// Lower edge of band `b` in Hz: 125 Hz steps to 1 kHz, then 16 bands per three octaves.
@@ -224,8 +232,10 @@ final class ResidualEchoSuppressor {
     /// `residual`: the canceller's output (frameSize samples), replaced by the suppressed signal of the
     /// previous call's frame. `reference` and `mic`: the aligned reference and the canceller's mic input
     /// of the same frame.
-    func process(_ residual: UnsafeMutableBufferPointer<Int16>, reference: UnsafeBufferPointer<Int16>,
-                 mic: UnsafeBufferPointer<Int16>) {
+    func process(
+        _ residual: UnsafeMutableBufferPointer<Int16>, reference: UnsafeBufferPointer<Int16>,
+        mic: UnsafeBufferPointer<Int16>
+    ) {
         let h = frameSize, w = windowLength, n = fft.size, bands = Self.bandCount
         var referencePower: Float = 0
         var micPeak: Int16 = 0
@@ -261,9 +271,17 @@ final class ResidualEchoSuppressor {
             re[i] = residualHistory[i] * window[i]
             im[i] = referenceHistory[i] * window[i]
         }
-        for i in w..<n { re[i] = 0; im[i] = 0 }
+        for i in w..<n {
+            re[i] = 0
+            im[i] = 0
+        }
         transform(inverse: false)
-        for b in 0..<bands { residualBand[b] = 0; referenceBand[b] = 0; explainedBand[b] = 0; estimateBand[b] = 0 }
+        for b in 0..<bands {
+            residualBand[b] = 0
+            referenceBand[b] = 0
+            explainedBand[b] = 0
+            estimateBand[b] = 0
+        }
         let keep = Tuning.coherenceSmoothing
         for k in 0...n / 2 {
             let j = (n - k) & (n - 1)
@@ -314,15 +332,18 @@ final class ResidualEchoSuppressor {
                 let ratio = max(e - noise[b], 0) / (envelope[b] + 1e-3)
                 // The detectors' couplings only fall where the mic stands above its echo in the band's onset,
                 // and, as the far end starts, where the band has played nothing for longer than the echo tail.
-                let onlyFalls = (onset && micAboveEcho(b, farEndActive: true))
+                let onlyFalls =
+                    (onset && micAboveEcho(b, farEndActive: true))
                     || (farEndOnsetLeft > 0 && silentFrames[b] >= tailFrames)
                 if onset { onsetCoupling[b] = Self.track(onsetCoupling[b], toward: ratio, talking: talking) }
                 coupling[b] = Self.track(coupling[b], toward: min(ratio, Tuning.riseLimit * coupling[b]), talking: talking)
-                detectorCoupling[b] = Self.track(detectorCoupling[b], toward: onlyFalls ? min(ratio, detectorCoupling[b]) : ratio,
-                                                 talking: talking)
+                detectorCoupling[b] = Self.track(
+                    detectorCoupling[b], toward: onlyFalls ? min(ratio, detectorCoupling[b]) : ratio,
+                    talking: talking)
                 let micRatio = micBand[b] / (envelope[b] + 1e-3)
-                micCoupling[b] = Self.track(micCoupling[b], toward: onlyFalls ? min(micRatio, micCoupling[b]) : micRatio,
-                                            talking: talking)
+                micCoupling[b] = Self.track(
+                    micCoupling[b], toward: onlyFalls ? min(micRatio, micCoupling[b]) : micRatio,
+                    talking: talking)
             }
             let leakEcho = rules.contains(.followsLinearEstimate) && farEndActive ? followedLeak(b, output: e, talking: talking) : 0
             onsetEchoBand[b] = max(leakEcho, (onset ? max(coupling[b], onsetCoupling[b]) : coupling[b]) * envelope[b])
@@ -366,15 +387,17 @@ final class ResidualEchoSuppressor {
         let mayHold = rules.contains(.holdsLostEcho) && farEndActive && !near
         let slowly = farEndActive && framesWithoutTalker >= quietTalkerFrames
         for b in 0..<bands {
-            let echo = rules.contains(.followsMusicLeak) && nobodyHeardOverMusic && estimateBand[b] > quietBand
+            let echo =
+                rules.contains(.followsMusicLeak) && nobodyHeardOverMusic && estimateBand[b] > quietBand
                 ? max(echoBand[b], musicLeak(b, output: residualBand[b], talking: heard)) : echoBand[b]
             let g = Self.gain(output: residualBand[b], echo: echo, over: over)
             let micAboveItsEcho = micAboveEcho(b, farEndActive: farEndActive)
             if g < gain[b] || (near && g == 1 && micAboveItsEcho && rules.contains(.talkerBandsRecoverAtOnce)) {
                 gain[b] = g
             } else if !mayHold || micAboveItsEcho
-                        || micBand[b] - previousMicBand[b] >= residualBand[b] - previousResidualBand[b]
-                            + Tuning.echoRiseMargin * max(0, estimateBand[b] - previousEstimateBand[b]) {
+                || micBand[b] - previousMicBand[b] >= residualBand[b] - previousResidualBand[b]
+                    + Tuning.echoRiseMargin * max(0, estimateBand[b] - previousEstimateBand[b])
+            {
                 let halfway = 0.5 * (gain[b] + g)
                 gain[b] = slowly ? min(halfway, Tuning.slowRise * gain[b]) : halfway
             }
@@ -399,13 +422,15 @@ final class ResidualEchoSuppressor {
             residual[i] = Int16(max(-32768, min(32767, v.rounded())))
         }
 
-        let (speech, possible) = verdicts.update(speechBandsAbove: speechBandsAbove, bandCount: speechBands.count,
-                                                 speechEnergy: speechEnergy, predicted: predicted,
-                                                 farEndActive: farEndActive, output: re, reference: referenceHistory,
-                                                 window: window)
+        let (speech, possible) = verdicts.update(
+            speechBandsAbove: speechBandsAbove, bandCount: speechBands.count,
+            speechEnergy: speechEnergy, predicted: predicted,
+            farEndActive: farEndActive, output: re, reference: referenceHistory,
+            window: window)
         framesSinceVerdict = speech || possible ? 0 : min(framesSinceVerdict + 1, Int.max / 2)
-        activity = NearEndActivity(farEndActive: farEndActive, nearEndSpeech: speech, possibleNearEndSpeech: possible || speech,
-                                   nearToEchoDB: 10 * log10f((speechEnergy + 1) / (predicted + 1)))
+        activity = NearEndActivity(
+            farEndActive: farEndActive, nearEndSpeech: speech, possibleNearEndSpeech: possible || speech,
+            nearToEchoDB: 10 * log10f((speechEnergy + 1) / (predicted + 1)))
     }
 
     /// From the next frame on the reference comes `factor` times louder (amplitude; the chain's

@@ -19,8 +19,10 @@ final class StagedFFT {
         precondition(size >= 2 && size & (size - 1) == 0, "FFT size must be a power of two")
         self.size = size
         stages = size.trailingZeroBitCount
-        re = .allocate(capacity: size); re.initialize(repeating: 0, count: size)
-        im = .allocate(capacity: size); im.initialize(repeating: 0, count: size)
+        re = .allocate(capacity: size)
+        re.initialize(repeating: 0, count: size)
+        im = .allocate(capacity: size)
+        im.initialize(repeating: 0, count: size)
         twiddleRe = .allocate(capacity: size)
         twiddleIm = .allocate(capacity: size)
         var half = 1
@@ -42,7 +44,11 @@ final class StagedFFT {
     }
 
     deinit {
-        re.deallocate(); im.deallocate(); twiddleRe.deallocate(); twiddleIm.deallocate(); bitReversed.deallocate()
+        re.deallocate()
+        im.deallocate()
+        twiddleRe.deallocate()
+        twiddleIm.deallocate()
+        bitReversed.deallocate()
     }
 
     /// Step 0 of a transform.
@@ -50,8 +56,12 @@ final class StagedFFT {
         for i in 0..<size {
             let j = Int(bitReversed[i])
             if j > i {
-                let tr = re[i]; re[i] = re[j]; re[j] = tr
-                let ti = im[i]; im[i] = im[j]; im[j] = ti
+                let tr = re[i]
+                re[i] = re[j]
+                re[j] = tr
+                let ti = im[i]
+                im[i] = im[j]
+                im[j] = ti
             }
         }
     }
@@ -68,8 +78,10 @@ final class StagedFFT {
             var a = 0
             while a < size {
                 let ar = re[a], ai = im[a], br = re[a &+ 1], bi = im[a &+ 1]
-                re[a &+ 1] = ar - br; im[a &+ 1] = ai - bi
-                re[a] = ar + br; im[a] = ai + bi
+                re[a &+ 1] = ar - br
+                im[a &+ 1] = ai - bi
+                re[a] = ar + br
+                im[a] = ai + bi
                 a &+= 2
             }
             return
@@ -85,8 +97,10 @@ final class StagedFFT {
                 let br = highRe[t], bi = highIm[t], ar = lowRe[t], ai = lowIm[t]
                 let xr = br * wr - bi * wi
                 let xi = br * wi + bi * wr
-                highRe[t] = ar - xr; highIm[t] = ai - xi
-                lowRe[t] = ar + xr; lowIm[t] = ai + xi
+                highRe[t] = ar - xr
+                highIm[t] = ai - xi
+                lowRe[t] = ar + xr
+                lowIm[t] = ai + xi
             }
             start &+= 2 &* half
         }

@@ -24,8 +24,10 @@ public final class ButtonGestureSource: Sendable {
         let state: Mutex<State>
         let continuation: AsyncThrowingStream<ButtonGesture, any Error>.Continuation
 
-        init(input: GPIOInputLine?, recognizer: GestureRecognizer,
-             continuation: AsyncThrowingStream<ButtonGesture, any Error>.Continuation) {
+        init(
+            input: GPIOInputLine?, recognizer: GestureRecognizer,
+            continuation: AsyncThrowingStream<ButtonGesture, any Error>.Continuation
+        ) {
             self.input = input
             self.state = Mutex(State(recognizer: recognizer))
             self.continuation = continuation
@@ -65,8 +67,10 @@ public final class ButtonGestureSource: Sendable {
     }
 
     /// Starts the thread. `input` nil: no GPIO, gestures come only from `inject(pressed:)`.
-    public init(input: GPIOInputLine?, settings: GestureRecognizer.Settings = .init(),
-                threadName: String = "gpio:button") throws(GPIOError) {
+    public init(
+        input: GPIOInputLine?, settings: GestureRecognizer.Settings = .init(),
+        threadName: String = "gpio:button"
+    ) throws(GPIOError) {
         let (stream, continuation) = AsyncThrowingStream<ButtonGesture, any Error>.makeStream()
         let core = Core(input: input, recognizer: GestureRecognizer(settings: settings), continuation: continuation)
         self.gestures = stream
@@ -83,8 +87,10 @@ public final class ButtonGestureSource: Sendable {
     }
 
     /// Opens the button's line and starts the thread.
-    public convenience init(line: ButtonLineSettings, gestures: GestureRecognizer.Settings = .init(),
-                            consumer: String = "jarvis-voice") throws(GPIOError) {
+    public convenience init(
+        line: ButtonLineSettings, gestures: GestureRecognizer.Settings = .init(),
+        consumer: String = "jarvis-voice"
+    ) throws(GPIOError) {
         try self.init(input: GPIOInputLine(line, consumer: consumer), settings: gestures)
     }
 

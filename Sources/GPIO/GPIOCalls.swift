@@ -19,8 +19,10 @@ enum GPIOCalls {
 
     // MARK: input
 
-    static func openInput(chip: String, line: Int, activeLow: Bool, bias: Int32, debounceMicroseconds: UInt32,
-                          consumer: String) throws(GPIOError) -> GPIOHandle {
+    static func openInput(
+        chip: String, line: Int, activeLow: Bool, bias: Int32, debounceMicroseconds: UInt32,
+        consumer: String
+    ) throws(GPIOError) -> GPIOHandle {
         guard let offset = UInt32(exactly: line) else {
             throw GPIOError(.openInput, call: "gpiod_chip_get_line", chip: chip, line: line, errno: EINVAL)
         }
@@ -111,14 +113,16 @@ enum GPIOCalls {
                 }
             }
             guard rc == 0 else { throw GPIOError(.lineInfo, call: name(failed), chip: path, line: offset, errno: Glibc.errno) }
-            lines.append(GPIOLineInfo(
-                offset: offset, name: nonEmpty(nameBuffer), consumer: nonEmpty(consumerBuffer),
-                isUsed: flags & Int32(CSHIM_GPIO_LINE_USED) != 0,
-                isOutput: flags & Int32(CSHIM_GPIO_LINE_OUTPUT) != 0,
-                isActiveLow: flags & Int32(CSHIM_GPIO_LINE_ACTIVE_LOW) != 0))
+            lines.append(
+                GPIOLineInfo(
+                    offset: offset, name: nonEmpty(nameBuffer), consumer: nonEmpty(consumerBuffer),
+                    isUsed: flags & Int32(CSHIM_GPIO_LINE_USED) != 0,
+                    isOutput: flags & Int32(CSHIM_GPIO_LINE_OUTPUT) != 0,
+                    isActiveLow: flags & Int32(CSHIM_GPIO_LINE_ACTIVE_LOW) != 0))
         }
-        return GPIOChipInfo(path: path, name: String(cString: cshim_gpio_chip_name(chip)),
-                            label: String(cString: cshim_gpio_chip_label(chip)), lines: lines)
+        return GPIOChipInfo(
+            path: path, name: String(cString: cshim_gpio_chip_name(chip)),
+            label: String(cString: cshim_gpio_chip_label(chip)), lines: lines)
     }
 
     /// Names in `directory` that look like GPIO character devices (`gpiochipN`).
@@ -178,12 +182,14 @@ enum GPIOCalls {
         }
         let box = Unmanaged.passRetained(Box(name: name, body: body)).toOpaque()
         var thread = pthread_t()
-        let rc = pthread_create(&thread, nil, { raw in
-            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-            cshim_gpio_name_thread(box.name)
-            box.body()
-            return nil
-        }, box)
+        let rc = pthread_create(
+            &thread, nil,
+            { raw in
+                let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+                cshim_gpio_name_thread(box.name)
+                box.body()
+                return nil
+            }, box)
         if rc != 0 {
             Unmanaged<Box>.fromOpaque(box).release()
             throw GPIOError(.eventThread, call: "pthread_create", chip: chip, errno: rc)

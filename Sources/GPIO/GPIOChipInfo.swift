@@ -64,7 +64,8 @@ public struct GPIOChipInfo: Sendable, Equatable, CustomStringConvertible {
         for line in lines {
             let name = line.name.map { "\"\($0)\"" } ?? "unnamed"
             let consumer = line.consumer.map { "\"\($0)\"" } ?? (line.isUsed ? "kernel" : "unused")
-            text += "\n  line \(line.offset): \(name) \(consumer) \(line.isOutput ? "output" : "input")"
+            text +=
+                "\n  line \(line.offset): \(name) \(consumer) \(line.isOutput ? "output" : "input")"
                 + (line.isActiveLow ? " active-low" : "")
         }
         return text

@@ -21,8 +21,10 @@ final class GPIOEventThread: Sendable {
     private let shared: Shared
     private let thread: Mutex<pthread_t?>
 
-    init(name: String, chip: String, lineFD: Int32,
-         step: @escaping @Sendable (Wake) -> Next) throws(GPIOError) {
+    init(
+        name: String, chip: String, lineFD: Int32,
+        step: @escaping @Sendable (Wake) -> Next
+    ) throws(GPIOError) {
         let shared = Shared(wakeFD: try GPIOCalls.openWakeFD(chip: chip))
         self.shared = shared
         do {
@@ -30,8 +32,9 @@ final class GPIOEventThread: Sendable {
                 var next = step(.start)
                 while !shared.stopping.load(ordering: .acquiring) {
                     guard case .wait(let timeout) = next else { break }
-                    let ready = GPIOCalls.poll(lineFD: lineFD, wakeFD: shared.wakeFD,
-                                               timeoutMilliseconds: timeout.map(\.pollTimeoutMilliseconds) ?? -1)
+                    let ready = GPIOCalls.poll(
+                        lineFD: lineFD, wakeFD: shared.wakeFD,
+                        timeoutMilliseconds: timeout.map(\.pollTimeoutMilliseconds) ?? -1)
                     if shared.stopping.load(ordering: .acquiring) { break }
                     if ready.wake { GPIOCalls.drainWakeFD(shared.wakeFD) }
                     next = step(ready.line ? .line : ready.wake ? .woken : .timeout)

@@ -20,20 +20,24 @@ public final class GPIOInputLine: @unchecked Sendable {
     public let kernelDebounced: Bool
     private let handle: GPIOHandle
 
-    public init(chip: String, line: Int, activeLow: Bool, bias: GPIOLineBias, debounce: Duration,
-                consumer: String = "jarvis-voice") throws(GPIOError) {
+    public init(
+        chip: String, line: Int, activeLow: Bool, bias: GPIOLineBias, debounce: Duration,
+        consumer: String = "jarvis-voice"
+    ) throws(GPIOError) {
         self.chip = chip
         self.line = line
         let micros = UInt32(clamping: max(debounce.nanoseconds, 0) / 1000)
-        self.handle = try GPIOCalls.openInput(chip: chip, line: line, activeLow: activeLow, bias: bias.cshimValue,
-                                              debounceMicroseconds: micros, consumer: consumer)
+        self.handle = try GPIOCalls.openInput(
+            chip: chip, line: line, activeLow: activeLow, bias: bias.cshimValue,
+            debounceMicroseconds: micros, consumer: consumer)
         self.kernelDebounced = micros > 0 && GPIOCalls.kernelDebounceSupported
     }
 
     /// The button's line.
     public convenience init(_ settings: ButtonLineSettings, consumer: String = "jarvis-voice") throws(GPIOError) {
-        try self.init(chip: settings.chip, line: settings.line, activeLow: settings.activeLow, bias: settings.bias,
-                      debounce: settings.debounce, consumer: consumer)
+        try self.init(
+            chip: settings.chip, line: settings.line, activeLow: settings.activeLow, bias: settings.bias,
+            debounce: settings.debounce, consumer: consumer)
     }
 
     deinit {

@@ -17,8 +17,10 @@ public struct ButtonLineSettings: Sendable, Equatable {
     /// Asked of the kernel where it debounces (libgpiod 2.x); the recognizer debounces anyway.
     public var debounce: Duration
 
-    public init(chip: String = "/dev/gpiochip0", line: Int = 17, activeLow: Bool = true,
-                bias: GPIOLineBias = .pullUp, debounce: Duration = .milliseconds(20)) {
+    public init(
+        chip: String = "/dev/gpiochip0", line: Int = 17, activeLow: Bool = true,
+        bias: GPIOLineBias = .pullUp, debounce: Duration = .milliseconds(20)
+    ) {
         self.chip = chip
         self.line = line
         self.activeLow = activeLow

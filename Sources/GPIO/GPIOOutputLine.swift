@@ -6,8 +6,10 @@ public final class GPIOOutputLine: Sendable {
     public let line: Int
     private let handle: Mutex<GPIOHandle>
 
-    public init(chip: String, line: Int, activeLow: Bool, initiallyActive: Bool = false,
-                consumer: String = "jarvis-voice") throws(GPIOError) {
+    public init(
+        chip: String, line: Int, activeLow: Bool, initiallyActive: Bool = false,
+        consumer: String = "jarvis-voice"
+    ) throws(GPIOError) {
         self.chip = chip
         self.line = line
         let h = try GPIOCalls.openOutput(chip: chip, line: line, activeLow: activeLow, initial: initiallyActive, consumer: consumer)

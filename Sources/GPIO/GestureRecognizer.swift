@@ -16,8 +16,10 @@ public struct GestureRecognizer: Sendable {
         /// A tap pressed within this long after the previous tap's release: `doubleTap`. Default 400 ms.
         public var doubleTap: Duration
 
-        public init(debounce: Duration = .milliseconds(20), hold: Duration = .milliseconds(400),
-                    longHold: Duration = .seconds(3), doubleTap: Duration = .milliseconds(400)) {
+        public init(
+            debounce: Duration = .milliseconds(20), hold: Duration = .milliseconds(400),
+            longHold: Duration = .seconds(3), doubleTap: Duration = .milliseconds(400)
+        ) {
             self.debounce = max(debounce, .zero)
             self.hold = max(hold, .zero)
             self.longHold = max(longHold, .zero)

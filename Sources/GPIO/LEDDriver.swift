@@ -53,8 +53,10 @@ public final class LEDDriver: Sendable {
     private let thread: GPIOEventThread
 
     /// `setLevel` drives the LED (true: lit); `onError` hears the first failure of each streak.
-    public init(setLevel: @escaping SetLevel, onError: @escaping @Sendable (GPIOError) -> Void = { _ in },
-                threadName: String = "gpio:led") throws(GPIOError) {
+    public init(
+        setLevel: @escaping SetLevel, onError: @escaping @Sendable (GPIOError) -> Void = { _ in },
+        threadName: String = "gpio:led"
+    ) throws(GPIOError) {
         let core = Core(setLevel: setLevel, onError: onError)
         self.core = core
         self.thread = try GPIOEventThread(name: threadName, chip: "led", lineFD: -1) { core.step($0) }
@@ -66,10 +68,13 @@ public final class LEDDriver: Sendable {
     }
 
     /// Opens the LED's line and starts the thread.
-    public static func open(_ settings: LEDLineSettings, consumer: String = "jarvis-voice",
-                            onError: @escaping @Sendable (GPIOError) -> Void = { _ in }) throws(GPIOError) -> LEDDriver {
-        let output = try GPIOOutputLine(chip: settings.chip, line: settings.line, activeLow: settings.activeLow,
-                                        consumer: consumer)
+    public static func open(
+        _ settings: LEDLineSettings, consumer: String = "jarvis-voice",
+        onError: @escaping @Sendable (GPIOError) -> Void = { _ in }
+    ) throws(GPIOError) -> LEDDriver {
+        let output = try GPIOOutputLine(
+            chip: settings.chip, line: settings.line, activeLow: settings.activeLow,
+            consumer: consumer)
         return try LEDDriver(output: output, onError: onError)
     }
 

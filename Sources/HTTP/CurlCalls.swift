@@ -27,8 +27,9 @@ final class CurlWorker: @unchecked Sendable {
     init() throws(HTTPError) {
         let initCode = CurlWorker.globalInit
         guard initCode == CURLE_OK else {
-            throw HTTPError(kind: .other, host: "(no host)", function: "curl_global_init", code: Int32(initCode.rawValue),
-                            detail: String(cString: curl_easy_strerror(initCode)))
+            throw HTTPError(
+                kind: .other, host: "(no host)", function: "curl_global_init", code: Int32(initCode.rawValue),
+                detail: String(cString: curl_easy_strerror(initCode)))
         }
         guard let multi = curl_multi_init() else {
             throw HTTPError(kind: .other, host: "(no host)", function: "curl_multi_init", detail: "returned NULL")
@@ -129,7 +130,8 @@ final class CurlWorker: @unchecked Sendable {
         var left: Int32 = 0
         while let message = curl_multi_info_read(multi, &left) {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
-                  let transfer = transfers[easy] else { continue }
+                let transfer = transfers[easy]
+            else { continue }
             let result = cshim_curl_msg_result(message)
             remove(transfer, failure: result == CURLE_OK ? nil : transfer.curlError("curl_multi_perform", result))
         }
@@ -208,8 +210,9 @@ final class CurlTransfer {
     private func configure(_ request: HTTPRequest) throws(HTTPError) {
         func check(_ code: CURLcode, _ option: String) throws(HTTPError) {
             guard code == CURLE_OK else {
-                throw HTTPError(kind: .invalidRequest, host: state.host, function: "curl_easy_setopt(\(option))",
-                                code: Int32(code.rawValue), detail: String(cString: curl_easy_strerror(code)))
+                throw HTTPError(
+                    kind: .invalidRequest, host: state.host, function: "curl_easy_setopt(\(option))",
+                    code: Int32(code.rawValue), detail: String(cString: curl_easy_strerror(code)))
             }
         }
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -235,7 +238,8 @@ final class CurlTransfer {
         if let body = request.body {
             try check(cshim_curl_setopt_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)), "CURLOPT_POSTFIELDSIZE_LARGE")
             let code = body.withUnsafeBytes { raw in
-                cshim_curl_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: raw.baseAddress ?? UnsafeRawPointer(errorBuffer)))
+                cshim_curl_setopt_pointer(
+                    easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: raw.baseAddress ?? UnsafeRawPointer(errorBuffer)))
             }
             try check(code, "CURLOPT_COPYPOSTFIELDS")
         }
@@ -254,15 +258,17 @@ final class CurlTransfer {
         if let headerList { try check(cshim_curl_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList), "CURLOPT_HTTPHEADER") }
 
         try check(cshim_curl_setopt_pointer(easy, CURLOPT_HEADERDATA, context), "CURLOPT_HEADERDATA")
-        try check(cshim_curl_setopt_data_callback(easy, CURLOPT_HEADERFUNCTION) { pointer, size, count, context in
-            let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
-            return transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: pointer, count: size * count))
-        }, "CURLOPT_HEADERFUNCTION")
+        try check(
+            cshim_curl_setopt_data_callback(easy, CURLOPT_HEADERFUNCTION) { pointer, size, count, context in
+                let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
+                return transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: pointer, count: size * count))
+            }, "CURLOPT_HEADERFUNCTION")
         try check(cshim_curl_setopt_pointer(easy, CURLOPT_WRITEDATA, context), "CURLOPT_WRITEDATA")
-        try check(cshim_curl_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION) { pointer, size, count, context in
-            let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
-            return transfer.receiveBody(UnsafeRawBufferPointer(start: pointer, count: size * count))
-        }, "CURLOPT_WRITEFUNCTION")
+        try check(
+            cshim_curl_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION) { pointer, size, count, context in
+                let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
+                return transfer.receiveBody(UnsafeRawBufferPointer(start: pointer, count: size * count))
+            }, "CURLOPT_WRITEFUNCTION")
     }
 
     private static func milliseconds(_ duration: Duration) -> Int {
@@ -329,7 +335,8 @@ final class CurlTransfer {
         case CURLE_OPERATION_TIMEDOUT: kind = headDelivered ? .inactivityTimeout : .connectTimeout
         case CURLE_TOO_MANY_REDIRECTS: kind = .tooManyRedirects
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
-             CURLE_SSL_CACERT_BADFILE: kind = .tls
+            CURLE_SSL_CACERT_BADFILE:
+            kind = .tls
         case CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE: kind = .connectionLost
         case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL: kind = .invalidRequest
         default: kind = .other

@@ -16,19 +16,23 @@ public final class HTTPClient: Sendable {
         self.worker = worker
         var handle = pthread_t()
         let name = String(threadName.prefix(15))
-        let body = Unmanaged.passRetained(WorkerBody {
-            cshim_http_set_thread_name(name)
-            worker.run()
-        })
-        let result = pthread_create(&handle, nil, { context in
-            let body = Unmanaged<WorkerBody>.fromOpaque(context!).takeRetainedValue()
-            body.run()
-            return nil
-        }, body.toOpaque())
+        let body = Unmanaged.passRetained(
+            WorkerBody {
+                cshim_http_set_thread_name(name)
+                worker.run()
+            })
+        let result = pthread_create(
+            &handle, nil,
+            { context in
+                let body = Unmanaged<WorkerBody>.fromOpaque(context!).takeRetainedValue()
+                body.run()
+                return nil
+            }, body.toOpaque())
         guard result == 0 else {
             body.release()
-            throw HTTPError(kind: .other, host: "(no host)", function: "pthread_create", code: result,
-                            detail: String(cString: strerror(result)))
+            throw HTTPError(
+                kind: .other, host: "(no host)", function: "pthread_create", code: result,
+                detail: String(cString: strerror(result)))
         }
         thread = Mutex(handle)
     }
@@ -40,8 +44,9 @@ public final class HTTPClient: Sendable {
     /// Sends the request and returns once the response head (status, headers) has arrived.
     /// Throws `HTTPError` (kind `.cancelled` when the task is cancelled).
     public func execute(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let state = TransferState(id: nextID.wrappingAdd(1, ordering: .relaxed).oldValue, host: request.host,
-                                  maxBufferedBytes: request.maxBufferedBytes)
+        let state = TransferState(
+            id: nextID.wrappingAdd(1, ordering: .relaxed).oldValue, host: request.host,
+            maxBufferedBytes: request.maxBufferedBytes)
         let handle = TransferHandle(state: state, worker: worker)
         guard worker.submit(.add(request, state)) else {
             throw HTTPError(kind: .clientShutDown, host: request.host, function: "curl_multi_wakeup", detail: "the HTTP client is shut down")
@@ -56,10 +61,12 @@ public final class HTTPClient: Sendable {
 
     /// Aborts all transfers and stops the worker thread. Idempotent.
     public func shutdown() {
-        guard let handle = thread.withLock({ thread -> pthread_t? in
-            defer { thread = nil }
-            return thread
-        }) else { return }
+        guard
+            let handle = thread.withLock({ thread -> pthread_t? in
+                defer { thread = nil }
+                return thread
+            })
+        else { return }
         worker.submit(.shutdown)
         pthread_join(handle, nil)
     }

@@ -42,7 +42,10 @@ final class TransferState: Sendable {
 
     /// Returns false when the buffer is full: the caller must pause the transfer and not consume the bytes.
     func deliverBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        enum Action { case resume(CheckedContinuation<[UInt8]?, any Error>, [UInt8]), buffered, full }
+        enum Action {
+            case resume(CheckedContinuation<[UInt8]?, any Error>, [UInt8])
+            case buffered, full
+        }
         let action: Action = inner.withLock { state in
             if state.finished { return .buffered }
             if let waiter = state.bodyWaiter {
@@ -68,18 +71,26 @@ final class TransferState: Sendable {
 
     /// Ends the transfer: nil for success (the body ends after what is buffered), else the error.
     func finish(_ failure: HTTPError?) {
-        let (headWaiter, bodyWaiter, head): (CheckedContinuation<HTTPResponseHead, any Error>?, CheckedContinuation<[UInt8]?, any Error>?, HTTPResponseHead?) = inner.withLock { state in
-            guard !state.finished else { return (nil, nil, nil) }
-            state.finished = true
-            state.failure = failure
-            defer { state.headWaiter = nil; state.bodyWaiter = nil }
-            return (state.headWaiter, state.bodyWaiter, state.head)
-        }
+        let (headWaiter, bodyWaiter, head):
+            (CheckedContinuation<HTTPResponseHead, any Error>?, CheckedContinuation<[UInt8]?, any Error>?, HTTPResponseHead?) = inner.withLock {
+                state in
+                guard !state.finished else { return (nil, nil, nil) }
+                state.finished = true
+                state.failure = failure
+                defer {
+                    state.headWaiter = nil
+                    state.bodyWaiter = nil
+                }
+                return (state.headWaiter, state.bodyWaiter, state.head)
+            }
         if let headWaiter {
-            if let head, failure == nil { headWaiter.resume(returning: head) }
-            else {
-                headWaiter.resume(throwing: failure ?? HTTPError(
-                    kind: .connectionLost, host: host, function: "curl_multi_info_read", detail: "the transfer ended without a response"))
+            if let head, failure == nil {
+                headWaiter.resume(returning: head)
+            } else {
+                headWaiter.resume(
+                    throwing: failure
+                        ?? HTTPError(
+                            kind: .connectionLost, host: host, function: "curl_multi_info_read", detail: "the transfer ended without a response"))
             }
         }
         if let bodyWaiter {
@@ -91,12 +102,18 @@ final class TransferState: Sendable {
 
     func awaitHead() async throws -> HTTPResponseHead {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponseHead, any Error>) in
-            enum Outcome { case head(HTTPResponseHead), failed(HTTPError), wait }
+            enum Outcome {
+                case head(HTTPResponseHead)
+                case failed(HTTPError)
+                case wait
+            }
             let outcome: Outcome = inner.withLock { state in
                 if let head = state.head { return .head(head) }
                 if state.finished {
-                    return .failed(state.failure ?? HTTPError(
-                        kind: .connectionLost, host: host, function: "curl_multi_info_read", detail: "the transfer ended without a response"))
+                    return .failed(
+                        state.failure
+                            ?? HTTPError(
+                                kind: .connectionLost, host: host, function: "curl_multi_info_read", detail: "the transfer ended without a response"))
                 }
                 state.headWaiter = continuation
                 return .wait
@@ -112,7 +129,12 @@ final class TransferState: Sendable {
     /// The next bytes (everything buffered, joined), or nil at the end. `resumeNeeded` is set when
     /// the transfer was paused and the buffer is now empty.
     func nextChunk(resumeNeeded: inout Bool) async throws -> [UInt8]? {
-        enum Outcome { case bytes([UInt8], Bool), end, failed(HTTPError), wait }
+        enum Outcome {
+            case bytes([UInt8], Bool)
+            case end
+            case failed(HTTPError)
+            case wait
+        }
         let immediate: Outcome = inner.withLock { state in
             if !state.chunks.isEmpty {
                 let joined = state.chunks.count == 1 ? state.chunks[0] : Array(state.chunks.joined())
@@ -134,7 +156,12 @@ final class TransferState: Sendable {
         case .wait: break
         }
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[UInt8]?, any Error>) in
-            enum Late { case bytes([UInt8]), end, failed(HTTPError), wait }
+            enum Late {
+                case bytes([UInt8])
+                case end
+                case failed(HTTPError)
+                case wait
+            }
             let late: Late = inner.withLock { state in
                 if !state.chunks.isEmpty {
                     let joined = Array(state.chunks.joined())

@@ -45,8 +45,10 @@ public actor JarvisClient: JarvisAsking {
     private var breaker: CircuitBreaker
 
     /// `token` is the bearer token's value (read from `token_file` by the configuration layer).
-    public init(settings: JarvisSettings, token: String, http: HTTPClient, clock: JarvisClock = .continuous,
-                logger: Logger = Logger(label: "jarvis")) {
+    public init(
+        settings: JarvisSettings, token: String, http: HTTPClient, clock: JarvisClock = .continuous,
+        logger: Logger = Logger(label: "jarvis")
+    ) {
         self.settings = settings
         self.token = token
         self.http = http
@@ -83,11 +85,13 @@ public actor JarvisClient: JarvisAsking {
             let raw = try await exchange(query)
             breaker.recordSuccess()
             let spoken = shaper.shape(raw)
-            logger.info("Jarvis answered", metadata: [
-                "ms": "\((clock.now() - startedAt).wholeMilliseconds)",
-                "words": "\(spoken.split(separator: " ").count)",
-                "session": "\(session.sessionID ?? "-")",
-            ])
+            logger.info(
+                "Jarvis answered",
+                metadata: [
+                    "ms": "\((clock.now() - startedAt).wholeMilliseconds)",
+                    "words": "\(spoken.split(separator: " ").count)",
+                    "session": "\(session.sessionID ?? "-")"
+                ])
             guard !spoken.isEmpty else {
                 let failure = JarvisFailure.serverError(detail: "empty answer")
                 logger.warning("\(failure)")
@@ -189,7 +193,7 @@ public actor JarvisClient: JarvisAsking {
         var headers = [
             HTTPHeader("Authorization", "Bearer \(token)"),
             HTTPHeader("Content-Type", "application/json"),
-            HTTPHeader("Accept", "text/event-stream"),
+            HTTPHeader("Accept", "text/event-stream")
         ]
         var model: String?
         switch settings.backend {
@@ -205,15 +209,19 @@ public actor JarvisClient: JarvisAsking {
         case .chatCompletions:
             body = Self.encode(ChatBody(model: model, messages: [.init(role: "user", content: query)], stream: true))
         case .responses:
-            body = Self.encode(ResponsesBody(model: model, input: query, stream: true, previous_response_id: session.previousResponseID))
+            body = Self.encode(ResponsesBody(model: model, input: query, stream: true, previousResponseID: session.previousResponseID))
         }
-        return HTTPRequest(method: "POST", url: endpoint, headers: headers, body: body,
-                           connectTimeout: settings.connectTimeout, inactivityTimeout: settings.inactivityTimeout,
-                           totalTimeout: settings.totalTimeout, maxRedirects: 0, maxBufferedBytes: 256 * 1024)
+        return HTTPRequest(
+            method: "POST", url: endpoint, headers: headers, body: body,
+            connectTimeout: settings.connectTimeout, inactivityTimeout: settings.inactivityTimeout,
+            totalTimeout: settings.totalTimeout, maxRedirects: 0, maxBufferedBytes: 256 * 1024)
     }
 
     private struct ChatBody: Encodable {
-        struct Message: Encodable { var role: String; var content: String }
+        struct Message: Encodable {
+            var role: String
+            var content: String
+        }
         var model: String?
         var messages: [Message]
         var stream: Bool
@@ -223,7 +231,11 @@ public actor JarvisClient: JarvisAsking {
         var model: String?
         var input: String
         var stream: Bool
-        var previous_response_id: String?
+        var previousResponseID: String?
+        enum CodingKeys: String, CodingKey {
+            case model, input, stream
+            case previousResponseID = "previous_response_id"
+        }
     }
 
     private static func encode(_ value: some Encodable) -> [UInt8] {
@@ -243,7 +255,8 @@ public actor JarvisClient: JarvisAsking {
             var questions: [Question]?
         }
         guard let arguments, let decoded = try? JSONDecoder().decode(Arguments.self, from: Data(arguments.utf8)),
-              let first = decoded.questions?.first, let question = first.question, !question.isEmpty else {
+            let first = decoded.questions?.first, let question = first.question, !question.isEmpty
+        else {
             return "Jarvis needs more information to answer that. Could you say a bit more?"
         }
         let labels = (first.options ?? []).compactMap(\.label).filter { !$0.isEmpty }
@@ -293,8 +306,9 @@ public actor JarvisClient: JarvisAsking {
             var error: Inner?
         }
         guard let bytes = try? await response.collect(upTo: 64 * 1024),
-              let body = try? JSONDecoder().decode(Body.self, from: Data(bytes)),
-              let message = body.error?.message else { return "" }
+            let body = try? JSONDecoder().decode(Body.self, from: Data(bytes)),
+            let message = body.error?.message
+        else { return "" }
         return String(message.prefix(200))
     }
 }

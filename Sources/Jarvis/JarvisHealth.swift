@@ -27,19 +27,25 @@ extension JarvisClient {
         do { url = try settings.url(appending: "healthz") } catch {
             return JarvisHealth(status: .wrongURL, summary: "Jarvis URL: \(error)")
         }
-        let request = HTTPRequest(url: url, headers: [HTTPHeader("Authorization", "Bearer \(token)")],
-                                  connectTimeout: settings.connectTimeout, inactivityTimeout: settings.inactivityTimeout,
-                                  totalTimeout: settings.connectTimeout + .seconds(5), maxRedirects: 0)
+        let request = HTTPRequest(
+            url: url, headers: [HTTPHeader("Authorization", "Bearer \(token)")],
+            connectTimeout: settings.connectTimeout, inactivityTimeout: settings.inactivityTimeout,
+            totalTimeout: settings.connectTimeout + .seconds(5), maxRedirects: 0)
         let host = request.host
         do {
             let response = try await http.execute(request)
             let bytes = try await response.collect(upTo: 64 * 1024)
             guard response.status == 200 else {
-                let hint = (300..<400).contains(response.status) || response.status == 404
+                let hint =
+                    (300..<400).contains(response.status) || response.status == 404
                     ? " (is the base path, e.g. /ui, part of the URL?)" : ""
                 return JarvisHealth(status: .wrongURL, summary: "Jarvis at \(host): GET /healthz returned \(response.status)\(hint)")
             }
-            struct Body: Decodable { var status: String?; var version: String?; var agent: String? }
+            struct Body: Decodable {
+                var status: String?
+                var version: String?
+                var agent: String?
+            }
             let body = try? JSONDecoder().decode(Body.self, from: Data(bytes))
             guard body?.status == "ok" else {
                 return JarvisHealth(status: .wrongURL, summary: "Jarvis at \(host): /healthz did not look like term-llm's")

@@ -25,16 +25,30 @@ public enum ChatCompletionsStreamDecoder {
         struct Choice: Decodable {
             struct Delta: Decodable {
                 struct ToolCall: Decodable {
-                    struct Function: Decodable { var name: String?; var arguments: String? }
+                    struct Function: Decodable {
+                        var name: String?
+                        var arguments: String?
+                    }
                     var function: Function?
                 }
                 var content: String?
-                var tool_calls: [ToolCall]?
+                var toolCalls: [ToolCall]?
+                enum CodingKeys: String, CodingKey {
+                    case content
+                    case toolCalls = "tool_calls"
+                }
             }
             var delta: Delta?
-            var finish_reason: String?
+            var finishReason: String?
+            enum CodingKeys: String, CodingKey {
+                case delta
+                case finishReason = "finish_reason"
+            }
         }
-        struct APIError: Decodable { var message: String?; var type: String? }
+        struct APIError: Decodable {
+            var message: String?
+            var type: String?
+        }
         var choices: [Choice]?
         var error: APIError?
     }
@@ -48,11 +62,11 @@ public enum ChatCompletionsStreamDecoder {
         }
         var events: [JarvisStreamEvent] = []
         for choice in chunk.choices ?? [] {
-            if let calls = choice.delta?.tool_calls, !calls.isEmpty {
+            if let calls = choice.delta?.toolCalls, !calls.isEmpty {
                 events.append(contentsOf: calls.map { .toolCall(name: $0.function?.name, arguments: $0.function?.arguments) })
             }
             if let content = choice.delta?.content, !content.isEmpty { events.append(.text(content)) }
-            switch choice.finish_reason {
+            switch choice.finishReason {
             case "stop", "tool_calls", "length", "content_filter": events.append(.finished(responseID: nil))
             case "error": events.append(.failed(message: "the run failed", type: "server_error"))
             default: break
@@ -65,9 +79,16 @@ public enum ChatCompletionsStreamDecoder {
 /// Maps Responses API stream events (`event: response.*`) to `JarvisStreamEvent`s.
 public enum ResponsesStreamDecoder {
     private struct Payload: Decodable {
-        struct Item: Decodable { var type: String?; var name: String?; var arguments: String? }
+        struct Item: Decodable {
+            var type: String?
+            var name: String?
+            var arguments: String?
+        }
         struct Response: Decodable { var id: String? }
-        struct APIError: Decodable { var message: String?; var type: String? }
+        struct APIError: Decodable {
+            var message: String?
+            var type: String?
+        }
         var type: String?
         var delta: String?
         var item: Item?

@@ -7,8 +7,10 @@ public struct VoiceShaper: Sendable {
     /// Said where a fenced code block was left out.
     public var codeBlockNote: String
 
-    public init(maxWords: Int = 150, elaborationOffer: String = "I have more details if you want them.",
-                codeBlockNote: String = "I've left out a code block.") {
+    public init(
+        maxWords: Int = 150, elaborationOffer: String = "I have more details if you want them.",
+        codeBlockNote: String = "I've left out a code block."
+    ) {
         self.maxWords = maxWords
         self.elaborationOffer = elaborationOffer
         self.codeBlockNote = codeBlockNote
@@ -142,7 +144,8 @@ public struct VoiceShaper: Sendable {
     /// `[label](target)` starting at `open`: the label and the index after `)`.
     private func link(_ characters: [Character], at open: Int) -> (String, Int)? {
         guard let close = characters[open...].firstIndex(of: "]"), close + 1 < characters.count, characters[close + 1] == "(",
-              let end = characters[(close + 1)...].firstIndex(of: ")") else { return nil }
+            let end = characters[(close + 1)...].firstIndex(of: ")")
+        else { return nil }
         return (inline(String(characters[(open + 1)..<close])), end + 1)
     }
 
@@ -167,7 +170,8 @@ extension String {
     var trimmedSpaces: String {
         let scalars = unicodeScalars
         guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-              let end = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+            let end = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
         return String(scalars[start...end])
     }
 

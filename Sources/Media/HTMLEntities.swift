@@ -37,7 +37,8 @@ enum HTMLEntities {
         var table: [String: Unicode.Scalar] = [:]
         for pair in packed.split(separator: " ") {
             guard let colon = pair.firstIndex(of: ":"), let value = UInt32(pair[pair.index(after: colon)...], radix: 16),
-                  let scalar = Unicode.Scalar(value) else { continue }
+                let scalar = Unicode.Scalar(value)
+            else { continue }
             table[String(pair[..<colon])] = scalar
         }
         return table

@@ -10,7 +10,7 @@ enum IconvDecoding {
         "gb2312": "GBK", "gbk": "GBK", "x-gbk": "GBK", "euc-cn": "GBK", "csgb2312": "GBK", "gb18030": "GB18030",
         "euc-kr": "CP949", "ks_c_5601-1987": "CP949", "cp949": "CP949", "windows-949": "CP949",
         "shift_jis": "CP932", "shift-jis": "CP932", "sjis": "CP932", "x-sjis": "CP932", "windows-31j": "CP932",
-        "ms_kanji": "CP932", "euc-jp": "EUC-JP", "big5": "BIG5-HKSCS", "big5-hkscs": "BIG5-HKSCS", "cn-big5": "BIG5-HKSCS",
+        "ms_kanji": "CP932", "euc-jp": "EUC-JP", "big5": "BIG5-HKSCS", "big5-hkscs": "BIG5-HKSCS", "cn-big5": "BIG5-HKSCS"
     ]
 
     /// `bytes` as text when `label` names one of these encodings and iconv knows it; nil otherwise.

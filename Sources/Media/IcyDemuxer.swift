@@ -27,9 +27,11 @@ public struct IcyDemuxer: Sendable {
 
     /// Feeds body bytes. `audio` gets the audio runs in order (slices of `bytes`); `onMetadata` gets each
     /// non-empty metadata block.
-    public mutating func push(_ bytes: UnsafeRawBufferPointer,
-                              audio: (UnsafeRawBufferPointer) throws -> Void,
-                              onMetadata: (IcyMetadata) -> Void) rethrows {
+    public mutating func push(
+        _ bytes: UnsafeRawBufferPointer,
+        audio: (UnsafeRawBufferPointer) throws -> Void,
+        onMetadata: (IcyMetadata) -> Void
+    ) rethrows {
         guard let metaInterval else {
             if !bytes.isEmpty { try audio(bytes) }
             return

@@ -66,8 +66,10 @@ public struct MediaNowPlaying: Sendable, Equatable {
     public var volume: Double
     public var queue: [MediaItem]
 
-    public init(state: MediaPlaybackState = .stopped, item: MediaItem? = nil, streamTitle: String? = nil,
-                positionSeconds: Double = 0, durationSeconds: Double? = nil, volume: Double, queue: [MediaItem] = []) {
+    public init(
+        state: MediaPlaybackState = .stopped, item: MediaItem? = nil, streamTitle: String? = nil,
+        positionSeconds: Double = 0, durationSeconds: Double? = nil, volume: Double, queue: [MediaItem] = []
+    ) {
         self.state = state
         self.item = item
         self.streamTitle = streamTitle

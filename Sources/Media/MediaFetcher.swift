@@ -17,10 +17,13 @@ public struct MediaFetcher: Sendable {
     }
 
     /// GET `url` and read at most `limit` bytes of a 2xx body.
-    public func fetch(_ url: MediaURL, limit: Int, headers: [HTTPHeader] = []) async throws(MediaFetchError) -> (head: HTTPResponseHead, body: [UInt8]) {
-        let request = HTTPRequest(url: url.absoluteString, headers: [HTTPHeader("User-Agent", userAgent)] + headers,
-                                  connectTimeout: connectTimeout, inactivityTimeout: inactivityTimeout,
-                                  totalTimeout: .seconds(60), maxRedirects: limits.maxRedirects)
+    public func fetch(_ url: MediaURL, limit: Int, headers: [HTTPHeader] = []) async throws(MediaFetchError) -> (
+        head: HTTPResponseHead, body: [UInt8]
+    ) {
+        let request = HTTPRequest(
+            url: url.absoluteString, headers: [HTTPHeader("User-Agent", userAgent)] + headers,
+            connectTimeout: connectTimeout, inactivityTimeout: inactivityTimeout,
+            totalTimeout: .seconds(60), maxRedirects: limits.maxRedirects)
         do {
             let response = try await client.execute(request)
             guard (200..<300).contains(response.status) else {

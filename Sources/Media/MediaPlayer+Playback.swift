@@ -57,9 +57,10 @@ extension MediaPlayer {
     /// Starts `target` (nothing is current), at its remembered position for a podcast.
     func start(_ target: PlaybackTarget) {
         generation += 1
-        var playback = Playback(item: target.item, stream: target.stream, state: .playing, generation: generation,
-                                startedAt: Int64(time(nil)), segmentStart: 0, durationSeconds: target.durationSeconds,
-                                fileLength: target.fileLength)
+        var playback = Playback(
+            item: target.item, stream: target.stream, state: .playing, generation: generation,
+            startedAt: Int64(time(nil)), segmentStart: 0, durationSeconds: target.durationSeconds,
+            fileLength: target.fileLength)
         var offset = 0
         if playback.isPodcast, let saved = store.state.positions[target.item.url] {
             playback.bytesPerSecond = saved.bytesPerSecond
@@ -191,7 +192,8 @@ extension MediaPlayer {
         let wasPlaying = playback.state == .playing
         let position: Double
         if wasPlaying {
-            position = reason == .ended
+            position =
+                reason == .ended
                 ? playback.segmentStart + (playback.meter?.acceptedSeconds ?? 0)
                 : playback.position
         } else {
@@ -202,17 +204,20 @@ extension MediaPlayer {
         if reason != .ended && reason != .failed && wasPlaying { output.flush() }
         updateRate(&playback)
         let heard = playback.heardBefore + (wasPlaying ? max(0, position - playback.segmentStart) : 0)
-        store.record(MediaHistoryEntry(item: playback.item, startedAt: playback.startedAt,
-                                       playedSeconds: (heard * 10).rounded() / 10, streamTitles: playback.streamTitles))
+        store.record(
+            MediaHistoryEntry(
+                item: playback.item, startedAt: playback.startedAt,
+                playedSeconds: (heard * 10).rounded() / 10, streamTitles: playback.streamTitles))
         if let problem = store.takeProblem() { logger.warning("\(problem)") }
         if playback.isPodcast { rememberPosition(of: playback, at: position, finished: reason == .ended) }
-        let verb = switch reason {
-        case .ended: "finished"
-        case .failed: "failed"
-        case .stopped, .shutdown: "stopped"
-        case .skipped: "skipped"
-        case .replaced: "replaced"
-        }
+        let verb =
+            switch reason {
+            case .ended: "finished"
+            case .failed: "failed"
+            case .stopped, .shutdown: "stopped"
+            case .skipped: "skipped"
+            case .replaced: "replaced"
+            }
         logger.info("\(verb) \(describe(playback.item)) after \(Int(heard)) s (\(playback.stream))")
         current = nil
         publish()
@@ -277,9 +282,11 @@ extension MediaPlayer {
             guard store.state.positions[key] != nil else { return }
             store.state.positions[key] = nil
         } else {
-            store.setPosition(PodcastPosition(seconds: (position * 10).rounded() / 10,
-                                              bytesPerSecond: playback.bytesPerSecond ?? estimatedBytesPerSecond(playback),
-                                              durationSeconds: playback.durationSeconds, updatedAt: Int64(time(nil))), for: key)
+            store.setPosition(
+                PodcastPosition(
+                    seconds: (position * 10).rounded() / 10,
+                    bytesPerSecond: playback.bytesPerSecond ?? estimatedBytesPerSecond(playback),
+                    durationSeconds: playback.durationSeconds, updatedAt: Int64(time(nil))), for: key)
         }
         saveState()
     }
@@ -287,9 +294,10 @@ extension MediaPlayer {
     /// Publishes what `nowPlayingSnapshot()` reads.
     func publish() {
         let playback = current
-        let now = MediaNowPlaying(state: playback?.state ?? .stopped, item: playback?.item, streamTitle: playback?.streamTitle,
-                                  positionSeconds: playback?.segmentStart ?? 0, durationSeconds: playback?.durationSeconds,
-                                  volume: volume.level, queue: queue)
+        let now = MediaNowPlaying(
+            state: playback?.state ?? .stopped, item: playback?.item, streamTitle: playback?.streamTitle,
+            positionSeconds: playback?.segmentStart ?? 0, durationSeconds: playback?.durationSeconds,
+            volume: volume.level, queue: queue)
         let meter = playback?.state == .playing ? playback?.meter : nil
         published.withLock { $0 = PublishedState(nowPlaying: now, meter: meter, progress: playback?.progress) }
     }

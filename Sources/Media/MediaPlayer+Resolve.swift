@@ -65,10 +65,12 @@ extension MediaPlayer {
         guard episode >= 1, let chosen = feed.episode(fromLatest: episode - 1) else {
             throw MediaCommandError("\(name) has only \(feed.episodes.count) episodes, so there is no episode \(episode) from the latest.")
         }
-        let item = MediaItem(url: chosen.enclosure.absoluteString, title: chosen.title, kind: .podcast,
-                             show: feed.title.isEmpty ? nil : feed.title)
-        return PlaybackTarget(item: item, stream: chosen.enclosure, durationSeconds: chosen.durationSeconds.map(Double.init),
-                              fileLength: chosen.enclosureLength)
+        let item = MediaItem(
+            url: chosen.enclosure.absoluteString, title: chosen.title, kind: .podcast,
+            show: feed.title.isEmpty ? nil : feed.title)
+        return PlaybackTarget(
+            item: item, stream: chosen.enclosure, durationSeconds: chosen.durationSeconds.map(Double.init),
+            fileLength: chosen.enclosureLength)
     }
 
     func resolveStation(named name: String) async throws(MediaCommandError) -> PlaybackTarget {

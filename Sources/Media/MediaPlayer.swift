@@ -37,8 +37,10 @@ public actor MediaPlayer: MediaControlling, Service {
     /// - Parameters:
     ///   - output: the mixer's media channel (`MixerMediaSink`) or any `MediaOutput`.
     ///   - onEvent: called on the player's executor, in order; must return quickly.
-    public init(configuration: MediaPlayerConfiguration, client: HTTPClient, output: any MediaOutput, logger: Logger,
-                onEvent: @escaping @Sendable (MediaPlayerEvent) -> Void) {
+    public init(
+        configuration: MediaPlayerConfiguration, client: HTTPClient, output: any MediaOutput, logger: Logger,
+        onEvent: @escaping @Sendable (MediaPlayerEvent) -> Void
+    ) {
         self.configuration = configuration
         self.client = client
         self.output = output
@@ -47,8 +49,9 @@ public actor MediaPlayer: MediaControlling, Service {
         var fetcher = MediaFetcher(client: client, limits: configuration.limits)
         fetcher.connectTimeout = configuration.stream.connectTimeout
         self.fetcher = fetcher
-        var store = MediaPlayerStore(directory: configuration.stateDir, historyLimit: configuration.historyLimit,
-                                     positionLimit: configuration.positionLimit)
+        var store = MediaPlayerStore(
+            directory: configuration.stateDir, historyLimit: configuration.historyLimit,
+            positionLimit: configuration.positionLimit)
         if let problem = store.takeProblem() { logger.warning("\(problem)") }
         let volume = configuration.volume(store.state.volume ?? configuration.defaultVolume)
         self.store = store
@@ -68,7 +71,8 @@ public actor MediaPlayer: MediaControlling, Service {
         var now = state.nowPlaying
         if let meter = state.meter { now.positionSeconds += meter.heardSeconds }
         if now.durationSeconds == nil, let progress = state.progress?.current,
-           let length = progress.fileLength, let rate = progress.bytesPerSecond, rate > 0 {
+            let length = progress.fileLength, let rate = progress.bytesPerSecond, rate > 0
+        {
             now.durationSeconds = Double(length) / rate
         }
         return now

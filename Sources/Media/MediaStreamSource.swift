@@ -72,9 +72,10 @@ public struct MediaStreamSource: Sendable {
         // A run's first connection (no decoder yet) starts at `startOffset`; a live reconnect at 0.
         let resumeOffset = session.resumable ? session.fileOffset : (session.decoder == nil ? max(0, startOffset) : 0)
         if resumeOffset > 0 { headers.append(HTTPHeader("Range", "bytes=\(resumeOffset)-")) }
-        let request = HTTPRequest(url: url.absoluteString, headers: headers, connectTimeout: settings.connectTimeout,
-                                  inactivityTimeout: settings.inactivityTimeout, maxRedirects: settings.limits.maxRedirects,
-                                  maxBufferedBytes: settings.maxBufferedBytes)
+        let request = HTTPRequest(
+            url: url.absoluteString, headers: headers, connectTimeout: settings.connectTimeout,
+            inactivityTimeout: settings.inactivityTimeout, maxRedirects: settings.limits.maxRedirects,
+            maxBufferedBytes: settings.maxBufferedBytes)
         let response: HTTPResponse
         do {
             response = try await client.execute(request)
@@ -105,8 +106,9 @@ public struct MediaStreamSource: Sendable {
             }
         }
         session.reportProgress()
-        var demuxer = IcyDemuxer(metaInterval: icy.metaInterval, maxTitleCharacters: settings.limits.maxTitleCharacters,
-                                 maxMetadataBytes: settings.limits.maxMetadataBytes)
+        var demuxer = IcyDemuxer(
+            metaInterval: icy.metaInterval, maxTitleCharacters: settings.limits.maxTitleCharacters,
+            maxMetadataBytes: settings.limits.maxMetadataBytes)
         var deliveredAudio = false
         var announced = resumeOffset > 0 && session.decoder != nil
         if announced { session.onEvent(.connected(codec: session.codec ?? .mp3, name: icy.name, resumedAt: resumeOffset)) }
@@ -141,12 +143,15 @@ public struct MediaStreamSource: Sendable {
                     session.reportProgress()
                     let failure: CodecError? = slice.withUnsafeBytes { raw in
                         var failure: CodecError?
-                        demuxer.push(raw, audio: { audio in
-                            guard failure == nil else { return }
-                            do throws(CodecError) { try session.decode(audio) } catch { failure = error }
-                        }, onMetadata: { meta in
-                            if let title = meta.streamTitle { session.announce(title: title) }
-                        })
+                        demuxer.push(
+                            raw,
+                            audio: { audio in
+                                guard failure == nil else { return }
+                                do throws(CodecError) { try session.decode(audio) } catch { failure = error }
+                            },
+                            onMetadata: { meta in
+                                if let title = meta.streamTitle { session.announce(title: title) }
+                            })
                         return failure
                     }
                     if let failure {
@@ -163,7 +168,8 @@ public struct MediaStreamSource: Sendable {
             return .retry(describe(error), deliveredAudio: deliveredAudio)
         }
         if let length = session.fileLength {
-            return session.fileOffset >= length ? .finished
+            return session.fileOffset >= length
+                ? .finished
                 : .retry("connection closed at byte \(session.fileOffset) of \(length)", deliveredAudio: deliveredAudio)
         }
         return .retry("the stream ended", deliveredAudio: deliveredAudio)

@@ -30,7 +30,8 @@ public struct Playlist: Sendable, Equatable {
         switch type {
         case "audio/x-scpls", "audio/scpls", "application/pls+xml", "application/pls": return .pls
         case "audio/x-mpegurl", "audio/mpegurl", "application/x-mpegurl", "application/vnd.apple.mpegurl",
-             "application/mpegurl", "audio/x-mpequrl": return .m3u
+            "application/mpegurl", "audio/x-mpequrl":
+            return .m3u
         default: break
         }
         let head = String(decoding: body.prefix(64), as: UTF8.self).trimmed().lowercased()

@@ -13,7 +13,7 @@ public struct PodcastFeed: Sendable, Equatable {
     public var newestFirst: [PodcastEpisode] {
         episodes.enumerated().sorted { lhs, rhs in
             switch (lhs.element.published, rhs.element.published) {
-            case let (l?, r?) where l != r: l > r
+            case (let l?, let r?) where l != r: l > r
             case (.some, nil): true
             case (nil, .some): false
             default: lhs.offset < rhs.offset
@@ -57,8 +57,10 @@ extension PodcastFeed {
     static let itunesNamespace = "http://www.itunes.com/dtds/podcast-1.0.dtd"
     static let atomNamespaces: Set<String> = ["http://www.w3.org/2005/atom", "http://purl.org/atom/ns#"]
     /// RSS 2.0 has no namespace; some feeds declare one of these as the default.
-    static let rssNamespaces: Set<String> = ["", "http://backend.userland.com/rss2", "http://backend.userland.com/rss",
-                                             "http://blogs.law.harvard.edu/tech/rss", "http://purl.org/rss/2.0/"]
+    static let rssNamespaces: Set<String> = [
+        "", "http://backend.userland.com/rss2", "http://backend.userland.com/rss",
+        "http://blogs.law.harvard.edu/tech/rss", "http://purl.org/rss/2.0/"
+    ]
     static let dublinCoreNamespace = "http://purl.org/dc/elements/1.1/"
     /// Real feeds nest a dozen levels; deeper input is hostile and refused.
     public static let maxDepth = 256
@@ -105,7 +107,7 @@ extension PodcastFeed {
                 case "channel", "feed":
                     sawChannel = true
                 case "item" where parent?.local == "channel" || parent?.local == "feed",
-                     "entry" where parent?.local == "feed" || parent?.local == "channel":
+                    "entry" where parent?.local == "feed" || parent?.local == "channel":
                     item = episodes.count < Self.maxEpisodes ? ItemDraft() : nil
                 case "enclosure" where inItem && item?.enclosure == nil:
                     let values = Self.localAttributes(attributes, namespaces)
@@ -224,8 +226,9 @@ private struct ItemDraft {
             return nil
         }
         let name = [itunesTitle, title].compactMap { $0 }.first { !$0.isEmpty } ?? url.lastPathComponent
-        return PodcastEpisode(title: name, enclosure: url, enclosureType: enclosureType, enclosureLength: enclosureLength,
-                              published: (pubDate ?? updated).flatMap(FeedDate.parse), pubDate: pubDate ?? updated, durationSeconds: duration,
-                              episodeNumber: episodeNumber, guid: guid)
+        return PodcastEpisode(
+            title: name, enclosure: url, enclosureType: enclosureType, enclosureLength: enclosureLength,
+            published: (pubDate ?? updated).flatMap(FeedDate.parse), pubDate: pubDate ?? updated, durationSeconds: duration,
+            episodeNumber: episodeNumber, guid: guid)
     }
 }

@@ -8,7 +8,7 @@ enum RFC822Date {
         "ast": -4, "adt": -3, "at": -4,
         "est": -5, "edt": -4, "et": -5, "cst": -6, "cdt": -5, "ct": -6,
         "mst": -7, "mdt": -6, "mt": -7, "pst": -8, "pdt": -7, "pt": -8,
-        "a": -1, "n": 1, "m": -12, "y": 12, "met": 1, "mest": 2,
+        "a": -1, "n": 1, "m": -12, "y": 12, "met": 1, "mest": 2
     ].mapValues { $0 * 3600 }
 
     /// Seconds since 1970-01-01 UTC, nil when unreadable or out of range.
@@ -23,8 +23,9 @@ enum RFC822Date {
         // "10 Jun 2003" and the US order "Jun 10 2003".
         if Int(tokens[0]) == nil, Int(tokens[1]) != nil { tokens.swapAt(0, 1) }
         guard let day = DecimalField.parse(tokens[0], maxDigits: 2),
-              let month = months.firstIndex(where: { tokens[1].hasPrefix($0) }),
-              var year = DecimalField.parse(tokens[2], maxDigits: 4) else { return nil }
+            let month = months.firstIndex(where: { tokens[1].hasPrefix($0) }),
+            var year = DecimalField.parse(tokens[2], maxDigits: 4)
+        else { return nil }
         if tokens[2].count <= 2 { year += year < 50 ? 2000 : 1900 }  // RFC 2822 §4.3
         var clock = (hour: 0, minute: 0, second: 0)
         var offset = 0
@@ -42,8 +43,9 @@ enum RFC822Date {
                 offset = zone
             }
         }
-        return CivilTime.seconds(year: year, month: month + 1, day: day, hour: clock.hour, minute: clock.minute,
-                                 second: clock.second, offset: offset)
+        return CivilTime.seconds(
+            year: year, month: month + 1, day: day, hour: clock.hour, minute: clock.minute,
+            second: clock.second, offset: offset)
     }
 
     /// `gmt`, `est`, `+0200`, `+02:00`, `+2`, `gmt+0200`, `utc-05:00`, `Etc/GMT`; another name counts
@@ -83,8 +85,9 @@ enum TimeOfDay {
     static func parse(_ text: Substring) -> (hour: Int, minute: Int, second: Int)? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard (1...3).contains(parts.count),
-              let hour = DecimalField.parse(parts[0], maxDigits: 2),
-              let minute = parts.count > 1 ? DecimalField.parse(parts[1], maxDigits: 2) : 0 else { return nil }
+            let hour = DecimalField.parse(parts[0], maxDigits: 2),
+            let minute = parts.count > 1 ? DecimalField.parse(parts[1], maxDigits: 2) : 0
+        else { return nil }
         var second = 0
         if parts.count == 3 {
             let whole = parts[2].split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)

@@ -63,12 +63,13 @@ public struct SomaFMCatalog: Sendable, Equatable {
             ("sf1033", "SF 10-33", "ambient|news"),
             ("synphaera", "Synphaera Radio", "ambient|space"),
             ("gsclassic", "Groove Salad Classic", "ambient|electronica"),
-            ("christmas", "Christmas Lounge", "holiday"),
+            ("christmas", "Christmas Lounge", "holiday")
         ]
-        return SomaFMCatalog(stations: known.map { id, title, genre in
-            // Literal URLs: parsing cannot fail.
-            SomaFMStation(id: id, title: title, genre: genre, playlist: try! MediaURL(parsing: "https://somafm.com/\(id).pls"))
-        })
+        return SomaFMCatalog(
+            stations: known.map { id, title, genre in
+                // Literal URLs: parsing cannot fail.
+                SomaFMStation(id: id, title: title, genre: genre, playlist: try! MediaURL(parsing: "https://somafm.com/\(id).pls"))
+            })
     }()
 
     /// Finds a station by id or title, forgiving case, spaces and punctuation ("groove salad",
@@ -119,8 +120,9 @@ public struct SomaFMCatalog: Sendable, Equatable {
                 return (formatRank + (qualityRank[ref.quality?.lowercased() ?? ""] ?? 3), url)
             }
             guard let best = candidates.min(by: { $0.rank < $1.rank }) else { return nil }
-            return SomaFMStation(id: channel.id, title: channel.title ?? channel.id, genre: channel.genre ?? "",
-                                 playlist: best.url, lastPlaying: channel.lastPlaying)
+            return SomaFMStation(
+                id: channel.id, title: channel.title ?? channel.id, genre: channel.genre ?? "",
+                playlist: best.url, lastPlaying: channel.lastPlaying)
         }
         guard !stations.isEmpty else { throw SomaFMCatalogError(description: "SomaFM channels.json lists no playable station") }
     }

@@ -13,7 +13,7 @@ public enum TextDecoding {
         "latin2": "iso-8859-2", "l2": "iso-8859-2", "latin9": "iso-8859-15", "l9": "iso-8859-15", "latin-9": "iso-8859-15",
         "cyrillic": "iso-8859-5", "greek": "iso-8859-7", "hebrew": "iso-8859-8", "iso-8859-8-i": "iso-8859-8",
         "latin5": "iso-8859-9", "tis-620": "iso-8859-11", "windows-874": "iso-8859-11", "koi8": "koi8-r",
-        "mac": "macintosh", "x-mac-roman": "macintosh",
+        "mac": "macintosh", "x-mac-roman": "macintosh"
     ]
 
     /// The table for an encoding label, nil for UTF-8/UTF-16 and for labels we have no table for.
@@ -43,11 +43,19 @@ public enum TextDecoding {
     static func decodeUTF16(_ bytes: [UInt8]) -> String? {
         let bigEndian: Bool
         var index = 2
-        if bytes.starts(with: [0xFE, 0xFF]) { bigEndian = true }
-        else if bytes.starts(with: [0xFF, 0xFE]) { bigEndian = false }
-        else if bytes.starts(with: [0x00, 0x3C, 0x00, 0x3F]) { bigEndian = true; index = 0 }
-        else if bytes.starts(with: [0x3C, 0x00, 0x3F, 0x00]) { bigEndian = false; index = 0 }
-        else { return nil }
+        if bytes.starts(with: [0xFE, 0xFF]) {
+            bigEndian = true
+        } else if bytes.starts(with: [0xFF, 0xFE]) {
+            bigEndian = false
+        } else if bytes.starts(with: [0x00, 0x3C, 0x00, 0x3F]) {
+            bigEndian = true
+            index = 0
+        } else if bytes.starts(with: [0x3C, 0x00, 0x3F, 0x00]) {
+            bigEndian = false
+            index = 0
+        } else {
+            return nil
+        }
         var units: [UInt16] = []
         units.reserveCapacity(bytes.count / 2)
         while index + 1 < bytes.count {

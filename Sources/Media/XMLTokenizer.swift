@@ -21,7 +21,8 @@ struct XMLTokenizer {
     /// The input is decoded as `TextDecoding` says: UTF-16 by its byte order mark, the encoding the XML
     /// declaration names, UTF-8, else windows-1252; the tokenizer then works on UTF-8.
     init(_ input: [UInt8]) {
-        let isPlainUTF8 = !input.starts(with: [0xFE, 0xFF]) && !input.starts(with: [0xFF, 0xFE])
+        let isPlainUTF8 =
+            !input.starts(with: [0xFE, 0xFF]) && !input.starts(with: [0xFF, 0xFE])
             && Self.declaredEncoding(input).map({ TextDecoding.table(forLabel: $0) == nil }) ?? true
             && String(validating: input, as: UTF8.self) != nil
         if isPlainUTF8 {
@@ -82,10 +83,20 @@ struct XMLTokenizer {
                 while index < bytes.count {
                     skipSpace()
                     guard index < bytes.count else { break }
-                    if bytes[index] == UInt8(ascii: ">") { index += 1; break }
-                    if has("/>") { index += 2; selfClosing = true; break }
+                    if bytes[index] == UInt8(ascii: ">") {
+                        index += 1
+                        break
+                    }
+                    if has("/>") {
+                        index += 2
+                        selfClosing = true
+                        break
+                    }
                     let attributeName = readName()
-                    if attributeName.isEmpty { index += 1; continue }
+                    if attributeName.isEmpty {
+                        index += 1
+                        continue
+                    }
                     skipSpace()
                     var value = ""
                     if index < bytes.count, bytes[index] == UInt8(ascii: "=") {
@@ -112,7 +123,6 @@ struct XMLTokenizer {
         }
         return nil
     }
-
 
     private func has(_ literal: StaticString) -> Bool {
         let count = literal.utf8CodeUnitCount
@@ -175,7 +185,8 @@ struct XMLTokenizer {
         while index < slice.endIndex {
             let byte = slice[index]
             guard byte == UInt8(ascii: "&"),
-                  let semicolon = slice[index...].prefix(12).firstIndex(of: UInt8(ascii: ";")) else {
+                let semicolon = slice[index...].prefix(12).firstIndex(of: UInt8(ascii: ";"))
+            else {
                 out.append(byte)
                 index += 1
                 continue

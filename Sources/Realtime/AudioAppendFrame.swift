@@ -1,5 +1,5 @@
 #if !_endian(little)
-#error("AudioAppendFrame writes samples as they lie in memory; the wire format is little-endian")
+    #error("AudioAppendFrame writes samples as they lie in memory; the wire format is little-endian")
 #endif
 
 /// Builds `input_audio_buffer.append` frames straight from PCM16 samples: one String allocation per frame,

@@ -55,10 +55,10 @@ public enum Base64 {
     /// Encodes PCM16 samples as little-endian bytes (the Realtime `audio/pcm` layout).
     public static func encode(samples: UnsafeBufferPointer<Int16>) -> String {
         #if _endian(little)
-        return encode(UnsafeRawBufferPointer(samples))
+            return encode(UnsafeRawBufferPointer(samples))
         #else
-        let bytes = samples.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8(truncatingIfNeeded: $0 >> 8)] }
-        return encode(bytes)
+            let bytes = samples.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8(truncatingIfNeeded: $0 >> 8)] }
+            return encode(bytes)
         #endif
     }
 

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A day of the proleptic Gregorian calendar in UTC: what OpenAI's shutdown dates name ("2027-01-20").

@@ -90,7 +90,8 @@ public enum ConversationItem: Sendable, Equatable, Encodable {
     /// `output` is a string; JSON-encode structured results.
     case functionCallOutput(callID: String, output: String)
 
-    enum CodingKeys: String, CodingKey { case type, role, content, output, text
+    enum CodingKeys: String, CodingKey {
+        case type, role, content, output, text
         case callID = "call_id"
     }
 

@@ -26,7 +26,7 @@ public enum RealtimeModels {
                 id: "gpt-realtime-mini", pricing: .mini, reasons: false, shutdown: shutdown, replacement: "gpt-realtime-2.1-mini"),
             RealtimeModel(
                 id: "gpt-realtime-mini-2025-12-15", pricing: .mini, reasons: false, shutdown: shutdown,
-                replacement: "gpt-realtime-2.1-mini"),
+                replacement: "gpt-realtime-2.1-mini")
         ]
     }()
 

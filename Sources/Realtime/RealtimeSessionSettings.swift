@@ -65,8 +65,10 @@ public struct RealtimeSessionSettings: Sendable, Equatable {
         case (.handsFree, .semantic(let eagerness)):
             .semanticVAD(.init(eagerness: eagerness, createResponse: false, interruptResponse: false))
         case (.handsFree, .server(let threshold, let prefix, let silence)):
-            .serverVAD(.init(threshold: threshold, prefixPaddingMs: prefix, silenceDurationMs: silence,
-                             createResponse: false, interruptResponse: false))
+            .serverVAD(
+                .init(
+                    threshold: threshold, prefixPaddingMs: prefix, silenceDurationMs: silence,
+                    createResponse: false, interruptResponse: false))
         }
     }
 

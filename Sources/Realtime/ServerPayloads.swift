@@ -19,7 +19,8 @@ public struct SessionInfo: Sendable, Equatable, Decodable {
         self.voice = voice
     }
 
-    enum CodingKeys: String, CodingKey { case id, model, audio, input, output, type, voice
+    enum CodingKeys: String, CodingKey {
+        case id, model, audio, input, output, type, voice
         case expiresAt = "expires_at"
         case turnDetection = "turn_detection"
     }
@@ -55,7 +56,8 @@ public struct RealtimeError: Sendable, Equatable, Decodable, CustomStringConvert
         self.eventID = eventID
     }
 
-    enum CodingKeys: String, CodingKey { case type, code, message, param
+    enum CodingKeys: String, CodingKey {
+        case type, code, message, param
         case eventID = "event_id"
     }
 
@@ -74,7 +76,7 @@ public struct RealtimeError: Sendable, Equatable, Decodable, CustomStringConvert
 
     /// Errors that are expected races or no-ops, never a reason to tear down the session.
     public static let benignCodes: Set<String> = [
-        "conversation_already_has_active_response", "input_audio_buffer_commit_empty", "response_cancel_not_active",
+        "conversation_already_has_active_response", "input_audio_buffer_commit_empty", "response_cancel_not_active"
     ]
 
     public var isBenign: Bool { code.map(Self.benignCodes.contains) ?? false }
@@ -103,7 +105,8 @@ public struct ItemInfo: Sendable, Equatable, Decodable {
         self.arguments = arguments
     }
 
-    enum CodingKeys: String, CodingKey { case id, type, role, status, name, arguments
+    enum CodingKeys: String, CodingKey {
+        case id, type, role, status, name, arguments
         case callID = "call_id"
     }
 
@@ -166,7 +169,8 @@ public struct ResponseInfo: Sendable, Equatable, Decodable {
         self.usage = usage
     }
 
-    enum CodingKeys: String, CodingKey { case id, status, output, usage, reason, error, message, code
+    enum CodingKeys: String, CodingKey {
+        case id, status, output, usage, reason, error, message, code
         case statusDetails = "status_details"
     }
 
@@ -177,7 +181,8 @@ public struct ResponseInfo: Sendable, Equatable, Decodable {
         let details = try? container.nestedContainer(keyedBy: CodingKeys.self, forKey: .statusDetails)
         statusReason = try? details?.decodeIfPresent(String.self, forKey: .reason)
         let error = try? details?.nestedContainer(keyedBy: CodingKeys.self, forKey: .error)
-        statusError = (try? error?.decodeIfPresent(String.self, forKey: .message))
+        statusError =
+            (try? error?.decodeIfPresent(String.self, forKey: .message))
             ?? (try? error?.decodeIfPresent(String.self, forKey: .code))
         output = (try? container.decodeIfPresent([ItemInfo].self, forKey: .output)) ?? []
         usage = try? container.decodeIfPresent(Usage.self, forKey: .usage)
@@ -281,7 +286,8 @@ public struct RateLimit: Sendable, Equatable, Decodable {
     public var remaining: Int
     public var resetSeconds: Double
 
-    enum CodingKeys: String, CodingKey { case name, limit, remaining
+    enum CodingKeys: String, CodingKey {
+        case name, limit, remaining
         case resetSeconds = "reset_seconds"
     }
 

@@ -17,7 +17,7 @@ public final class Preprocessor: @unchecked Sendable {
 
     /// Noise suppression on/off.
     public var denoise: Bool {
-        get { handle.getInt(PreprocessRequest.getDenoise) != 0 }
+        handle.getInt(PreprocessRequest.getDenoise) != 0
     }
     public func setDenoise(_ on: Bool) throws(SpeexDSPError) {
         try handle.setInt(PreprocessRequest.denoise, "SPEEX_PREPROCESS_SET_DENOISE", on ? 1 : 0)
@@ -58,8 +58,9 @@ public final class Preprocessor: @unchecked Sendable {
     /// must be this preprocessor's: speexdsp copies its residual echo spectrum (frame + 1 values) into
     /// the preprocessor's buffer (frame + 24 values).
     public func linkEchoCanceller(_ echo: EchoCanceller?) throws(SpeexDSPError) {
-        precondition(echo.map { $0.frameSize == frameSize } ?? true,
-                     "linkEchoCanceller: the canceller's frame (\(echo?.frameSize ?? 0)) is not the preprocessor's (\(frameSize))")
+        precondition(
+            echo.map { $0.frameSize == frameSize } ?? true,
+            "linkEchoCanceller: the canceller's frame (\(echo?.frameSize ?? 0)) is not the preprocessor's (\(frameSize))")
         try handle.setEchoState(echo?.handle)
         linkedEcho = echo
     }

@@ -13,8 +13,9 @@ public final class Resampler: @unchecked Sendable {
 
     /// - Parameter quality: 0 (fastest) ... 10 (best); 3 is speex's VoIP default, 5 its desktop default.
     public convenience init(inputRate: Int, outputRate: Int, quality: Int = 5) throws(SpeexDSPError) {
-        try self.init(ratioNumerator: UInt32(inputRate), ratioDenominator: UInt32(outputRate),
-                      inputRate: inputRate, outputRate: outputRate, quality: quality)
+        try self.init(
+            ratioNumerator: UInt32(inputRate), ratioDenominator: UInt32(outputRate),
+            inputRate: inputRate, outputRate: outputRate, quality: quality)
     }
 
     /// A resampler whose ratio (input samples per output sample) is `ratioNumerator/ratioDenominator`;
@@ -26,8 +27,9 @@ public final class Resampler: @unchecked Sendable {
         guard inputRate > 0, outputRate > 0, ratioNumerator > 0, ratioDenominator > 0 else {
             throw SpeexDSPError(function: "speex_resampler_init_frac", message: "rates and ratio must be positive")
         }
-        handle = try ResamplerHandle(channels: 1, ratioNumerator: ratioNumerator, ratioDenominator: ratioDenominator,
-                                     inputRate: UInt32(inputRate), outputRate: UInt32(outputRate), quality: quality)
+        handle = try ResamplerHandle(
+            channels: 1, ratioNumerator: ratioNumerator, ratioDenominator: ratioDenominator,
+            inputRate: UInt32(inputRate), outputRate: UInt32(outputRate), quality: quality)
         self.inputRate = inputRate
         self.outputRate = outputRate
         self.quality = quality
@@ -42,8 +44,9 @@ public final class Resampler: @unchecked Sendable {
         guard numerator > 0, denominator > 0 else {
             throw SpeexDSPError(function: "speex_resampler_set_rate_frac", message: "ratio \(numerator)/\(denominator) must be positive")
         }
-        try handle.setRateFraction(numerator: numerator, denominator: denominator,
-                                   inputRate: UInt32(inputRate), outputRate: UInt32(outputRate))
+        try handle.setRateFraction(
+            numerator: numerator, denominator: denominator,
+            inputRate: UInt32(inputRate), outputRate: UInt32(outputRate))
         ratioNumerator = numerator
         ratioDenominator = denominator
     }

@@ -8,8 +8,9 @@ final class EchoHandle {
 
     init(frameSize: Int, filterLength: Int, sampleRate: Int) throws(SpeexDSPError) {
         guard frameSize > 0, filterLength > 0, sampleRate > 0 else {
-            throw SpeexDSPError(function: "speex_echo_state_init",
-                                message: "frame size \(frameSize), filter length \(filterLength) and rate \(sampleRate) must be positive")
+            throw SpeexDSPError(
+                function: "speex_echo_state_init",
+                message: "frame size \(frameSize), filter length \(filterLength) and rate \(sampleRate) must be positive")
         }
         guard let st = speex_echo_state_init(Int32(frameSize), Int32(filterLength)) else {
             throw SpeexDSPError(function: "speex_echo_state_init", message: "returned NULL (out of memory?)")
@@ -117,7 +118,8 @@ final class ResamplerHandle {
     init(channels: Int, ratioNumerator: UInt32, ratioDenominator: UInt32, inputRate: UInt32, outputRate: UInt32, quality: Int) throws(SpeexDSPError) {
         var err: Int32 = 0
         guard let st = speex_resampler_init_frac(UInt32(channels), ratioNumerator, ratioDenominator, inputRate, outputRate, Int32(quality), &err),
-              err == 0 else {
+            err == 0
+        else {
             throw SpeexDSPError(function: "speex_resampler_init_frac", message: Self.message(err))
         }
         state = st

@@ -22,7 +22,8 @@ public struct SDNotify: Sendable {
     /// `$WATCHDOG_USEC` if set and positive and `$WATCHDOG_PID` (if set) is `pid`.
     public static func watchdogTimeout(environment: [String: String], pid: Int32) -> Duration? {
         guard let text = environment["WATCHDOG_USEC"], let usec = UInt64(text), usec > 0,
-              usec <= UInt64(Int64.max) else { return nil }
+            usec <= UInt64(Int64.max)
+        else { return nil }
         if let owner = environment["WATCHDOG_PID"], !owner.isEmpty {
             guard Int32(owner) == pid else { return nil }
         }

@@ -106,7 +106,8 @@ public struct ServiceHealth: Sendable {
             if waiting.isEmpty {
                 effects.append(.notice("audio running: \(observation.devices.map(\.name).joined(separator: " and ")) open"))
             } else {
-                effects.append(.notice("waiting for \(waiting.joined(separator: " and ")) (the service keeps running and picks it up when it appears)"))
+                effects.append(
+                    .notice("waiting for \(waiting.joined(separator: " and ")) (the service keeps running and picks it up when it appears)"))
             }
             waitingFor = waiting
         }

@@ -1,7 +1,7 @@
-import Conversation
-import Basics
 import AudioEngine
+import Basics
 import Control
+import Conversation
 import Logging
 import Media
 
@@ -82,7 +82,9 @@ struct ApplianceControlHandler: ControlHandler {
 
     /// `ctl timer …`: one line per timer for `list`, one sentence otherwise.
     private func timer(_ request: TimerRequest) async -> ControlResponse {
-        func describe(_ timer: KitchenTimer) -> String { "\(timer.kind == .alarm ? "alarm" : "timer") \(timer.id)" + (timer.label.map { " (\($0))" } ?? "") }
+        func describe(_ timer: KitchenTimer) -> String {
+            "\(timer.kind == .alarm ? "alarm" : "timer") \(timer.id)" + (timer.label.map { " (\($0))" } ?? "")
+        }
         do throws(KitchenTimers.Failure) {
             switch request {
             case .list:

@@ -2,8 +2,8 @@ import ALSA
 import ArgumentParser
 import AudioCore
 import AudioEngine
-import EchoControl
 import Configuration
+import EchoControl
 import Glibc
 import Logging
 
@@ -35,9 +35,10 @@ struct AudioCheckCommand: ParsableCommand {
     @Option(help: "Seconds to record (1...600).")
     var seconds: Int = 5
 
-    @Flag(help: ArgumentHelp(
-        "Run the loops as `run` does between conversations (mic read in batches, deeper playback queue; "
-            + "the capture chain only while sound plays) instead of on the conversation path."))
+    @Flag(
+        help: ArgumentHelp(
+            "Run the loops as `run` does between conversations (mic read in batches, deeper playback queue; "
+                + "the capture chain only while sound plays) instead of on the conversation path."))
     var betweenConversations = false
 
     func validate() throws {
@@ -99,7 +100,7 @@ struct AudioCheck {
                 "uplink overflow: \(uplinkOverflowSamples) samples",
                 "scheduling: \(scheduling)",
                 "echo at the mic: \(fixed(echoLevelDBFS, 1)) dBFS while the speaker played",
-                "verdict: \(verdict)",
+                "verdict: \(verdict)"
             ]
         }
 
@@ -149,7 +150,8 @@ struct AudioCheck {
         do { notices = try pipeline.start() } catch { throw DSPFailure(code: 70, message: "\(error)") }
         defer { pipeline.stop() }
         if let priority = configuration.fifoPriority {
-            report.scheduling = notices.isEmpty
+            report.scheduling =
+                notices.isEmpty
                 ? "SCHED_FIFO priority \(priority) granted to rt:capture and rt:playback"
                 : notices.joined(separator: "; ")
         } else {

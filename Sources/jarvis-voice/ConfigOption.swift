@@ -4,8 +4,9 @@ import Systemd
 
 /// `-c`/`--config PATH`, shared by every command that reads the configuration file.
 struct ConfigOption: ParsableArguments {
-    @Option(name: [.short, .long], help: ArgumentHelp("Configuration file (TOML).", valueName: "PATH"),
-            completion: .file(extensions: ["toml"]))
+    @Option(
+        name: [.short, .long], help: ArgumentHelp("Configuration file (TOML).", valueName: "PATH"),
+        completion: .file(extensions: ["toml"]))
     var config: String = ConfigLoader.defaultPath
 
     /// Exit code for configuration errors (sysexits.h EX_CONFIG).

@@ -26,8 +26,9 @@ struct CtlCommand: ParsableCommand {
 
     @OptionGroup var options: ConfigOption
 
-    @Argument(help: ArgumentHelp("The command and its argument (ask and say take the rest of the line).", valueName: "COMMAND [ARG]"),
-              completion: .custom { words, index, prefix in CtlCompletion.candidates(words: words, index: index, prefix: prefix) })
+    @Argument(
+        help: ArgumentHelp("The command and its argument (ask and say take the rest of the line).", valueName: "COMMAND [ARG]"),
+        completion: .custom { words, index, prefix in CtlCompletion.candidates(words: words, index: index, prefix: prefix) })
     var words: [String] = []
 
     /// `status --json`: the JSON object even at a terminal.

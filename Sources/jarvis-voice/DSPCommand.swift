@@ -1,8 +1,8 @@
 import ArgumentParser
 import AudioCore
 import AudioEngine
-import EchoControl
 import Configuration
+import EchoControl
 import Glibc
 
 /// `jarvis-voice dsp`: the service's capture chain, offline, on WAV files.
@@ -11,14 +11,15 @@ struct DSPCommand: ParsableCommand {
         commandName: "dsp",
         abstract: "Run the capture DSP chain (echo cancellation + preprocessing) offline on 16-bit mono WAV files.",
         discussion: """
-        MIC and REFERENCE are 16-bit mono WAV at 16000 Hz; REFERENCE is what was played, nominally \
-        aligned with MIC (the chain finds extra lag and clock drift itself). OUT has the length and \
-        rate of MIC: the chain's latency is removed and the end is flushed with silence.
-        """
+            MIC and REFERENCE are 16-bit mono WAV at 16000 Hz; REFERENCE is what was played, nominally \
+            aligned with MIC (the chain finds extra lag and clock drift itself). OUT has the length and \
+            rate of MIC: the chain's latency is removed and the end is flushed with silence.
+            """
     )
 
-    @Option(name: [.short, .long], help: "Configuration file ([dsp] section). Default: built-in defaults.",
-            completion: .file(extensions: ["toml"]))
+    @Option(
+        name: [.short, .long], help: "Configuration file ([dsp] section). Default: built-in defaults.",
+        completion: .file(extensions: ["toml"]))
     var config: String?
 
     @Option(help: "Microphone recording (16-bit mono WAV, 16 kHz).", completion: .file(extensions: ["wav"]))
@@ -30,16 +31,25 @@ struct DSPCommand: ParsableCommand {
     @Option(help: "Output WAV path.", completion: .file(extensions: ["wav"]))
     var out: String
 
-    @Option(help: "Also write the near-end detector's verdict: one character per frame of MIC ('1' near-end speech, 'p' possible near-end speech only, '0' neither).")
+    @Option(
+        help:
+            "Also write the near-end detector's verdict: one character per frame of MIC ('1' near-end speech, 'p' possible near-end speech only, '0' neither)."
+    )
     var nearEndTrace: String?
 
-    @Option(help: "Also write what the residual echo suppressor did: one character per frame of MIC ('-' far end silent; over a far end without speech's gaps 'M', 'm' where the suppression eased for a talker; over one with them 'S', 's').")
+    @Option(
+        help:
+            "Also write what the residual echo suppressor did: one character per frame of MIC ('-' far end silent; over a far end without speech's gaps 'M', 'm' where the suppression eased for a talker; over one with them 'S', 's')."
+    )
     var suppressorTrace: String?
 
     @Flag(help: "Print the chain's estimates once per second of audio.")
     var verbose = false
 
-    @Flag(help: "Run the recording through the chain once before the pass that is written, as a chain that has been playing for a while would meet it (converged filter, learnt room).")
+    @Flag(
+        help:
+            "Run the recording through the chain once before the pass that is written, as a chain that has been playing for a while would meet it (converged filter, learnt room)."
+    )
     var warm = false
 
     func run() throws {
@@ -71,7 +81,8 @@ struct DSPCommand: ParsableCommand {
             let frames = (micWAV.samples.count + frame - 1) / frame
             var trace = [UInt8](repeating: UInt8(ascii: "0"), count: frames)
             var suppressorStates = [UInt8](repeating: UInt8(ascii: "-"), count: frames)
-            output = try Self.run(mic: micWAV.samples, reference: refWAV.samples, configuration: chainConfiguration, verbose: verbose, warm: warm) { start, activity, suppression in
+            output = try Self.run(mic: micWAV.samples, reference: refWAV.samples, configuration: chainConfiguration, verbose: verbose, warm: warm) {
+                start, activity, suppression in
                 let index = (start + frame / 2) / frame
                 guard index >= 0 && index < trace.count else { return }
                 if activity.nearEndSpeech {
@@ -99,8 +110,10 @@ struct DSPCommand: ParsableCommand {
     /// and what the residual echo suppressor did.
     /// `warm`: the padded input goes through the same chain once first (its output dropped), as a chain
     /// that has been playing meets it; the flush of silence between the passes lets the canceller idle.
-    static func run(mic: [Int16], reference: [Int16], configuration: CaptureChainConfiguration, verbose: Bool = false,
-                    warm: Bool = false, perFrame: ((Int, NearEndActivity, SuppressionState) -> Void)? = nil) throws(CaptureChainError) -> [Int16] {
+    static func run(
+        mic: [Int16], reference: [Int16], configuration: CaptureChainConfiguration, verbose: Bool = false,
+        warm: Bool = false, perFrame: ((Int, NearEndActivity, SuppressionState) -> Void)? = nil
+    ) throws(CaptureChainError) -> [Int16] {
         let chain = try CaptureChain(configuration: configuration)
         let frame = chain.frameSize
         let flush = chain.latencySamples + configuration.maxReferenceLagMs * CaptureChainConfiguration.sampleRate / 1000 + frame
@@ -134,17 +147,20 @@ struct DSPCommand: ParsableCommand {
                         perFrame?(f * frame - delay, chain.nearEnd, chain.suppression)
                         for i in 0..<frame where start + i >= 0 && start + i < result.count { result[start + i] = o[i] }
                         if verbose && f % framesPerSecond == 0 {
-                            FileHandleStderr.print("dsp: t=\(f / framesPerSecond)s lag=\(Int(chain.estimatedLagMilliseconds.rounded()))ms "
-                                + "drift=\(Int(chain.estimatedDriftPPM.rounded()))ppm erle=\(Int(chain.echoReturnLossEnhancementDB.rounded()))dB "
-                                + "micDelay=\(chain.micDelaySamples) fill=\(chain.referenceFillSamples) speech=\(chain.speechProbability)")
+                            FileHandleStderr.print(
+                                "dsp: t=\(f / framesPerSecond)s lag=\(Int(chain.estimatedLagMilliseconds.rounded()))ms "
+                                    + "drift=\(Int(chain.estimatedDriftPPM.rounded()))ppm erle=\(Int(chain.echoReturnLossEnhancementDB.rounded()))dB "
+                                    + "micDelay=\(chain.micDelaySamples) fill=\(chain.referenceFillSamples) speech=\(chain.speechProbability)")
                         }
                     }
                 }
             }
         }
         let lag = chain.estimatedLagMilliseconds, ppm = chain.estimatedDriftPPM, erle = chain.echoReturnLossEnhancementDB
-        FileHandleStderr.print("dsp: \(mic.count) samples, reference lag \(Int(lag.rounded())) ms, "
-            + "drift \(Int(ppm.rounded())) ppm, realignments \(chain.realignmentCount), reference gain \(chain.referenceGain)x, linear ERLE \(Int(erle.rounded())) dB")
+        FileHandleStderr.print(
+            "dsp: \(mic.count) samples, reference lag \(Int(lag.rounded())) ms, "
+                + "drift \(Int(ppm.rounded())) ppm, realignments \(chain.realignmentCount), reference gain \(chain.referenceGain)x, linear ERLE \(Int(erle.rounded())) dB"
+        )
         return result
     }
 
@@ -158,7 +174,8 @@ struct DSPCommand: ParsableCommand {
             throw DSPFailure(code: 65, message: "\(path): \(role) has \(wav.format.channels) channels, expected mono")
         }
         guard wav.format.sampleRate == CaptureChainConfiguration.sampleRate else {
-            throw DSPFailure(code: 65, message: "\(path): \(role) is \(wav.format.sampleRate) Hz, expected \(CaptureChainConfiguration.sampleRate) Hz")
+            throw DSPFailure(
+                code: 65, message: "\(path): \(role) is \(wav.format.sampleRate) Hz, expected \(CaptureChainConfiguration.sampleRate) Hz")
         }
         return wav
     }

@@ -27,7 +27,8 @@ struct DemoCommand: ParsableCommand {
         }
         let demo = directory + "/" + Self.demoExecutableName
         guard access(demo, X_OK) == 0 else {
-            Self.fail("""
+            Self.fail(
+                """
                 \(demo) is missing: the demo is a development tool, built from a checkout with \
                 `scripts/install-deps && swift build` (it builds jarvis-voice-demo next to jarvis-voice); \
                 then run .build/debug/jarvis-voice-demo

@@ -45,26 +45,31 @@ struct DoctorChecks {
             environment: environment,
             credentialDirectories: inService ? nil : SecretLoader.systemdCredentialSearchPath,
             serviceAccess: ServiceFileAccess.user(serviceUser))
-        let unreadableFix = "make the file readable by \(serviceUser.isEmpty ? "the service user" : serviceUser) only, or leave the setting empty and use the credential"
+        let unreadableFix =
+            "make the file readable by \(serviceUser.isEmpty ? "the service user" : serviceUser) only, or leave the setting empty and use the credential"
         var openAIKey: Secret?
         do {
             let key = try loader.openAIKey(config.realtime)
             if case .environment(let variable) = key.secret.source, !inService {
-                report.fail("OpenAI API key", "found only in this shell's \(variable), which the service never sees",
-                            fix: "put the key in /etc/credstore/\(SecretLoader.openAICredential) (root, mode 0600)")
+                report.fail(
+                    "OpenAI API key", "found only in this shell's \(variable), which the service never sees",
+                    fix: "put the key in /etc/credstore/\(SecretLoader.openAICredential) (root, mode 0600)")
             } else {
                 openAIKey = key.secret
                 report.pass("OpenAI API key", "found (\(describe(key)))")
             }
-        } catch where error.isUnreadable && !DoctorCalls.isRoot {
+        } catch  where error.isUnreadable && !DoctorCalls.isRoot {
             report.notChecked("OpenAI API key", "needs root: \(error.description)", howToCheck: "sudo jarvis-voice doctor")
         } catch {
-            report.fail("OpenAI API key", error.description, fix: error.isPermissionProblem
-                ? "chmod 600 the file and chown it to the service user"
-                : error.isUnreadable ? unreadableFix
-                : config.realtime.apiKeyFile.isEmpty
-                ? "put the key in /etc/credstore/\(SecretLoader.openAICredential) (root, mode 0600)"
-                : "put the key in \(config.realtime.apiKeyFile) (mode 0600, owned by the service user)")
+            report.fail(
+                "OpenAI API key", error.description,
+                fix: error.isPermissionProblem
+                    ? "chmod 600 the file and chown it to the service user"
+                    : error.isUnreadable
+                        ? unreadableFix
+                        : config.realtime.apiKeyFile.isEmpty
+                            ? "put the key in /etc/credstore/\(SecretLoader.openAICredential) (root, mode 0600)"
+                            : "put the key in \(config.realtime.apiKeyFile) (mode 0600, owned by the service user)")
         }
         var jarvisToken: Secret?
         do {
@@ -74,12 +79,13 @@ struct DoctorChecks {
             } else {
                 report.pass("Jarvis token", "none configured (Jarvis is called without a token)")
             }
-        } catch where error.isUnreadable && !DoctorCalls.isRoot {
+        } catch  where error.isUnreadable && !DoctorCalls.isRoot {
             report.notChecked("Jarvis token", "needs root: \(error.description)", howToCheck: "sudo jarvis-voice doctor")
         } catch {
             let file = config.jarvis.tokenFile.isEmpty ? "/etc/credstore/\(SecretLoader.jarvisCredential)" : config.jarvis.tokenFile
-            report.fail("Jarvis token", error.description,
-                        fix: error.isUnreadable ? unreadableFix : "chmod 600 \(file), or fix its contents")
+            report.fail(
+                "Jarvis token", error.description,
+                fix: error.isUnreadable ? unreadableFix : "chmod 600 \(file), or fix its contents")
         }
         return (openAIKey, jarvisToken)
     }
@@ -108,13 +114,16 @@ struct DoctorChecks {
                 return
             }
         } catch .timedOut {
-            report.fail("control socket", "a program listens on \(socket) but did not answer status within "
-                        + "\(Self.statusTimeout.wholeMilliseconds / 1000) s",
-                        fix: "is jarvis-voice stuck? read journalctl -u jarvis-voice, then systemctl restart jarvis-voice")
+            report.fail(
+                "control socket",
+                "a program listens on \(socket) but did not answer status within "
+                    + "\(Self.statusTimeout.wholeMilliseconds / 1000) s",
+                fix: "is jarvis-voice stuck? read journalctl -u jarvis-voice, then systemctl restart jarvis-voice")
             return
         } catch .permissionDenied {
-            report.fail("control socket", "permission denied on \(socket)",
-                        fix: "run doctor as root or as a member of the service's group (jarvis-voice)")
+            report.fail(
+                "control socket", "permission denied on \(socket)",
+                fix: "run doctor as root or as a member of the service's group (jarvis-voice)")
             return
         } catch {
             // Nothing listens there (or not a jarvis-voice): can the service create its socket?
@@ -126,8 +135,9 @@ struct DoctorChecks {
         case .creatable(let ancestor):
             report.pass("control socket", "\(directory) will be created (\(ancestor) is writable)")
         case .notWritable(let blocked, let reason):
-            report.fail("control socket", "cannot create \(config.control.socket): \(blocked): \(reason)",
-                        fix: "run as the service user, use RuntimeDirectory=jarvis-voice in the unit, or set [control] socket")
+            report.fail(
+                "control socket", "cannot create \(config.control.socket): \(blocked): \(reason)",
+                fix: "run as the service user, use RuntimeDirectory=jarvis-voice in the unit, or set [control] socket")
         }
     }
 
@@ -135,17 +145,21 @@ struct DoctorChecks {
         let audio = config.audio
         let name = stream == .capture ? audio.captureDevice : audio.playbackDevice
         let key = stream == .capture ? "capture_device" : "playback_device"
-        let configuration = stream == .capture
-            ? PCMConfiguration(sampleRate: audio.captureRate, channels: audio.captureChannels,
-                               periodMicroseconds: audio.periodMs * 1000, periods: audio.bufferPeriods)
-            : PCMConfiguration(sampleRate: audio.playbackRate, channels: audio.playbackChannels,
-                               periodMicroseconds: audio.periodMs * 1000, periods: audio.bufferPeriods)
+        let configuration =
+            stream == .capture
+            ? PCMConfiguration(
+                sampleRate: audio.captureRate, channels: audio.captureChannels,
+                periodMicroseconds: audio.periodMs * 1000, periods: audio.bufferPeriods)
+            : PCMConfiguration(
+                sampleRate: audio.playbackRate, channels: audio.playbackChannels,
+                periodMicroseconds: audio.periodMs * 1000, periods: audio.bufferPeriods)
         let label = "\(stream) device"
         do {
             let pcm = try PCM(device: PCMDevice(name: name), stream: stream, configuration: configuration)
             report.pass(label, "\"\(name)\" opens (\(pcm.parameters))")
         } catch {
-            let fix = error.kind == .busy
+            let fix =
+                error.kind == .busy
                 ? "another program (or a running jarvis-voice) holds it; stop it or use a dsnoop/dmix PCM"
                 : "run `jarvis-voice devices` and set [audio] \(key)"
             report.fail(label, "\(error)", fix: fix)
@@ -156,8 +170,9 @@ struct DoctorChecks {
         if config.button.enabled {
             let chip = config.button.chip
             if let reason = DoctorCalls.openCharacterDevice(chip) {
-                report.fail("button GPIO", "cannot open \(chip): \(reason)",
-                            fix: "set [button] chip (ls /dev/gpiochip*), add the service user to group gpio, or set [button] enabled = false")
+                report.fail(
+                    "button GPIO", "cannot open \(chip): \(reason)",
+                    fix: "set [button] chip (ls /dev/gpiochip*), add the service user to group gpio, or set [button] enabled = false")
             } else {
                 report.pass("button GPIO", "\(chip) opens (line \(config.button.line))")
             }
@@ -195,9 +210,10 @@ struct DoctorChecks {
             return
         }
         let timeout = config.realtime.connectTimeout
-        let request = HTTPRequest(url: url, headers: [HTTPHeader("Authorization", "Bearer \(key.unredacted)")],
-                                  connectTimeout: timeout, inactivityTimeout: timeout, totalTimeout: timeout + .seconds(5),
-                                  maxRedirects: 0)
+        let request = HTTPRequest(
+            url: url, headers: [HTTPHeader("Authorization", "Bearer \(key.unredacted)")],
+            connectTimeout: timeout, inactivityTimeout: timeout, totalTimeout: timeout + .seconds(5),
+            maxRedirects: 0)
         do {
             let response = try await http.execute(request)
             _ = try? await response.collect(upTo: 4 << 20)
@@ -231,9 +247,10 @@ struct DoctorChecks {
             return
         }
         let timeout = config.realtime.connectTimeout
-        let request = HTTPRequest(url: modelsURL + "/" + model, headers: [HTTPHeader("Authorization", "Bearer \(key.unredacted)")],
-                                  connectTimeout: timeout, inactivityTimeout: timeout, totalTimeout: timeout + .seconds(5),
-                                  maxRedirects: 0)
+        let request = HTTPRequest(
+            url: modelsURL + "/" + model, headers: [HTTPHeader("Authorization", "Bearer \(key.unredacted)")],
+            connectTimeout: timeout, inactivityTimeout: timeout, totalTimeout: timeout + .seconds(5),
+            maxRedirects: 0)
         do {
             let response = try await http.execute(request)
             let body = (try? await response.collect(upTo: 64 << 10)) ?? []
@@ -268,8 +285,9 @@ struct DoctorChecks {
 
     private func checkJarvis(_ report: inout DoctorReport, token: Secret?, http: HTTPClient) async {
         let jarvis = config.jarvis
-        let settings = JarvisSettings(url: jarvis.url, tokenFile: jarvis.tokenFile,
-                                      connectTimeout: .seconds(min(5, jarvis.inactivityTimeoutSeconds)))
+        let settings = JarvisSettings(
+            url: jarvis.url, tokenFile: jarvis.tokenFile,
+            connectTimeout: .seconds(min(5, jarvis.inactivityTimeoutSeconds)))
         let client = JarvisClient(settings: settings, token: token?.unredacted ?? "", http: http)
         let health = await client.probeHealth()
         switch health.status {

@@ -21,9 +21,11 @@ struct DoctorCommand: AsyncParsableCommand {
 
     @OptionGroup var options: ConfigOption
 
-    @Option(name: .long, help: ArgumentHelp(
-        "The user the service runs as: secret files are checked for what it can read, not the caller (\"\" = as the caller).",
-        valueName: "USER"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The user the service runs as: secret files are checked for what it can read, not the caller (\"\" = as the caller).",
+            valueName: "USER"))
     var serviceUser: String = "jarvis-voice"
 
     func validate() throws {

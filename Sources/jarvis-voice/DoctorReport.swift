@@ -13,11 +13,12 @@ struct DoctorReport {
         var fix: String?
 
         var line: String {
-            let mark = switch outcome {
-            case .passed: "✓"
-            case .failed: "✗"
-            case .notChecked: "–"
-            }
+            let mark =
+                switch outcome {
+                case .passed: "✓"
+                case .failed: "✗"
+                case .notChecked: "–"
+                }
             let fixText = fix.map { " (\(outcome == .notChecked ? "to check" : "fix"): \($0))" } ?? ""
             return "\(mark) \(name): \(detail)\(fixText)"
         }

@@ -29,8 +29,9 @@ extension AudioPipelineConfiguration {
 
 extension ButtonLineSettings {
     init(_ button: ButtonConfig) {
-        self.init(chip: button.chip, line: button.line, activeLow: button.activeLow,
-                  bias: GPIOLineBias(button.bias), debounce: .milliseconds(button.debounceMs))
+        self.init(
+            chip: button.chip, line: button.line, activeLow: button.activeLow,
+            bias: GPIOLineBias(button.bias), debounce: .milliseconds(button.debounceMs))
     }
 }
 
@@ -47,8 +48,9 @@ extension GPIOLineBias {
 
 extension GestureRecognizer.Settings {
     init(_ button: ButtonConfig) {
-        self.init(debounce: .milliseconds(button.debounceMs), hold: .milliseconds(button.holdMs),
-                  longHold: .milliseconds(button.longHoldMs), doubleTap: .milliseconds(button.doubleTapMs))
+        self.init(
+            debounce: .milliseconds(button.debounceMs), hold: .milliseconds(button.holdMs),
+            longHold: .milliseconds(button.longHoldMs), doubleTap: .milliseconds(button.doubleTapMs))
     }
 }
 
@@ -82,10 +84,11 @@ extension MediaPlayerConfiguration {
 
 extension RealtimeSessionSettings {
     init(_ config: RealtimeConfig) {
-        let detection: VoiceActivityDetection = switch config.vad {
-        case .semantic: .semantic(eagerness: TurnDetection.SemanticVAD.Eagerness(rawValue: config.vadEagerness.rawValue) ?? .auto)
-        case .server: .server(threshold: 0.5, prefixPaddingMs: 300, silenceDurationMs: 500)
-        }
+        let detection: VoiceActivityDetection =
+            switch config.vad {
+            case .semantic: .semantic(eagerness: TurnDetection.SemanticVAD.Eagerness(rawValue: config.vadEagerness.rawValue) ?? .auto)
+            case .server: .server(threshold: 0.5, prefixPaddingMs: 300, silenceDurationMs: 500)
+            }
         self.init(
             voice: config.voice, handsFreeDetection: detection,
             reasoningEffort: RealtimeModels.model(for: config.model).reasons ? config.reasoningEffort : nil)
@@ -94,8 +97,9 @@ extension RealtimeSessionSettings {
 
 extension Ducker.Configuration {
     init(_ media: MediaConfig) {
-        self.init(depthDecibels: Float(media.duckDB), duckMilliseconds: media.duckRampMs,
-                  restoreMilliseconds: media.restoreRampMs)
+        self.init(
+            depthDecibels: Float(media.duckDB), duckMilliseconds: media.duckRampMs,
+            restoreMilliseconds: media.restoreRampMs)
     }
 }
 

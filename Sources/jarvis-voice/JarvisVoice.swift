@@ -8,7 +8,7 @@ struct JarvisVoice: AsyncParsableCommand {
         version: "jarvis-voice \(Version.current)",
         subcommands: [
             AudioCheckCommand.self, CheckConfigCommand.self, CtlCommand.self, DemoCommand.self, DevicesCommand.self, DoctorCommand.self,
-            DSPCommand.self, ModelsCommand.self, RunCommand.self,
+            DSPCommand.self, ModelsCommand.self, RunCommand.self
         ]
     )
 

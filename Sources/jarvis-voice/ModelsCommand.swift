@@ -19,11 +19,12 @@ struct ModelsCommand: ParsableCommand {
         let today = CalendarDay.today()
         let header = ["model", "status", "reasoning", "listening/min", "speaking/min", "question", "dj interlude", "say"]
         let rows = RealtimeModels.all.map { model -> [String] in
-            let status: String = switch model.lifecycle(on: today) {
-            case .current, .unknown: model.id == RealtimeModels.defaultID ? "current (default)" : "current"
-            case .deprecated(let day, let replacement): "shuts down \(day): use \(replacement)"
-            case .shutDown(let day, let replacement): "shut down \(day): use \(replacement)"
-            }
+            let status: String =
+                switch model.lifecycle(on: today) {
+                case .current, .unknown: model.id == RealtimeModels.defaultID ? "current (default)" : "current"
+                case .deprecated(let day, let replacement): "shuts down \(day): use \(replacement)"
+                case .shutDown(let day, let replacement): "shut down \(day): use \(replacement)"
+                }
             let uses = [TypicalUsage.listeningMinute, TypicalUsage.speakingMinute, TypicalUsage.question, TypicalUsage.djInterlude]
             let prices = (uses + [TypicalUsage.say]).map { Self.dollars(model.pricing.cost(of: $0)) }
             return [model.id, status, model.reasons ? "yes" : "no"] + prices

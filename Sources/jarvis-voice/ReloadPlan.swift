@@ -23,7 +23,8 @@ struct ReloadPlan: Equatable {
         var parts: [String] = []
         if !applied.isEmpty { parts.append("applied \(applied.joined(separator: ", "))") }
         if !needRestart.isEmpty {
-            parts.append("\(needRestart.joined(separator: ", ")) \(needRestart.count == 1 ? "needs" : "need") a restart (systemctl restart jarvis-voice)")
+            parts.append(
+                "\(needRestart.joined(separator: ", ")) \(needRestart.count == 1 ? "needs" : "need") a restart (systemctl restart jarvis-voice)")
         }
         return parts.joined(separator: "; ")
     }

@@ -14,8 +14,6 @@ final class ReloadableLogLevel: Sendable {
         set { raw.store(Self.index(newValue), ordering: .relaxed) }
     }
 
-
-
     private static func index(_ level: Logger.Level) -> Int { Logger.Level.allCases.firstIndex(of: level) ?? 2 }
 
     /// Installs `JournaldLogHandler`s whose level follows this object. Call once, first thing.

@@ -1,10 +1,10 @@
-import Conversation
 import ArgumentParser
 import AudioCore
 import AudioEngine
 import Basics
 import Configuration
 import Control
+import Conversation
 import GPIO
 import HTTP
 import Jarvis
@@ -64,8 +64,9 @@ struct RunCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         let notify = SDNotify()
-        let supervisor = SystemdSupervisor(notify: notify, pipeline: pipeline, controlSocket: config.control.socket,
-                                           logger: Logger(label: "service"))
+        let supervisor = SystemdSupervisor(
+            notify: notify, pipeline: pipeline, controlSocket: config.control.socket,
+            logger: Logger(label: "service"))
         do {
             runner = try makeRunner(
                 config, secrets: secrets, pipeline: pipeline, player: player, microphone: microphone, timers: timers
@@ -99,24 +100,33 @@ struct RunCommand: AsyncParsableCommand {
             .init(service: control, serviceName: "control"),
             .init(service: player, serviceName: "media"),
             .init(service: runner, serviceName: "conversation"),
-            .init(service: KitchenTimerScheduler(timers: timers, outputLatency: {
-                // What is queued for the speaker plays before a sound queued now, plus the runner's next tick.
-                let status = pipeline.playbackLoop.status, rate = pipeline.configuration.playbackFormat.sampleRate
-                return .milliseconds(Int64(status.delayFrames) * 1000 / Int64(max(1, rate)) + 20)
-            }) { runner.timersRang($0) }, serviceName: "timers"),
-            .init(service: MediaEventForwarder(events: mediaEvents, runner: runner, settings: mediaSettings),
-                  serviceName: "media-events"),
+            .init(
+                service: KitchenTimerScheduler(
+                    timers: timers,
+                    outputLatency: {
+                        // What is queued for the speaker plays before a sound queued now, plus the runner's next tick.
+                        let status = pipeline.playbackLoop.status, rate = pipeline.configuration.playbackFormat.sampleRate
+                        return .milliseconds(Int64(status.delayFrames) * 1000 / Int64(max(1, rate)) + 20)
+                    }
+                ) { runner.timersRang($0) }, serviceName: "timers"),
+            .init(
+                service: MediaEventForwarder(events: mediaEvents, runner: runner, settings: mediaSettings),
+                serviceName: "media-events")
         ]
         if let button = openButton(config.button, logger: logger) {
-            services.append(.init(
-                service: ButtonService(source: button, runner: runner, holdThreshold: .milliseconds(config.button.holdMs),
-                                       logger: Logger(label: "button")),
-                successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore, serviceName: "button"))
+            services.append(
+                .init(
+                    service: ButtonService(
+                        source: button, runner: runner, holdThreshold: .milliseconds(config.button.holdMs),
+                        logger: Logger(label: "button")),
+                    successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore, serviceName: "button"))
         }
-        services.append(.init(
-            service: ConfigReloader(path: options.config, running: config, logLevel: logLevel, media: mediaSettings, notify: notify,
-                                    logger: Logger(label: "config")),
-            serviceName: "reload"))
+        services.append(
+            .init(
+                service: ConfigReloader(
+                    path: options.config, running: config, logLevel: logLevel, media: mediaSettings, notify: notify,
+                    logger: Logger(label: "config")),
+                serviceName: "reload"))
         // Last, so it is the first to hear about the shutdown (STOPPING=1).
         services.append(.init(service: supervisor, serviceName: "systemd"))
 
@@ -134,9 +144,11 @@ struct RunCommand: AsyncParsableCommand {
         logger.notice("stopped")
     }
 
-    private func makeRunner(_ config: JarvisVoiceConfig, secrets: (openAIKey: Secret, jarvisToken: Secret?),
-                            pipeline: AudioPipeline, player: MediaPlayer, microphone: MicrophoneMuteStore, timers: KitchenTimers,
-                            stateChanged: @escaping @Sendable (ConversationState) -> Void) throws -> ConversationRunner {
+    private func makeRunner(
+        _ config: JarvisVoiceConfig, secrets: (openAIKey: Secret, jarvisToken: Secret?),
+        pipeline: AudioPipeline, player: MediaPlayer, microphone: MicrophoneMuteStore, timers: KitchenTimers,
+        stateChanged: @escaping @Sendable (ConversationState) -> Void
+    ) throws -> ConversationRunner {
         let jarvis = JarvisClient(
             settings: JarvisSettings(config.jarvis), token: secrets.jarvisToken?.unredacted ?? "", http: try HTTPClient(),
             logger: Logger(label: "jarvis"))
@@ -186,7 +198,8 @@ struct RunCommand: AsyncParsableCommand {
                     do throws(MediaStateFiles.Failure) {
                         try microphone.set(muted: muted)
                     } catch {
-                        Logger(label: "conversation").warning("the microphone is \(muted ? "off" : "on") but this will not survive a restart: \(error)")
+                        Logger(label: "conversation").warning(
+                            "the microphone is \(muted ? "off" : "on") but this will not survive a restart: \(error)")
                     }
                 }),
             ducking: ducking, logger: Logger(label: "conversation"))

@@ -56,10 +56,11 @@ final class SystemdSupervisor: Service, Sendable {
                 lastPeriodNanoseconds: pipeline.captureLoop.status.lastPeriodNanoseconds),
             ServiceHealth.DeviceLoop(
                 name: "playback device \(pipeline.configuration.playbackDevice.name)", isOpen: pipeline.playbackLoop.status.isRunning,
-                lastPeriodNanoseconds: pipeline.playbackLoop.status.lastPeriodNanoseconds),
+                lastPeriodNanoseconds: pipeline.playbackLoop.status.lastPeriodNanoseconds)
         ]
-        return ServiceHealth.Observation(now: monotonicNanoseconds(), devices: devices,
-                                         serviceLoopTick: pipeline.lastServiceTickNanoseconds)
+        return ServiceHealth.Observation(
+            now: monotonicNanoseconds(), devices: devices,
+            serviceLoopTick: pipeline.lastServiceTickNanoseconds)
     }
 
     private func apply(_ effects: [ServiceHealth.Effect]) {

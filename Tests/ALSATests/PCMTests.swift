@@ -35,7 +35,7 @@ private func capture(_ pcm: PCM, frames: Int) throws(ALSAError) -> [Int16] {
 /// for longer than the 40 ms buffer there too, and such an xrun is recovered and the call repeated.
 private func recovering<T>(_ pcm: PCM, _ call: () throws(ALSAError) -> T) throws(ALSAError) -> T {
     for _ in 0..<5 {
-        do { return try call() } catch where error.kind == .xrun { try pcm.recover(from: error) }
+        do { return try call() } catch  where error.kind == .xrun { try pcm.recover(from: error) }
     }
     return try call()
 }
@@ -79,10 +79,11 @@ private func play(_ pcm: PCM, _ samples: [Int16]) throws(ALSAError) {
         let stereo = PCMConfiguration(sampleRate: 48_000, channels: 2, periodMicroseconds: 10_000, periods: 4)
         let input = testNoise(count: 48_000, seed: 3)  // 0.5 s stereo
         try TestFiles.write(samples: input, to: dir.file("in.raw"))
-        try TestPCMConfig.write([
-            .file(name: "cap", infile: dir.file("in.raw"), outfile: nil),
-            .file(name: "play", infile: nil, outfile: dir.file("out.raw")),
-        ], to: config)
+        try TestPCMConfig.write(
+            [
+                .file(name: "cap", infile: dir.file("in.raw"), outfile: nil),
+                .file(name: "play", infile: nil, outfile: dir.file("out.raw"))
+            ], to: config)
         do {
             let cap = try PCM(device: PCMDevice(name: "cap", configFile: config), stream: .capture, configuration: stereo)
             let out = try PCM(device: PCMDevice(name: "play", configFile: config), stream: .playback, configuration: stereo)
@@ -178,10 +179,11 @@ private func play(_ pcm: PCM, _ samples: [Int16]) throws(ALSAError) {
 
     @Test func pacedCaptureClockDrifts() throws {
         // A capture clock 10% fast captures 10% more frames in the same wall-clock time.
-        try TestPCMConfig.write([
-            .paced(name: "fast", PacedPCMOptions(driftPPM: 100_000)),
-            .paced(name: "exact", PacedPCMOptions()),
-        ], to: config)
+        try TestPCMConfig.write(
+            [
+                .paced(name: "fast", PacedPCMOptions(driftPPM: 100_000)),
+                .paced(name: "exact", PacedPCMOptions())
+            ], to: config)
         let deep = PCMConfiguration(sampleRate: 16_000, channels: 1, periodMicroseconds: 10_000, periods: 40)
         let fast = try PCM(device: PCMDevice(name: "fast", configFile: config), stream: .capture, configuration: deep)
         let exact = try PCM(device: PCMDevice(name: "exact", configFile: config), stream: .capture, configuration: deep)

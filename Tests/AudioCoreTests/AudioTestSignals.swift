@@ -1,11 +1,14 @@
 import Glibc
+
 @testable import AudioCore
 
 /// Deterministic test signals.
 enum AudioTestSignals {
     /// Interleaved sine, the same on every channel; `frequency` should divide the rate for exact RMS.
-    static func sine(frames: Int, channels: Int, rate: Int = 48_000, frequency: Double = 1_000,
-                     amplitude: Double = 16_384) -> [Int16] {
+    static func sine(
+        frames: Int, channels: Int, rate: Int = 48_000, frequency: Double = 1_000,
+        amplitude: Double = 16_384
+    ) -> [Int16] {
         var out = [Int16](repeating: 0, count: frames * channels)
         for f in 0..<frames {
             let v = Int16((amplitude * sin(2 * Double.pi * frequency * Double(f) / Double(rate))).rounded())
@@ -27,8 +30,9 @@ extension Mixer {
             var done = 0
             while done < frames {
                 let n = min(period, frames - done)
-                render(into: UnsafeMutableBufferPointer(
-                    rebasing: buffer[(done * format.channels)..<((done + n) * format.channels)]))
+                render(
+                    into: UnsafeMutableBufferPointer(
+                        rebasing: buffer[(done * format.channels)..<((done + n) * format.channels)]))
                 done += n
             }
         }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import AudioCore
 
 /// Ducking measured where it matters: on the mixer's output level.

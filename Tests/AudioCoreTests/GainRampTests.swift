@@ -1,4 +1,5 @@
 import Testing
+
 @testable import AudioCore
 
 @Suite struct GainRampTests {
@@ -25,7 +26,10 @@ import Testing
         // Click-free: the gain never moves more than one even step (ln 10 / 4800 relative) per frame.
         var maxStep: Float = 0
         var previous: Float = 1
-        for g in gains { maxStep = max(maxStep, abs(g - previous)); previous = g }
+        for g in gains {
+            maxStep = max(maxStep, abs(g - previous))
+            previous = g
+        }
         #expect(maxStep < 2.303 / 4_800 * 1.01)
     }
 

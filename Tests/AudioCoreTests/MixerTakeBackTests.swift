@@ -1,4 +1,5 @@
 import Testing
+
 @testable import AudioCore
 
 /// A pause of the voice taking back what the device still holds (`Mixer.takeBack`).

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import AudioCore
 
 @Suite struct MixerTests {
@@ -11,7 +12,7 @@ import Testing
         mixer.write(AudioTestSignals.constant(-30_000, frames: 300, channels: 2), to: .media)
         let out = mixer.render(frames: 400, period: 400)
         #expect(out[0..<200].allSatisfy { $0 == 30_000 })  // 30000 + 30000 - 30000: no clip on the way
-        #expect(out[200..<400].allSatisfy { $0 == 0 })     // earcon + media cancel
+        #expect(out[200..<400].allSatisfy { $0 == 0 })  // earcon + media cancel
         #expect(out[400..<600].allSatisfy { $0 == -30_000 })
         #expect(out[600..<800].allSatisfy { $0 == 0 })
 

@@ -25,7 +25,10 @@ import Testing
                 }
                 output += scratch[0..<produced]
                 fed += consumed
-                if consumed == 0 && produced == 0 { Issue.record("no progress"); return output }
+                if consumed == 0 && produced == 0 {
+                    Issue.record("no progress")
+                    return output
+                }
             }
             at += n
         }

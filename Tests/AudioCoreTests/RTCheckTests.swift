@@ -1,7 +1,7 @@
 import Glibc
 import Synchronization
-import Testing
 import TestProcess
+import Testing
 
 /// scripts/rtcheck (the LD_PRELOAD realtime-discipline checker) against `rtcheck-probe`, whose
 /// "rt:test" thread renders a real `Mixer` while the main thread feeds, ducks and flushes it.
@@ -64,9 +64,12 @@ enum RTCheck {
     static func library() async throws -> String {
         if let done = compiled.withLock({ $0 }) { return try done.get() }
         let output = workDirectory.file("rtcheck.so")
-        let cc = try await ChildProcess.run(["cc", "-shared", "-fPIC", "-O2", "-Wall", "-Werror", "-o", output,
-                                             repository + "/scripts/rtcheck/rtcheck.c", "-ldl", "-lpthread"])
-        let result: Result<String, RTCheckFailure> = cc.status == 0
+        let cc = try await ChildProcess.run([
+            "cc", "-shared", "-fPIC", "-O2", "-Wall", "-Werror", "-o", output,
+            repository + "/scripts/rtcheck/rtcheck.c", "-ldl", "-lpthread"
+        ])
+        let result: Result<String, RTCheckFailure> =
+            cc.status == 0
             ? .success(output) : .failure(RTCheckFailure(description: "cc exited with \(cc.status): \(cc.stderr)"))
         compiled.withLock { $0 = result }
         return try result.get()
@@ -81,8 +84,10 @@ enum RTCheck {
         let reportPath = String(library.dropLast("rtcheck.so".count)) + "report-\(mode)-\(warmupMilliseconds).txt"
         let probeRun = try await ChildProcess.run(
             [probe, mode, "400"],
-            environment: ["LD_PRELOAD": library, "RTCHECK_REPORT": reportPath,
-                          "RTCHECK_WARMUP_MS": "\(warmupMilliseconds)"],
+            environment: [
+                "LD_PRELOAD": library, "RTCHECK_REPORT": reportPath,
+                "RTCHECK_WARMUP_MS": "\(warmupMilliseconds)"
+            ],
             stderr: .discard)
         guard probeRun.status == 0 else { throw RTCheckFailure(description: "\(probe) \(mode) exited with \(probeRun.status)") }
         var values: [String: Int] = [:]

@@ -5,8 +5,8 @@ import AudioEngine
 import Glibc
 import Logging
 import TestProcess
-import Testing
 import TestSupport
+import Testing
 
 /// The whole audio path with the paced test devices: 48 kHz stereo playback through the mixer,
 /// an acoustic link that feeds it back into the 16 kHz mic 20 ms later, the reference taken from
@@ -20,10 +20,11 @@ import TestSupport
         let config = dir.file("\(name).conf")
         // Links are process-wide by name: a unique one keeps parallel tests out of each other's room.
         let link = "\(name)-" + dir.path.split(separator: "/").last!
-        try TestPCMConfig.write([
-            .paced(name: "spk", PacedPCMOptions(link: link)),
-            .paced(name: "mic", PacedPCMOptions(link: link, echoGain: echoGain, echoDelayMilliseconds: 20)),
-        ], to: config)
+        try TestPCMConfig.write(
+            [
+                .paced(name: "spk", PacedPCMOptions(link: link)),
+                .paced(name: "mic", PacedPCMOptions(link: link, echoGain: echoGain, echoDelayMilliseconds: 20))
+            ], to: config)
         return config
     }
 
@@ -35,7 +36,10 @@ import TestSupport
         var glitched = 0
         for _ in 0..<5 {
             let run = try await measure(config: config)
-            if run.xruns > 0 { glitched += 1; continue }
+            if run.xruns > 0 {
+                glitched += 1
+                continue
+            }
             try #require(run.uplinkSamples > 24_000 * 3, "uplink carried \(run.uplinkSamples) samples")
             #expect(run.reduction >= 30, "echo reduced by \(run.reduction) dB (\(run.detail))")
             return
@@ -56,10 +60,11 @@ import TestSupport
         for _ in 0..<10 { input += burst + [Int16](repeating: 0, count: 1_600) }
         input += [Int16](repeating: 0, count: 16_000)
         try TestFiles.write(samples: input, to: mic)
-        try TestPCMConfig.write([
-            .paced(name: "spk", PacedPCMOptions()),
-            .paced(name: "mic", PacedPCMOptions(infile: mic)),
-        ], to: config)
+        try TestPCMConfig.write(
+            [
+                .paced(name: "spk", PacedPCMOptions()),
+                .paced(name: "mic", PacedPCMOptions(infile: mic))
+            ], to: config)
         let pipeline = try AudioPipeline(
             configuration: AudioPipelineConfiguration(
                 captureDevice: PCMDevice(name: "mic", configFile: config),
@@ -86,8 +91,9 @@ import TestSupport
         uplink += scratch[0..<n]
         let stats = pipeline.captureStatistics
         let switched = try #require(switchedAt, "the capture never reached the switch")
-        #expect(stats.bypassedFrames >= switched - 2 && stats.bypassedFrames <= switched + 2,
-                "idle frames skipped the chain: \(stats.bypassedFrames) of \(stats.chainFrames), switch at \(switched)")
+        #expect(
+            stats.bypassedFrames >= switched - 2 && stats.bypassedFrames <= switched + 2,
+            "idle frames skipped the chain: \(stats.bypassedFrames) of \(stats.chainFrames), switch at \(switched)")
         #expect(stats.chainFrames > stats.bypassedFrames + 50, "the chain ran after the switch")
         // Nothing lost: the uplink carries 1.5 samples per captured sample (up to the chain's latency) and
         // every burst, as one loud run each.
@@ -162,6 +168,8 @@ import TestSupport
         return Run(
             reduction: echoDBFS - residualDBFS, uplinkSamples: uplink.count,
             xruns: pipeline.captureLoop.status.xruns + pipeline.playbackLoop.status.xruns,
-            detail: "echo \(echoDBFS) dBFS at the mic, \(residualDBFS) dBFS in the uplink; chain \(stats.echoReductionDB) dB, lag \(stats.lagMilliseconds) ms, reference gain \(stats.referenceGain)x")
+            detail:
+                "echo \(echoDBFS) dBFS at the mic, \(residualDBFS) dBFS in the uplink; chain \(stats.echoReductionDB) dB, lag \(stats.lagMilliseconds) ms, reference gain \(stats.referenceGain)x"
+        )
     }
 }

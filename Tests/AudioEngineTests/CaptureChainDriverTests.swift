@@ -1,9 +1,10 @@
 import ALSATestbed
 import AudioCore
-@testable import AudioEngine
 import EchoControl
 import TestSupport
 import Testing
+
+@testable import AudioEngine
 
 /// The hand-over between the idle path (the mic resampled straight into the uplink) and the capture
 /// chain, driven period by period as `rt:capture` does, without devices or clocks.

@@ -2,6 +2,7 @@ import AudioCore
 import Glibc
 import TestSupport
 import Testing
+
 @testable import AudioEngine
 @testable import EchoControl
 
@@ -36,16 +37,19 @@ import Testing
         let f = chain.frameSize
         var out = [Int16](repeating: 0, count: f)
         var erle: [Float] = []
-        scene.mic.withUnsafeBufferPointer { m in scene.reference.withUnsafeBufferPointer { r in
-            out.withUnsafeMutableBufferPointer { o in
-                for s in stride(from: 0, to: m.count / f * f, by: f) {
-                    if s / f == realignedAt / f { chain.referenceRealigned() }
-                    chain.process(mic: UnsafeBufferPointer(rebasing: m[s..<s + f]), reference: UnsafeBufferPointer(rebasing: r[s..<s + f]),
-                                  output: o)
-                    erle.append(chain.echoReturnLossEnhancementDB)
+        scene.mic.withUnsafeBufferPointer { m in
+            scene.reference.withUnsafeBufferPointer { r in
+                out.withUnsafeMutableBufferPointer { o in
+                    for s in stride(from: 0, to: m.count / f * f, by: f) {
+                        if s / f == realignedAt / f { chain.referenceRealigned() }
+                        chain.process(
+                            mic: UnsafeBufferPointer(rebasing: m[s..<s + f]), reference: UnsafeBufferPointer(rebasing: r[s..<s + f]),
+                            output: o)
+                        erle.append(chain.echoReturnLossEnhancementDB)
+                    }
                 }
             }
-        } }
+        }
         return erle
     }
 
@@ -74,24 +78,29 @@ import Testing
         let slipAt = Int(10.75 / 3.1 * Double(Self.rate))
         let s = scene(seconds: 6, slip: 1, slipAt: slipAt)
         let chain = try CaptureChain()
-        let driver = try CaptureChainDriver(chain: chain, uplink: SPSCRing(capacity: 1 << 17, zero: 0), captureRate: Self.rate,
-                                            maxPeriodFrames: 160)
+        let driver = try CaptureChainDriver(
+            chain: chain, uplink: SPSCRing(capacity: 1 << 17, zero: 0), captureRate: Self.rate,
+            maxPeriodFrames: 160)
         driver.uplinkActive.store(true, ordering: .relaxed)
         var before: Float = 0, lowest = Float.infinity
-        s.mic.withUnsafeBufferPointer { m in s.reference.withUnsafeBufferPointer { r in
-            for p in 0..<(m.count / 160) {
-                let samples = (p * 160)..<((p + 1) * 160)
-                let epoch = tapRealigned && samples.lowerBound >= slipAt ? 1 : 0
-                driver.process(mic: UnsafeBufferPointer(rebasing: m[samples]), reference: UnsafeBufferPointer(rebasing: r[samples]),
-                               streamRun: 0, referenceEpoch: epoch)
-                if samples.upperBound <= slipAt { before = chain.echoReturnLossEnhancementDB }
-                if samples.lowerBound >= slipAt && samples.lowerBound < slipAt + Self.rate {
-                    lowest = min(lowest, chain.echoReturnLossEnhancementDB)
+        s.mic.withUnsafeBufferPointer { m in
+            s.reference.withUnsafeBufferPointer { r in
+                for p in 0..<(m.count / 160) {
+                    let samples = (p * 160)..<((p + 1) * 160)
+                    let epoch = tapRealigned && samples.lowerBound >= slipAt ? 1 : 0
+                    driver.process(
+                        mic: UnsafeBufferPointer(rebasing: m[samples]), reference: UnsafeBufferPointer(rebasing: r[samples]),
+                        streamRun: 0, referenceEpoch: epoch)
+                    if samples.upperBound <= slipAt { before = chain.echoReturnLossEnhancementDB }
+                    if samples.lowerBound >= slipAt && samples.lowerBound < slipAt + Self.rate {
+                        lowest = min(lowest, chain.echoReturnLossEnhancementDB)
+                    }
                 }
             }
-        } }
-        print("[ReferenceSlip] driver, tap realigned \(tapRealigned): \(chain.referenceSlips) moves; ERLE \(before) dB before, "
-              + "lowest \(lowest) dB in the 1 s after")
+        }
+        print(
+            "[ReferenceSlip] driver, tap realigned \(tapRealigned): \(chain.referenceSlips) moves; ERLE \(before) dB before, "
+                + "lowest \(lowest) dB in the 1 s after")
         #expect(chain.referenceSlips == (tapRealigned ? 1 : 0))
         if tapRealigned {
             #expect(lowest > before - 3, "ERLE fell from \(before) to \(lowest) dB")

@@ -101,11 +101,13 @@ private func drain(_ next: () -> AudioLoopEvent?) -> [AudioLoopEvent.Kind] {
         try TestFiles.write(samples: interleaved, to: dir.file("in.raw"))
         try TestPCMConfig.write([.paced(name: "mic", PacedPCMOptions(infile: dir.file("in.raw")))], to: config)
         let recorder = Recorder(capacity: frames)
-        let loop = CaptureLoop(configuration: CaptureLoopConfiguration(
-            device: PCMDevice(name: "mic", configFile: config),
-            // A deep buffer: without SCHED_FIFO on a loaded machine a 40 ms one overruns.
-            pcm: PCMConfiguration(sampleRate: 16_000, channels: 6, periodMicroseconds: 10_000, periods: 40),
-            micChannel: 0, referenceChannel: 5, fifoPriority: nil)) { recorder.record($0) }
+        let loop = CaptureLoop(
+            configuration: CaptureLoopConfiguration(
+                device: PCMDevice(name: "mic", configFile: config),
+                // A deep buffer: without SCHED_FIFO on a loaded machine a 40 ms one overruns.
+                pcm: PCMConfiguration(sampleRate: 16_000, channels: 6, periodMicroseconds: 10_000, periods: 40),
+                micChannel: 0, referenceChannel: 5, fifoPriority: nil)
+        ) { recorder.record($0) }
         try loop.start()
         #expect(await waitUntil { loop.status.frames >= 2_400 })
         loop.stop()
@@ -123,8 +125,10 @@ private func drain(_ next: () -> AudioLoopEvent?) -> [AudioLoopEvent.Kind] {
         try TestPCMConfig.write([.paced(name: "spk", PacedPCMOptions(outfile: dir.file("out.raw")))], to: config)
         let source = SignalSource(testNoise(count: 1_600))
         source.stallOnceAtPeriod = 10
-        let loop = PlaybackLoop(configuration: PlaybackLoopConfiguration(
-            device: PCMDevice(name: "spk", configFile: config), pcm: mono16k, fifoPriority: nil)) { source.render($0) }
+        let loop = PlaybackLoop(
+            configuration: PlaybackLoopConfiguration(
+                device: PCMDevice(name: "spk", configFile: config), pcm: mono16k, fifoPriority: nil)
+        ) { source.render($0) }
         let started = ContinuousClock.now
         try loop.start()
         // The stall comes at period 10 (100 ms in); run on well past it.
@@ -137,16 +141,19 @@ private func drain(_ next: () -> AudioLoopEvent?) -> [AudioLoopEvent.Kind] {
         // Paced: playing went on after the recovery at the device's pace, never faster than the
         // wall clock allows (elapsed time plus the 40 ms buffer).
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-        #expect(framesAtStop >= 4_000 && Double(framesAtStop) <= (seconds + 0.06) * 16_000,
-                "\(framesAtStop) frames in \(elapsed)")
+        #expect(
+            framesAtStop >= 4_000 && Double(framesAtStop) <= (seconds + 0.06) * 16_000,
+            "\(framesAtStop) frames in \(elapsed)")
     }
 
     @Test func captureLoopReopensAfterTheDeviceVanishes() async throws {
         let unplug = dir.file("unplugged")
         try TestPCMConfig.write([.paced(name: "mic", PacedPCMOptions(failFile: unplug))], to: config)
-        let loop = CaptureLoop(configuration: CaptureLoopConfiguration(
-            device: PCMDevice(name: "mic", configFile: config), pcm: mono16k, fifoPriority: nil,
-            backoff: Backoff(initial: .milliseconds(20), maximum: .milliseconds(40)))) { _ in }
+        let loop = CaptureLoop(
+            configuration: CaptureLoopConfiguration(
+                device: PCMDevice(name: "mic", configFile: config), pcm: mono16k, fifoPriority: nil,
+                backoff: Backoff(initial: .milliseconds(20), maximum: .milliseconds(40)))
+        ) { _ in }
         try loop.start()
         #expect(await waitUntil { loop.status.isRunning && loop.status.frames > 0 })
         try TestFiles.write([], to: unplug)
@@ -166,20 +173,23 @@ private func drain(_ next: () -> AudioLoopEvent?) -> [AudioLoopEvent.Kind] {
         #expect(events.map(\.kind) == [.opened, .disconnected, .opened])
         let device = loop.configuration.device
         let lines = events.map { $0.message(device: device, stream: .capture) }
-        #expect(lines.dropFirst().elementsEqual([
-            "capture device mic lost: it is not there (unplugged, or not the name `jarvis-voice devices` lists); waiting for it to come back "
-                + "(retrying every 40 ms at most; the next line says when it is open)",
-            "capture device mic reopened: 16000 Hz, 1 ch, period 160 frames, buffer 640 frames",
-        ]), "\(lines)")
+        #expect(
+            lines.dropFirst().elementsEqual([
+                "capture device mic lost: it is not there (unplugged, or not the name `jarvis-voice devices` lists); waiting for it to come back "
+                    + "(retrying every 40 ms at most; the next line says when it is open)",
+                "capture device mic reopened: 16000 Hz, 1 ch, period 160 frames, buffer 640 frames"
+            ]), "\(lines)")
     }
 
     @Test func aDeviceAbsentAtStartIsReportedOnceNotAtEveryRetry() async throws {
         let unplug = dir.file("absent")
         try TestFiles.write([], to: unplug)
         try TestPCMConfig.write([.paced(name: "mic", PacedPCMOptions(failFile: unplug))], to: config)
-        let loop = CaptureLoop(configuration: CaptureLoopConfiguration(
-            device: PCMDevice(name: "mic", configFile: config), pcm: mono16k, fifoPriority: nil,
-            backoff: Backoff(initial: .milliseconds(10), maximum: .milliseconds(20)))) { _ in }
+        let loop = CaptureLoop(
+            configuration: CaptureLoopConfiguration(
+                device: PCMDevice(name: "mic", configFile: config), pcm: mono16k, fifoPriority: nil,
+                backoff: Backoff(initial: .milliseconds(10), maximum: .milliseconds(20)))
+        ) { _ in }
         try loop.start()
         #expect(await waitUntil { loop.status.openFailures >= 8 })
         TestFiles.remove(unplug)
@@ -189,19 +199,23 @@ private func drain(_ next: () -> AudioLoopEvent?) -> [AudioLoopEvent.Kind] {
         while let e = loop.nextEvent() { events.append(e) }
         #expect(events.map(\.kind) == [.openFailed, .opened])
         let lines = events.map { $0.message(device: loop.configuration.device, stream: .capture) }
-        #expect(lines.first == "capture device mic unavailable: it is not there (unplugged, or not the name `jarvis-voice devices` "
-            + "lists); waiting for it (retrying every 20 ms at most; the next line says when it is open)")
-        #expect(events.first?.libraryDetail(device: loop.configuration.device, stream: .capture)
-            == "snd_pcm_open_lconf(\"mic\", capture) failed: No such device", "the library's words, for a debug line")
+        #expect(
+            lines.first == "capture device mic unavailable: it is not there (unplugged, or not the name `jarvis-voice devices` "
+                + "lists); waiting for it (retrying every 20 ms at most; the next line says when it is open)")
+        #expect(
+            events.first?.libraryDetail(device: loop.configuration.device, stream: .capture)
+                == "snd_pcm_open_lconf(\"mic\", capture) failed: No such device", "the library's words, for a debug line")
     }
 
     @Test func playbackLoopReopensAfterTheDeviceVanishes() async throws {
         let unplug = dir.file("unplugged")
         try TestPCMConfig.write([.paced(name: "spk", PacedPCMOptions(failFile: unplug))], to: config)
         let source = SignalSource(testNoise(count: 1_600))
-        let loop = PlaybackLoop(configuration: PlaybackLoopConfiguration(
-            device: PCMDevice(name: "spk", configFile: config), pcm: mono16k, fifoPriority: nil,
-            backoff: Backoff(initial: .milliseconds(20), maximum: .milliseconds(40)))) { source.render($0) }
+        let loop = PlaybackLoop(
+            configuration: PlaybackLoopConfiguration(
+                device: PCMDevice(name: "spk", configFile: config), pcm: mono16k, fifoPriority: nil,
+                backoff: Backoff(initial: .milliseconds(20), maximum: .milliseconds(40)))
+        ) { source.render($0) }
         try loop.start()
         #expect(await waitUntil { loop.status.isRunning && loop.status.frames > 0 })
         try TestFiles.write([], to: unplug)

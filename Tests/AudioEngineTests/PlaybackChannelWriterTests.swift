@@ -1,11 +1,14 @@
 import AudioCore
 import Glibc
 import Testing
+
 @testable import AudioEngine
 
 @Suite struct PlaybackChannelWriterTests {
-    static func sine(frames: Int, rate: Int, frequency: Double, amplitude: Double = 10_000, channels: Int = 1,
-                     silentChannels: Set<Int> = []) -> [Int16] {
+    static func sine(
+        frames: Int, rate: Int, frequency: Double, amplitude: Double = 10_000, channels: Int = 1,
+        silentChannels: Set<Int> = []
+    ) -> [Int16] {
         var out = [Int16](repeating: 0, count: frames * channels)
         for f in 0..<frames {
             let v = Int16((amplitude * sin(2 * Double.pi * frequency * Double(f) / Double(rate))).rounded())

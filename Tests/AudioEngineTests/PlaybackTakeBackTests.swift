@@ -1,10 +1,11 @@
 import ALSA
 import ALSATestbed
 import AudioCore
-@testable import AudioEngine
 import Glibc
 import TestProcess
 import Testing
+
+@testable import AudioEngine
 
 /// A paused voice taken back from a paced device (`snd_pcm_rewind`): the speaker falls silent a period
 /// after the pause, not after the 80 ms the device had queued, and the answer goes on where it stopped.
@@ -17,8 +18,9 @@ import Testing
     static func countingVoice(frames: Int) -> [Int16] { (0..<frames).map { Self.value($0) } }
     static func value(_ frame: Int) -> Int16 { Int16(1_000 + frame % 30_000) }
     static let frames = 480_000
-    static let mixer = Mixer.Configuration(format: AudioFormat(sampleRate: 16_000, channels: 1), voiceQueueMilliseconds: 31_000,
-                                           flushFadeMilliseconds: 5)
+    static let mixer = Mixer.Configuration(
+        format: AudioFormat(sampleRate: 16_000, channels: 1), voiceQueueMilliseconds: 31_000,
+        flushFadeMilliseconds: 5)
     static let pcm = PCMConfiguration(sampleRate: 16_000, channels: 1, periodMicroseconds: 10_000, periods: 8)
 
     /// A mixer with the counting voice queued.
@@ -33,9 +35,11 @@ import Testing
     func startedLoop(rendering mixer: Mixer, takeBack: any PlaybackTakeBack) throws -> PlaybackLoop {
         let config = dir.file("asound.conf")
         try TestPCMConfig.write([.paced(name: "spk", PacedPCMOptions(outfile: dir.file("out.raw")))], to: config)
-        let loop = PlaybackLoop(configuration: PlaybackLoopConfiguration(
-            device: PCMDevice(name: "spk", configFile: config), pcm: Self.pcm, fifoPriority: nil, fillPeriods: 8,
-            takeBack: takeBack)) { mixer.render(into: $0.buffer) }
+        let loop = PlaybackLoop(
+            configuration: PlaybackLoopConfiguration(
+                device: PCMDevice(name: "spk", configFile: config), pcm: Self.pcm, fifoPriority: nil, fillPeriods: 8,
+                takeBack: takeBack)
+        ) { mixer.render(into: $0.buffer) }
         try loop.start()
         return loop
     }

@@ -34,17 +34,21 @@ func bestLag(_ x: [Double], _ y: [Double], range: ClosedRange<Int>) -> (lag: Int
     func alignedReferenceLagsEchoByTheAcousticDelayOnly(echoDelayMilliseconds: Double) async throws {
         // Links are process-wide by name: a unique one keeps parallel tests out of each other's room.
         let room = "room-" + dir.path.split(separator: "/").last!
-        try TestPCMConfig.write([
-            .paced(name: "spk", PacedPCMOptions(link: room)),
-            .paced(name: "mic", PacedPCMOptions(link: room, echoGain: 0.5, echoDelayMilliseconds: echoDelayMilliseconds)),
-        ], to: config)
+        try TestPCMConfig.write(
+            [
+                .paced(name: "spk", PacedPCMOptions(link: room)),
+                .paced(name: "mic", PacedPCMOptions(link: room, echoGain: 0.5, echoDelayMilliseconds: echoDelayMilliseconds))
+            ], to: config)
         // The claim is about steady streaming. The loops run without SCHED_FIFO here, so on a loaded
         // machine (suites run in parallel on 2 cores) a run can glitch; such a run measures nothing
         // and is repeated. Runs without an xrun must align.
         var glitched = 0
         for _ in 0..<4 {
             let run = try await measureAlignment()
-            if run.xruns > 0 { glitched += 1; continue }
+            if run.xruns > 0 {
+                glitched += 1
+                continue
+            }
             #expect(run.playbackDelayFrames > 0, "playback delay is measured")
             #expect(run.micFrames > 6_000)
             let expected = Int((echoDelayMilliseconds * 16).rounded())
@@ -67,15 +71,19 @@ func bestLag(_ x: [Double], _ y: [Double], range: ClosedRange<Int>) -> (lag: Int
         let tap = try ReferenceTap(sampleRate: 16_000)
         let source = SignalSource(testNoise(count: 16_000, seed: 42))
         // Different buffering on the two sides: 20 ms x 3 for playback, 10 ms x 4 for capture.
-        let playback = PlaybackLoop(configuration: PlaybackLoopConfiguration(
-            device: PCMDevice(name: "spk", configFile: config),
-            pcm: PCMConfiguration(sampleRate: 16_000, channels: 1, periodMicroseconds: 20_000, periods: 3),
-            referenceTap: tap, fifoPriority: nil)) { source.render($0) }
+        let playback = PlaybackLoop(
+            configuration: PlaybackLoopConfiguration(
+                device: PCMDevice(name: "spk", configFile: config),
+                pcm: PCMConfiguration(sampleRate: 16_000, channels: 1, periodMicroseconds: 20_000, periods: 3),
+                referenceTap: tap, fifoPriority: nil)
+        ) { source.render($0) }
         let recorder = Recorder(capacity: 16_000)
-        let capture = CaptureLoop(configuration: CaptureLoopConfiguration(
-            device: PCMDevice(name: "mic", configFile: config),
-            pcm: PCMConfiguration(sampleRate: 16_000, channels: 1, periodMicroseconds: 10_000, periods: 4),
-            referenceTap: tap, fifoPriority: nil)) { recorder.record($0) }
+        let capture = CaptureLoop(
+            configuration: CaptureLoopConfiguration(
+                device: PCMDevice(name: "mic", configFile: config),
+                pcm: PCMConfiguration(sampleRate: 16_000, channels: 1, periodMicroseconds: 10_000, periods: 4),
+                referenceTap: tap, fifoPriority: nil)
+        ) { recorder.record($0) }
         try playback.start()
         #expect(await waitUntil { playback.status.frames > 0 })
         try capture.start()
@@ -87,7 +95,8 @@ func bestLag(_ x: [Double], _ y: [Double], range: ClosedRange<Int>) -> (lag: Int
         let mic = (start..<recorder.count).map { Double(recorder.mic[$0]) }
         let reference = (start..<recorder.count).map { Double(recorder.reference[$0]) }
         let found = mic.count > 2_000 ? bestLag(reference, mic, range: -160...800) : (lag: -1_000_000, correlation: 0)
-        return AlignmentRun(lag: found.lag, correlation: found.correlation, micFrames: mic.count,
-                            playbackDelayFrames: playback.status.delayFrames, xruns: playback.status.xruns + capture.status.xruns)
+        return AlignmentRun(
+            lag: found.lag, correlation: found.correlation, micFrames: mic.count,
+            playbackDelayFrames: playback.status.delayFrames, xruns: playback.status.xruns + capture.status.xruns)
     }
 }

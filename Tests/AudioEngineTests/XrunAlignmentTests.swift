@@ -1,12 +1,13 @@
 import ALSA
 import ALSATestbed
 import AudioCore
-@testable import AudioEngine
 import EchoControl
 import Glibc
 import Synchronization
 import TestProcess
 import Testing
+
+@testable import AudioEngine
 
 /// The echo reference stays aligned with the mic across xruns. The real playback and capture loops
 /// run through the paced device's acoustic link (the mic hears the speaker 30 ms later); the lag
@@ -34,10 +35,11 @@ import Testing
     @Test(arguments: [Xrun.captureOverrun, .playbackUnderrun])
     func referenceRealignsAfterAnXrun(_ xrun: Xrun) async throws {
         let room = "room-" + dir.path.split(separator: "/").last!
-        try TestPCMConfig.write([
-            .paced(name: "spk", PacedPCMOptions(link: room)),
-            .paced(name: "mic", PacedPCMOptions(link: room, echoGain: 0.5, echoDelayMilliseconds: 30)),
-        ], to: config)
+        try TestPCMConfig.write(
+            [
+                .paced(name: "spk", PacedPCMOptions(link: room)),
+                .paced(name: "mic", PacedPCMOptions(link: room, echoGain: 0.5, echoDelayMilliseconds: 30))
+            ], to: config)
         // Without SCHED_FIFO on a loaded machine a run can glitch more than on purpose; every xrun,
         // wanted or not, must be followed by a realigned reference. A run in which nothing after the
         // wanted xrun could be measured (glitching throughout) is repeated.
@@ -80,10 +82,11 @@ import Testing
     @Test(arguments: [Xrun.captureOverrun, .playbackUnderrun])
     func echoCancellerKeepsItsFilterAcrossAnXrun(_ xrun: Xrun) async throws {
         let room = "room-" + dir.path.split(separator: "/").last!
-        try TestPCMConfig.write([
-            .paced(name: "spk", PacedPCMOptions(link: room)),
-            .paced(name: "mic", PacedPCMOptions(link: room, echoGain: 0.5, echoDelayMilliseconds: 30)),
-        ], to: config)
+        try TestPCMConfig.write(
+            [
+                .paced(name: "spk", PacedPCMOptions(link: room)),
+                .paced(name: "mic", PacedPCMOptions(link: room, echoGain: 0.5, echoDelayMilliseconds: 30))
+            ], to: config)
         // 3 s to converge (white noise, 192 ms filter), then the xrun, then 2 s. Only runs with just
         // the wanted xrun are the experiment (another one could move the lag again); without
         // SCHED_FIFO on a loaded machine a run may glitch and is repeated.
@@ -91,7 +94,10 @@ import Testing
         for _ in 0..<3 {
             let trace = try await record(xrun, periods: 500, at: 300)
             let analysis = AlignmentAnalysis(trace, expectedLag: 480, xrun: xrun)
-            if analysis.xrunCount == 1 { recorded = (trace, analysis); break }
+            if analysis.xrunCount == 1 {
+                recorded = (trace, analysis)
+                break
+            }
         }
         guard let (trace, analysis) = recorded else {
             Issue.record("every run had more xruns than the \(xrun); the canceller was never measured across one")
@@ -107,9 +113,10 @@ import Testing
         var erle: [Double] = []
         for p in 0..<trace.count {
             let samples = (p * 160)..<((p + 1) * 160)
-            driver.process(mic: UnsafeBufferPointer(rebasing: trace.mic[samples]),
-                           reference: UnsafeBufferPointer(rebasing: trace.reference[samples]), streamRun: trace.captureRuns[p],
-                           referenceEpoch: trace.referenceEpochs[p])
+            driver.process(
+                mic: UnsafeBufferPointer(rebasing: trace.mic[samples]),
+                reference: UnsafeBufferPointer(rebasing: trace.reference[samples]), streamRun: trace.captureRuns[p],
+                referenceEpoch: trace.referenceEpochs[p])
             erle.append(Double(chain.echoReturnLossEnhancementDB))
         }
         let before = erle[wanted - 1]
@@ -117,9 +124,10 @@ import Testing
         let last = erle.last ?? 0
         let trend = stride(from: wanted - 20, to: erle.count, by: 10).map { "p\($0) \(Int(erle[$0] * 10) / 10)" }
         let residuals = analysis.residualsAround(wanted)
-        print("[XrunAlignment] \(xrun): lag \(lagBefore) -> \(lagAfter) samples, \(chain.referenceSlips) reference move(s) (read \(residuals.before)/100 -> \(residuals.after)/100 "
-            + "sample off the measurement); ERLE \(Int(before * 10) / 10) dB before, "
-            + "lowest \(Int(lowest * 10) / 10) dB in the 1 s after, \(Int(last * 10) / 10) dB at the end (\(trace.count - wanted) periods later)")
+        print(
+            "[XrunAlignment] \(xrun): lag \(lagBefore) -> \(lagAfter) samples, \(chain.referenceSlips) reference move(s) (read \(residuals.before)/100 -> \(residuals.after)/100 "
+                + "sample off the measurement); ERLE \(Int(before * 10) / 10) dB before, "
+                + "lowest \(Int(lowest * 10) / 10) dB in the 1 s after, \(Int(last * 10) / 10) dB at the end (\(trace.count - wanted) periods later)")
         #expect(before > 6, "the canceller had converged before the xrun: \(trend)")
         let what = lagAfter == lagBefore ? "lag unchanged" : "lag moved, reference moved back \(chain.referenceSlips) time(s)"
         #expect(lowest > before - 3, "\(what): ERLE fell from \(before) to \(lowest) dB after the \(xrun): \(trend)")
@@ -136,14 +144,18 @@ import Testing
         // it). Counted from the capture, not from playback's start: on a loaded machine the capture
         // loop may start a second or more after playback does.
         if xrun == .playbackUnderrun { source.stallOnceWhen = { trace.count >= at + 40 } }
-        let playback = PlaybackLoop(configuration: PlaybackLoopConfiguration(
-            device: PCMDevice(name: "spk", configFile: config),
-            pcm: PCMConfiguration(sampleRate: 16_000, channels: 1, periodMicroseconds: 20_000, periods: 3),
-            referenceTap: tap, fifoPriority: nil)) { source.render($0) }
-        let capture = CaptureLoop(configuration: CaptureLoopConfiguration(
-            device: PCMDevice(name: "mic", configFile: config),
-            pcm: PCMConfiguration(sampleRate: 16_000, channels: 1, periodMicroseconds: 10_000, periods: 4),
-            referenceTap: tap, fifoPriority: nil)) { [playback] period in
+        let playback = PlaybackLoop(
+            configuration: PlaybackLoopConfiguration(
+                device: PCMDevice(name: "spk", configFile: config),
+                pcm: PCMConfiguration(sampleRate: 16_000, channels: 1, periodMicroseconds: 20_000, periods: 3),
+                referenceTap: tap, fifoPriority: nil)
+        ) { source.render($0) }
+        let capture = CaptureLoop(
+            configuration: CaptureLoopConfiguration(
+                device: PCMDevice(name: "mic", configFile: config),
+                pcm: PCMConfiguration(sampleRate: 16_000, channels: 1, periodMicroseconds: 10_000, periods: 4),
+                referenceTap: tap, fifoPriority: nil)
+        ) { [playback] period in
             trace.record(period, playbackXruns: playback.status.xruns, alignmentResidual: tap.alignmentResidual)
         }
         try playback.start()
@@ -276,15 +288,19 @@ struct AlignmentAnalysis {
         var lastXrun: Int?
         var raw: [Window] = []
         for p in 0..<periods {
-            if p > 0, captureRuns[p] != captureRuns[p - 1] { segmentStart = p; lastXrun = p }
+            if p > 0, captureRuns[p] != captureRuns[p - 1] {
+                segmentStart = p
+                lastXrun = p
+            }
             if p > 0, playbackXruns[p] != playbackXruns[p - 1] { lastXrun = p }
             let lo = p * periodFrames, hi = lo + periodFrames
             let micLevel = Self.rms(mic, lo..<hi)
             // The echo needs the reference `lag` samples back, within the same capture segment.
             let maxLag = min(800, lo - segmentStart * periodFrames)
-            var window = Window(period: p, micLevel: micLevel, rawReferenceLevel: Self.rms(reference, lo..<hi),
-                                nonzeroReference: (lo..<hi).filter { reference[$0] != 0 }.count, heardReferenceLevel: 0, lag: nil, correlation: 0,
-                                correlationAtBaseline: 0, periodsSinceXrun: lastXrun.map { p - $0 })
+            var window = Window(
+                period: p, micLevel: micLevel, rawReferenceLevel: Self.rms(reference, lo..<hi),
+                nonzeroReference: (lo..<hi).filter { reference[$0] != 0 }.count, heardReferenceLevel: 0, lag: nil, correlation: 0,
+                correlationAtBaseline: 0, periodsSinceXrun: lastXrun.map { p - $0 })
             if micLevel > 300, maxLag >= expectedLag + 32 {
                 let found = Self.bestLag(reference, mic, window: lo..<hi, lags: -160...maxLag)
                 window.lag = found.lag
@@ -305,15 +321,20 @@ struct AlignmentAnalysis {
                 if lo - baseline >= segment {
                     raw[i].measurable = true
                     raw[i].heardReferenceLevel = Self.rms(reference, (lo - baseline)..<(lo - baseline + periodFrames))
-                    raw[i].correlationAtBaseline = Self.bestLag(
-                        reference, mic, window: lo..<(lo + periodFrames),
-                        lags: (baseline - XrunAlignmentTests.toleranceSamples)...(baseline + XrunAlignmentTests.toleranceSamples)).correlation
+                    raw[i].correlationAtBaseline =
+                        Self.bestLag(
+                            reference, mic, window: lo..<(lo + periodFrames),
+                            lags: (baseline - XrunAlignmentTests.toleranceSamples)...(baseline + XrunAlignmentTests.toleranceSamples)
+                        ).correlation
                 }
             }
         }
         windows = raw
-        if let baseline { mismatches = Self.mismatches(mic: trace.mic, reference: trace.reference, periods: periods,
-                                                        periodFrames: periodFrames, captureRuns: captureRuns, lag: baseline) }
+        if let baseline {
+            mismatches = Self.mismatches(
+                mic: trace.mic, reference: trace.reference, periods: periods,
+                periodFrames: periodFrames, captureRuns: captureRuns, lag: baseline)
+        }
     }
 
     /// A stretch of samples in which the mic and the reference (shifted by the baseline lag) disagree
@@ -323,7 +344,9 @@ struct AlignmentAnalysis {
         var start: Int
         var length: Int
         var unheard: Bool
-        var description: String { "\(unheard ? "unheard reference" : "echo without reference") at sample \(start) (period \(start / 160)), \(length) samples" }
+        var description: String {
+            "\(unheard ? "unheard reference" : "echo without reference") at sample \(start) (period \(start / 160)), \(length) samples"
+        }
     }
 
     private(set) var mismatches: [Mismatch] = []
@@ -381,7 +404,8 @@ struct AlignmentAnalysis {
     func windowsAfterSettling(from xrun: Int) -> [Window] {
         windows.filter { w in
             guard w.period >= xrun + XrunAlignmentTests.settlePeriods,
-                  let since = w.periodsSinceXrun, since >= XrunAlignmentTests.settlePeriods else { return false }
+                let since = w.periodsSinceXrun, since >= XrunAlignmentTests.settlePeriods
+            else { return false }
             return w.measurable && (w.micLevel > 300 || w.heardReferenceLevel > 300)
         }
     }

@@ -16,8 +16,10 @@ import Testing
         try TestPCMConfig.write([.paced(name: "spk", PacedPCMOptions(outfile: dir.file("out.raw")))], to: config)
         let source = StormySource(stallEvery: 4, stormPeriods: 40)
         let format = PCMConfiguration(sampleRate: 16_000, channels: 1, periodMicroseconds: 10_000, periods: 4)
-        let loop = PlaybackLoop(configuration: PlaybackLoopConfiguration(
-            device: PCMDevice(name: "spk", configFile: config), pcm: format, fifoPriority: nil)) { source.render($0) }
+        let loop = PlaybackLoop(
+            configuration: PlaybackLoopConfiguration(
+                device: PCMDevice(name: "spk", configFile: config), pcm: format, fifoPriority: nil)
+        ) { source.render($0) }
         try loop.start()
         // 40 storm periods then at least 1 s of calm playing.
         #expect(await waitUntil(timeout: .seconds(60)) { loop.status.xruns >= 5 && loop.status.frames >= 40 * 160 + 16_000 })

@@ -13,7 +13,8 @@ import Testing
 
     @Test func statusObjectsPassThroughByteForByte() throws {
         // The `ctl status` contract (ARCHITECTURE §9): what the service wrote, a client prints unchanged.
-        let status = #"{"jarvis_session_id":null,"media":{"ducked":false,"state":"playing","title":"Groove Salad","url":"https://ice.somafm.com/groovesalad-128-mp3","volume":0.5},"realtime_connected":true,"state":"idle","voice_volume":1}"#
+        let status =
+            #"{"jarvis_session_id":null,"media":{"ducked":false,"state":"playing","title":"Groove Salad","url":"https://ice.somafm.com/groovesalad-128-mp3","volume":0.5},"realtime_connected":true,"state":"idle","voice_volume":1}"#
         let value = try #require(JSONValue.parse(status))
         #expect(value.jsonText == status)
         #expect(value["media"]?["volume"]?.numberValue == 0.5 && value["state"]?.stringValue == "idle")

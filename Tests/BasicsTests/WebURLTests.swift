@@ -30,8 +30,10 @@ import Testing
         for good in ["[::]", "[1:2:3:4:5:6:7:8]", "[::ffff:192.0.2.1]", "[fe80::1]", "[1::]"] {
             #expect(reason("http://\(good)/", .media) == nil, "\(good)")
         }
-        for bad in ["[::1", "[1:2:3:4:5:6:7:8:9]", "[1::2::3]", "[:::1]", "[12345::]", "[::1]x", "[g::1]", "[fe80::1%25eth0]",
-                    "[1.2.3.4]", "[::1.2.3]", "[:1::]", "[1:2:3:4:5:6:7::8:9]"] {
+        for bad in [
+            "[::1", "[1:2:3:4:5:6:7:8:9]", "[1::2::3]", "[:::1]", "[12345::]", "[::1]x", "[g::1]", "[fe80::1%25eth0]",
+            "[1.2.3.4]", "[::1.2.3]", "[:1::]", "[1:2:3:4:5:6:7::8:9]"
+        ] {
             #expect(reason("http://\(bad)/", .media) == .badHost, "\(bad)")
         }
     }
@@ -70,12 +72,16 @@ import Testing
     }
 
     @Test func cleartextOnlyToLoopbackUnderTheRealtimeRules() {
-        for good in ["ws://localhost:9000/v1/realtime", "ws://127.0.0.1/x", "ws://[::1]:8080/", "ws://127.1.2.3:1/",
-                     "ws://api.localhost/", "wss://api.openai.com/v1/realtime", "wss://example.com:8443/realtime"] {
+        for good in [
+            "ws://localhost:9000/v1/realtime", "ws://127.0.0.1/x", "ws://[::1]:8080/", "ws://127.1.2.3:1/",
+            "ws://api.localhost/", "wss://api.openai.com/v1/realtime", "wss://example.com:8443/realtime"
+        ] {
             #expect(reason(good, .realtime) == nil, "\(good)")
         }
-        for bad in ["ws://example.com/v1/realtime", "ws://10.0.0.5/", "ws://127.0.0.1.evil.com/", "ws://127.0.0.256/",
-                    "ws://[::2]/", "ws://localhost.evil.com/"] {
+        for bad in [
+            "ws://example.com/v1/realtime", "ws://10.0.0.5/", "ws://127.0.0.1.evil.com/", "ws://127.0.0.256/",
+            "ws://[::2]/", "ws://localhost.evil.com/"
+        ] {
             #expect(reason(bad, .realtime) == .cleartextToRemoteHost, "\(bad)")
         }
         #expect(reason("http://10.0.0.52:8081/ui", .jarvis) == nil, "Jarvis on the LAN is plain http")

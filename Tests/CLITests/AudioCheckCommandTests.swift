@@ -16,10 +16,11 @@ import Testing
     /// A room: "spk" is heard by "mic" 20 ms later at `echoGain` (half level).
     func writeDevices(echoGain: Double = 0.5) throws -> String {
         let asound = dir.file("asound.conf")
-        try TestPCMConfig.write([
-            .paced(name: "spk", PacedPCMOptions(link: "room")),
-            .paced(name: "mic", PacedPCMOptions(link: "room", echoGain: echoGain, echoDelayMilliseconds: 20)),
-        ], to: asound)
+        try TestPCMConfig.write(
+            [
+                .paced(name: "spk", PacedPCMOptions(link: "room")),
+                .paced(name: "mic", PacedPCMOptions(link: "room", echoGain: echoGain, echoDelayMilliseconds: 20))
+            ], to: asound)
         return "ALSA_CONFIG_PATH=/usr/share/alsa/alsa.conf:\(asound)"
     }
 
@@ -54,7 +55,8 @@ import Testing
     /// `audio-check` playing `far` (16 kHz) on the paced devices, whose mic hears the speaker `echoGain`
     /// times as loud, for as long as it lasts; the uplink goes to NAME-uplink.wav (`out`).
     func playAndRecord(_ far: [Int16], name: String, echoGain: Double = 0.5) async throws
-        -> (result: (status: Int32, text: String, seconds: Double), out: String) {
+        -> (result: (status: Int32, text: String, seconds: Double), out: String)
+    {
         let env = try writeDevices(echoGain: echoGain)
         let config = try writeConfig()
         let play = dir.file("\(name)-far.wav")
@@ -148,8 +150,10 @@ import Testing
         let report = dir.file("rtcheck.txt")
         let result = try await run(
             ["--config", config, "--out", dir.file("rt.wav"), "--seconds", "3"] + (betweenConversations ? ["--between-conversations"] : []),
-            environment: [env, "LIBASOUND_THREAD_SAFE=0", "LD_PRELOAD=\(library)", "RTCHECK_REPORT=\(report)",
-                          "RTCHECK_WARMUP_MS=700", "RTCHECK_WINDOW_MS=1800"])
+            environment: [
+                env, "LIBASOUND_THREAD_SAFE=0", "LD_PRELOAD=\(library)", "RTCHECK_REPORT=\(report)",
+                "RTCHECK_WARMUP_MS=700", "RTCHECK_WINDOW_MS=1800"
+            ])
         #expect(result.status == 0, "\(result.text)")
         let text = String(decoding: try TestFiles.read(report), as: UTF8.self)
         let values = RTCheckLibrary.parse(text)

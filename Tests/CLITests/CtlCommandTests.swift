@@ -1,8 +1,8 @@
 import Control
 import Glibc
+import TestProcess
 import TestSupport
 import Testing
-import TestProcess
 
 /// `jarvis-voice ctl` as a subprocess against an in-test server with a fake handler.
 @Suite struct CtlCommandTests {
@@ -32,7 +32,9 @@ import TestProcess
         try await withServer(handler: handler) { socket in
             let result = try await ctl(["status"], config: config(socket: socket))
             #expect(result.status == 0, "\(result.stderr)")
-            #expect(result.stdout == #"{"audio":null,"barge_ins":0,"cost_usd":{"since_start":0,"today":0},"echo_turns_ignored":0,"jarvis_session_id":null,"malformed_events":0,"#
+            #expect(
+                result.stdout
+                    == #"{"audio":null,"barge_ins":0,"cost_usd":{"since_start":0,"today":0},"echo_turns_ignored":0,"jarvis_session_id":null,"malformed_events":0,"#
                     + #""media":{"ducked":false,"state":"stopped","title":null,"url":null,"volume":0.5},"muted":false,"realtime_connected":false,"#
                     + #""state":"idle","timers":[],"unknown_events":0,"voice_pauses_resumed":0,"voice_volume":1}"# + "\n")
             #expect(result.stderr == "")
@@ -53,14 +55,15 @@ import TestProcess
             let config = config(socket: socket)
             let text = try await ChildProcess.run(["/usr/bin/script", "-qec", "\(binary) ctl -c \(config) status", "/dev/null"])
             #expect(text.status == 0, "\(text.stderr)")
-            #expect(text.stdout.split(whereSeparator: \.isNewline) == [
-                "state: idle (Realtime not connected)",
-                "microphone: on; voice volume 1",
-                "media: stopped; volume 0.5",
-                "timers: none",
-                "cost: $0.0000 today, $0.0000 since start",
-                "Jarvis session: none",
-            ], "\(text.stdout)")
+            #expect(
+                text.stdout.split(whereSeparator: \.isNewline) == [
+                    "state: idle (Realtime not connected)",
+                    "microphone: on; voice volume 1",
+                    "media: stopped; volume 0.5",
+                    "timers: none",
+                    "cost: $0.0000 today, $0.0000 since start",
+                    "Jarvis session: none"
+                ], "\(text.stdout)")
             let json = try await ChildProcess.run(["/usr/bin/script", "-qec", "\(binary) ctl -c \(config) status --json", "/dev/null"])
             #expect(json.stdout.hasPrefix(#"{"audio":null,"#), "\(json.stdout)")
         }
@@ -112,8 +115,11 @@ import TestProcess
             let voice = try await ctl(["voice-volume", "0.5"], config: config)
             #expect(voice.status == 0)
         }
-        #expect(handler.commands == [.tap, .ask("what's the weather?"), .ask("turn it up"), .volume(0.4), .reset,
-                                     .say("the laundry is done"), .voiceVolume(0.5)])
+        #expect(
+            handler.commands == [
+                .tap, .ask("what's the weather?"), .ask("turn it up"), .volume(0.4), .reset,
+                .say("the laundry is done"), .voiceVolume(0.5)
+            ])
     }
 
     @Test func badArgumentsExit64WithoutContactingTheService() async throws {

@@ -1,9 +1,9 @@
 import ALSATestbed
 import Glibc
 import Realtime
-import Testing
 import TestProcess
 import TestSupport
+import Testing
 
 extension ServicesOneAtATime {
     /// `jarvis-voice run` against a Realtime stand-in that speaks the current API: it refuses every model shut
@@ -36,7 +36,8 @@ extension ServicesOneAtATime {
         /// A spoken question through the service with `realtimeSection`; returns the service once the answer
         /// has been heard.
         func spokenTurn(_ realtime: RealtimeStandIn, _ jarvis: TermLLMStandIn, name: String, realtimeSection: String) async throws
-            -> ServiceUnderTest {
+            -> ServiceUnderTest
+        {
             let question = try await SpokenTurnTests.micInput(leadMilliseconds: 100, in: dir)
             let service = try ServiceUnderTest.start(in: dir, name: name, realtime: realtime, jarvis: jarvis, realtimeSection: realtimeSection)
             try #require(try await service.ctlWhenReady("tap"), "log:\n\(service.logText)")
@@ -50,14 +51,15 @@ extension ServicesOneAtATime {
         /// The default configuration names no model: the service asks for the current default, which the
         /// stand-in (refusing the whole 2027-01-20 list) serves; its preamble is the one acknowledgement.
         @Test func theDefaultModelAnswersWithOneAcknowledgement() async throws {
-            #expect(RealtimeStandInScript().shutDownModels == RealtimeStandInScript.shutDownOn2027_01_20)
+            #expect(RealtimeStandInScript().shutDownModels == RealtimeStandInScript.shutDownOnJanuary20th2027)
             let realtime = try await RealtimeStandIn.start(script: Self.script(reasoning: true))
             let jarvis = try await TermLLMStandIn.start()
             let service = try await spokenTurn(realtime, jarvis, name: "default", realtimeSection: "idle_timeout_s = 10")
             defer { _ = service.process.signal(SIGKILL) }
 
-            #expect(realtime.requestedModels.allSatisfy { $0 == RealtimeModels.defaultID } && !realtime.requestedModels.isEmpty,
-                    "\(realtime.requestedModels)")
+            #expect(
+                realtime.requestedModels.allSatisfy { $0 == RealtimeModels.defaultID } && !realtime.requestedModels.isEmpty,
+                "\(realtime.requestedModels)")
             #expect(realtime.refusedUpgrades == 0)
             let update = try #require(realtime.clientEvents(ofType: "session.update").first?.json["session"])
             #expect(update["reasoning"]?["effort"]?.stringValue == "low")
@@ -156,10 +158,12 @@ extension ServicesOneAtATime {
             // the first turn's answer may have been cut at its very end by this turn's question
             let truncatesBefore = realtime.clientEvents(ofType: "conversation.item.truncate").count
             try service.speak(kitchen.interruption + kitchen.silence)
-            #expect(await waitUntil { realtime.clientEvents(ofType: "conversation.item.truncate").count > truncatesBefore },
-                    "log:\n\(service.logText)")
+            #expect(
+                await waitUntil { realtime.clientEvents(ofType: "conversation.item.truncate").count > truncatesBefore },
+                "log:\n\(service.logText)")
             let silencing = try await NonLinearEchoBargeInTests().whenTheAnswerFellSilent(
-                in: service, talker: kitchen.interruption, heardAt: heardAtSpeech, logBefore: logBeforeTalk).silencing
+                in: service, talker: kitchen.interruption, heardAt: heardAtSpeech, logBefore: logBeforeTalk
+            ).silencing
 
             // Every response of the turn opens with a preamble, and the server sends faster than real time: by the
             // time the user talks, the call's preamble may still play with the answer's response queued behind it.
@@ -177,8 +181,9 @@ extension ServicesOneAtATime {
             let heardMs = Int(truncate["audio_end_ms"]?.numberValue ?? -1)
             #expect(heardMs >= 600 && heardMs < preamble.audioMilliseconds, "cut at \(heardMs) ms of \(preamble.audioMilliseconds)")
             #expect(realtime.rejections.isEmpty, "\(realtime.rejections)")
-            #expect(silencing.latency <= silencing.bound,
-                    "the assistant stopped \(silencing.latency) ms after the user started talking (\(silencing.xruns) xruns); log:\n\(service.logText)")
+            #expect(
+                silencing.latency <= silencing.bound,
+                "the assistant stopped \(silencing.latency) ms after the user started talking (\(silencing.xruns) xruns); log:\n\(service.logText)")
             print("barge-in during a preamble: silenced \(silencing.latency) ms after the talker started; preamble cut at \(heardMs) ms")
 
             await kitchen.stop()

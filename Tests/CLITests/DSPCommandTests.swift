@@ -1,8 +1,8 @@
 import ALSATestbed
 import AudioCore
 import Glibc
-import Testing
 import TestProcess
+import Testing
 
 /// `jarvis-voice dsp`: the capture chain offline on WAV files (what Benchmarks/aec-real scores).
 @Suite struct DSPCommandTests {
@@ -30,8 +30,11 @@ import TestProcess
         var firstSecondDB: [Double] = []
         for warm in [false, true] {
             let out = directory.file(warm ? "warm.wav" : "cold.wav")
-            let result = try await ChildProcess.run([binary, "dsp", "--config", config, "--mic", micPath, "--reference", referencePath,
-                                                     "--out", out] + (warm ? ["--warm"] : []))
+            let result = try await ChildProcess.run(
+                [
+                    binary, "dsp", "--config", config, "--mic", micPath, "--reference", referencePath,
+                    "--out", out
+                ] + (warm ? ["--warm"] : []))
             #expect(result.status == 0, "\(result.stderr)")
             let output = try WAVFile(bytes: TestFiles.read(out)).samples
             #expect(output.count == mic.count)
@@ -59,8 +62,10 @@ import TestProcess
         let mic = (0..<n).map { i in (i >= lag ? reference[i - lag] / 2 : 0) + room[i] }
         let (micPath, referencePath) = directory.writeDSPInputs(mic: mic, reference: reference)
         let tracePath = directory.file("suppressor.txt")
-        let result = try await ChildProcess.run([binary, "dsp", "--mic", micPath, "--reference", referencePath,
-                                                 "--out", directory.file("out.wav"), "--suppressor-trace", tracePath])
+        let result = try await ChildProcess.run([
+            binary, "dsp", "--mic", micPath, "--reference", referencePath,
+            "--out", directory.file("out.wav"), "--suppressor-trace", tracePath
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let trace = Array(try #require(directory.read("suppressor.txt")))
         #expect(trace.count == (n + 255) / 256, "one character per 16 ms frame of the mic")
@@ -82,8 +87,11 @@ import TestProcess
         let (micPath, referencePath) = directory.writeDSPInputs(mic: mic, reference: reference)
         let off = directory.write("off.toml", "[dsp]\nmatch_reference_level = false\n")
         for (config, gain) in [(nil, "8x"), (off, "1x")] {
-            let result = try await ChildProcess.run([binary, "dsp", "--mic", micPath, "--reference", referencePath,
-                                                     "--out", directory.file("out.wav")] + (config.map { ["--config", $0] } ?? []))
+            let result = try await ChildProcess.run(
+                [
+                    binary, "dsp", "--mic", micPath, "--reference", referencePath,
+                    "--out", directory.file("out.wav")
+                ] + (config.map { ["--config", $0] } ?? []))
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stderr.contains("reference gain \(gain),"), "\(result.stderr)")
         }
@@ -98,20 +106,27 @@ import TestProcess
         let directory = TemporaryDirectory()
         let (mic, reference) = Self.scene()
         let (micPath, referencePath) = directory.writeDSPInputs(mic: Array(mic.prefix(16000)), reference: Array(reference.prefix(16000)))
-        let accepted = ["frame_ms = 4", "frame_ms = 10", "frame_ms = 64\necho_tail_ms = 64", "echo_tail_ms = 16",
-                        "echo_tail_ms = 1000", "max_reference_lag_ms = 0", "max_reference_lag_ms = 2000",
-                        "noise_suppress_db = -60", "echo_suppress_db = -90", "echo_suppress_active_db = -90",
-                        "agc = true\nagc_level = 1", "agc = true\nagc_level = 32767"]
-        let rejected = ["frame_ms = 5", "frame_ms = 66", "echo_tail_ms = 1001", "frame_ms = 32\necho_tail_ms = 16",
-                        "max_reference_lag_ms = 2001", "noise_suppress_db = -61", "echo_suppress_db = -91",
-                        "echo_suppress_active_db = -91", "agc_level = 0"]
+        let accepted = [
+            "frame_ms = 4", "frame_ms = 10", "frame_ms = 64\necho_tail_ms = 64", "echo_tail_ms = 16",
+            "echo_tail_ms = 1000", "max_reference_lag_ms = 0", "max_reference_lag_ms = 2000",
+            "noise_suppress_db = -60", "echo_suppress_db = -90", "echo_suppress_active_db = -90",
+            "agc = true\nagc_level = 1", "agc = true\nagc_level = 32767"
+        ]
+        let rejected = [
+            "frame_ms = 5", "frame_ms = 66", "echo_tail_ms = 1001", "frame_ms = 32\necho_tail_ms = 16",
+            "max_reference_lag_ms = 2001", "noise_suppress_db = -61", "echo_suppress_db = -91",
+            "echo_suppress_active_db = -91", "agc_level = 0"
+        ]
         for (index, keys) in (accepted + rejected).enumerated() {
             let config = directory.write("\(index).toml", "[dsp]\n\(keys)\n\n[jarvis]\nurl = \"http://jarvis.lan/ui\"\n")
             let check = try await ChildProcess.run([binary, "check-config", "--config", config])
-            let dsp = try await ChildProcess.run([binary, "dsp", "--config", config, "--mic", micPath, "--reference", referencePath,
-                                                  "--out", directory.file("out.wav")])
+            let dsp = try await ChildProcess.run([
+                binary, "dsp", "--config", config, "--mic", micPath, "--reference", referencePath,
+                "--out", directory.file("out.wav")
+            ])
             if accepted.contains(keys) {
-                #expect(check.status == 0 && dsp.status == 0, "\(keys): check-config \(check.status) \(check.stdout), dsp \(dsp.status) \(dsp.stderr)")
+                #expect(
+                    check.status == 0 && dsp.status == 0, "\(keys): check-config \(check.status) \(check.stdout), dsp \(dsp.status) \(dsp.stderr)")
             } else {
                 #expect(check.status == 78 && check.stdout.hasPrefix("\(config):"), "\(keys): check-config \(check.status) \(check.stdout)")
                 #expect(dsp.status == 78, "\(keys): dsp \(dsp.status) \(dsp.stderr)")

@@ -1,8 +1,8 @@
 import ALSATestbed
 import AudioCore
 import Glibc
-import Testing
 import TestProcess
+import Testing
 
 /// `jarvis-voice demo` as a newcomer runs it: it must exit 0 and leave the spoken answer in a WAV.
 @Suite(.timeLimit(.minutes(3))) struct DemoCommandTests {

@@ -1,6 +1,6 @@
 import ALSATestbed
-import Testing
 import TestProcess
+import Testing
 
 @Suite struct DevicesCommandTests {
     let dir = TemporaryDirectory()
@@ -8,10 +8,12 @@ import TestProcess
     @Test func listsPCMsFromTheALSAConfiguration() async throws {
         let binary = try #require(ChildProcess.builtExecutable("jarvis-voice"))
         let config = dir.file("extra.conf")
-        try TestFiles.write(Array("""
-            pcm.kitchen_mic { type null hint { show on description "Kitchen mic array" } }
+        try TestFiles.write(
+            Array(
+                """
+                pcm.kitchen_mic { type null hint { show on description "Kitchen mic array" } }
 
-            """.utf8), to: config)
+                """.utf8), to: config)
         let result = try await ChildProcess.run(
             [binary, "devices"], environment: ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(config)"])
         let status = result.status

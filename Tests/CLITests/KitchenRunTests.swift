@@ -1,10 +1,10 @@
-import Basics
 import ALSATestbed
+import Basics
 import Glibc
 import Realtime
-import Testing
 import TestProcess
 import TestSupport
+import Testing
 
 /// The owner's everyday commands through the real `jarvis-voice run` on the paced devices: `ctl say`
 /// (heard on the speaker before it exits 0; a plain error when the API is unreachable), `ctl
@@ -56,7 +56,9 @@ import TestSupport
         #expect(first.status == 0, "\(first)\nlog:\n\(service.logText)")
         #expect(first.stdout.contains("spoken"))
         let item = realtime.clientEvents(ofType: "conversation.item.create").first?.json
-        #expect(item?["item"]?["content"] == [["type": "input_text", "text": "The laundry is done."]], "the text goes out verbatim: \(String(describing: item))")
+        #expect(
+            item?["item"]?["content"] == [["type": "input_text", "text": "The laundry is done."]],
+            "the text goes out verbatim: \(String(describing: item))")
         #expect(realtime.clientEvents(ofType: "response.create").first?.json["response"]?["tool_choice"] == "none")
         #expect(realtime.clientEvents(ofType: "input_audio_buffer.append").isEmpty, "no microphone")
 
@@ -87,8 +89,9 @@ import TestSupport
         let radioBefore = ToneMeter.median(radioLevels[(beforeFirst / block - 50)..<(beforeFirst / block)])
         let radioAfter = ToneMeter.median(radioLevels[(beforeSecond / block - 50)..<(beforeSecond / block)])
         #expect(abs(radioBefore - radioAfter) < 1, "media unaffected by the voice volume: \(radioBefore) vs \(radioAfter) dB")
-        print("say through run: \(full.count * 10) ms heard before exit 0; voice 1.0 \(ToneMeter.median(full[...])) dB, "
-              + "0.5 \(ToneMeter.median(half[...])) dB (\(difference) dB); radio \(radioBefore) / \(radioAfter) dB")
+        print(
+            "say through run: \(full.count * 10) ms heard before exit 0; voice 1.0 \(ToneMeter.median(full[...])) dB, "
+                + "0.5 \(ToneMeter.median(half[...])) dB (\(difference) dB); radio \(radioBefore) / \(radioAfter) dB")
 
         // Persisted: a restarted service starts at 0.5.
         let again = try await start(realtime: realtime, jarvis: jarvis, link: "say2")
@@ -110,8 +113,9 @@ import TestSupport
         let result = try await service.ctl("say", "hello")
         let elapsed = started.duration(to: .now)
         #expect(result.status == 1, "\(result)")
-        #expect(result.stderr.contains("jarvis-voice ctl: say: cannot reach the Realtime API at 127.0.0.1: connection refused; check the network"),
-                "\(result)")
+        #expect(
+            result.stderr.contains("jarvis-voice ctl: say: cannot reach the Realtime API at 127.0.0.1: connection refused; check the network"),
+            "\(result)")
         #expect(elapsed < .seconds(5), "answered after \(elapsed)")
         await service.stop()
         await jarvis.stop()
@@ -135,9 +139,10 @@ import TestSupport
         let tapFrame = service.playedFrames
         #expect(try await service.ctl("tap").status == 0)
         let tapped = ContinuousClock.now  // the service has the tap once ctl returns
-        let failedFrame = try #require(await media.waitForStatus(service) {
-            $0["state"] != "connecting" && $0["state"] != "idle" && $0["media"]?["ducked"] == .bool(false)
-        }, "log:\n\(service.logText)")
+        let failedFrame = try #require(
+            await media.waitForStatus(service) {
+                $0["state"] != "connecting" && $0["state"] != "idle" && $0["media"]?["ducked"] == .bool(false)
+            }, "log:\n\(service.logText)")
         let leftConnecting = tapped.duration(to: .now)
         let line = "cannot reach the Realtime API at 127.0.0.1: connection refused; check the network"
         #expect(service.logText.contains(line), "log:\n\(service.logText)")
@@ -178,7 +183,9 @@ import TestSupport
         let before = ToneMeter.median(radioLevels[(tapBlock - 50)..<tapBlock])
         let restored = ToneMeter.median(radioLevels[(restoredFrame / block - 50)..<(restoredFrame / block)])
         #expect(abs(before - restored) < 1, "radio unducked: \(before) dB before, \(restored) dB after")
-        print("offline tap through run: out of connecting after \(leftConnecting), earcon G4 \(firstNote.count * 10) ms, C4 peak \(lastNote) dB, radio \(before) -> \(restored) dB")
+        print(
+            "offline tap through run: out of connecting after \(leftConnecting), earcon G4 \(firstNote.count * 10) ms, C4 peak \(lastNote) dB, radio \(before) -> \(restored) dB"
+        )
         await back.shutdown()
         await jarvis.stop()
         await server.stop()

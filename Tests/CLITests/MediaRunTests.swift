@@ -2,9 +2,9 @@ import ALSATestbed
 import Basics
 import Glibc
 import Realtime
-import Testing
 import TestProcess
 import TestSupport
+import Testing
 
 /// Media through the real `jarvis-voice run`: a live MP3 radio stream from the media stand-in plays into
 /// the paced speaker, a spoken conversation ducks it (measured on the output's envelope), the model's
@@ -16,8 +16,10 @@ import TestSupport
 
     /// The service with the radio at full volume, ducking by 20 dB, and a mic that follows appends;
     /// returns once the control socket answers.
-    func start(in directory: TemporaryDirectory? = nil, realtime: RealtimeStandIn, jarvis: TermLLMStandIn, media extra: String = "",
-               link: String, realtimeSection: String = "idle_timeout_s = 2", timeout: Duration = .seconds(10)) async throws -> ServiceUnderTest {
+    func start(
+        in directory: TemporaryDirectory? = nil, realtime: RealtimeStandIn, jarvis: TermLLMStandIn, media extra: String = "",
+        link: String, realtimeSection: String = "idle_timeout_s = 2", timeout: Duration = .seconds(10)
+    ) async throws -> ServiceUnderTest {
         let service = try ServiceUnderTest.start(
             in: directory ?? dir, name: link, realtime: realtime, jarvis: jarvis, realtimeSection: realtimeSection,
             mediaSection: "volume = 1.0\nduck_db = -20\nstation_catalog_url = \"\"\n\(extra)")
@@ -32,8 +34,10 @@ import TestSupport
     /// `status` as JSON.
     /// Polls `status` until `condition` holds; returns the frames played by then (the speaker file's
     /// length), or nil on timeout.
-    func waitForStatus(_ service: ServiceUnderTest, timeout: Duration = hangTimeout,
-                       _ condition: (JSONValue) -> Bool) async throws -> Int? {
+    func waitForStatus(
+        _ service: ServiceUnderTest, timeout: Duration = hangTimeout,
+        _ condition: (JSONValue) -> Bool
+    ) async throws -> Int? {
         try await service.waitForStatus(timeout: timeout, condition).map { _ in service.playedFrames }
     }
 
@@ -92,11 +96,13 @@ import TestSupport
         #expect(tapped.status == 0, "\(tapped)")
         let listening = try #require(await waitForStatus(service) { $0["state"] == "listening" }, "log:\n\(service.logText)")
         try service.speak(question)
-        #expect(await realtime.waitForClientEvent("conversation.item.create"),
-                "\(Self.uplinkHeard(by: realtime)); log:\n\(service.logText)")
-        let idle = try #require(await waitForStatus(service, timeout: .seconds(20)) {
-            $0["state"] == "idle" && $0["media"]?["ducked"] == .bool(false)
-        }, "log:\n\(service.logText)")
+        #expect(
+            await realtime.waitForClientEvent("conversation.item.create"),
+            "\(Self.uplinkHeard(by: realtime)); log:\n\(service.logText)")
+        let idle = try #require(
+            await waitForStatus(service, timeout: .seconds(20)) {
+                $0["state"] == "idle" && $0["media"]?["ducked"] == .bool(false)
+            }, "log:\n\(service.logText)")
         try await service.playOn(milliseconds: 1_000)
         await service.stop()
 
@@ -107,7 +113,9 @@ import TestSupport
         // The radio's level in the half second before the tap.
         let before = ToneMeter.median(radioLevels[(tapBlock - 50)..<tapBlock])
         let trace = stride(from: 0, to: radioLevels.count, by: 10).map { "\($0 / 10)s/10:\(Int(radioLevels[$0]))" }
-        #expect(before > -20, "the radio is audible before the conversation: \(before) dB; tap at \(tapBlock / 10), levels \(trace); log:\n\(service.logText)")
+        #expect(
+            before > -20,
+            "the radio is audible before the conversation: \(before) dB; tap at \(tapBlock / 10), levels \(trace); log:\n\(service.logText)")
         // Ducked by the configured 20 dB within ~100 ms of listening starting (status is polled, and
         // the speaker file runs ahead of the ear by the device buffer: 100 ms of slack). Ducking starts
         // with the conversation, so on a slow connect it is already down when listening starts.
@@ -123,8 +131,9 @@ import TestSupport
         #expect(restoredBy != nil && restoredBy! * 10 <= 500, "restored after \(restoredBy.map { $0 * 10 } ?? -1) ms")
         let after = ToneMeter.median(radioLevels[(idleBlock + 60)..<min(radioLevels.count, idleBlock + 90)])
         #expect(abs(after - before) < 1, "level after \(after) dB, before \(before) dB")
-        print("ducking through run: radio \(before) dB, ducked \(ducked) dB after \((duckedBy ?? -1) * 10) ms, "
-              + "answer \(answerBlocks.count * 10) ms over it, restored after \((restoredBy ?? -1) * 10) ms to \(after) dB")
+        print(
+            "ducking through run: radio \(before) dB, ducked \(ducked) dB after \((duckedBy ?? -1) * 10) ms, "
+                + "answer \(answerBlocks.count * 10) ms over it, restored after \((restoredBy ?? -1) * 10) ms to \(after) dB")
 
         await realtime.shutdown()
         await jarvis.stop()
@@ -136,9 +145,10 @@ import TestSupport
         let radio = try liveRadio(media, titles: ["Stand-in Artist - Second Song"])
         var script = RealtimeStandInScript()
         script.functionCalls = [
-            ScriptedFunctionCall(name: "play_audio", arguments: #"{"url":"\#(radio)","title":"Stand-in Radio Hour","type":"radio"}"#,
-                                 callID: "call_play"),
-            ScriptedFunctionCall(name: "get_now_playing", arguments: "{}", callID: "call_now"),
+            ScriptedFunctionCall(
+                name: "play_audio", arguments: #"{"url":"\#(radio)","title":"Stand-in Radio Hour","type":"radio"}"#,
+                callID: "call_play"),
+            ScriptedFunctionCall(name: "get_now_playing", arguments: "{}", callID: "call_now")
         ]
         let realtime = try await RealtimeStandIn.start(script: script)
         let jarvis = try await TermLLMStandIn.start()
@@ -154,9 +164,10 @@ import TestSupport
         #expect(now["url"] == .string(radio), "\(now)")
         #expect(now["title"] == "Stand-in Radio Hour", "\(now)")
         // The stream plays, and its ICY title reaches status.
-        #expect(try await waitForStatus(service) {
-            $0["media"]?["state"] == "playing" && $0["media"]?["title"] == "Stand-in Artist - Second Song"
-        } != nil, "log:\n\(service.logText)")
+        #expect(
+            try await waitForStatus(service) {
+                $0["media"]?["state"] == "playing" && $0["media"]?["title"] == "Stand-in Artist - Second Song"
+            } != nil, "log:\n\(service.logText)")
         try await service.playOn(milliseconds: 1_000)
         await service.stop()
         let radioLevels = ToneMeter.levels(of: Double(Self.radioHz), inStereo48k: try TestFiles.readSamples(service.played))
@@ -223,8 +234,9 @@ import TestSupport
         #expect(try await waitForStatus(service) { $0["media"]?["state"] == "playing" } != nil, "log:\n\(service.logText)")
         media.route("/flaky.mp3", .status(503))
         // Gave up: stopped, and the assistant is asked to say so.
-        #expect(try await waitForStatus(service, timeout: .seconds(20)) { $0["media"]?["state"] == "stopped" } != nil,
-                "log:\n\(service.logText)")
+        #expect(
+            try await waitForStatus(service, timeout: .seconds(20)) { $0["media"]?["state"] == "stopped" } != nil,
+            "log:\n\(service.logText)")
         #expect(await realtime.waitForClientEvent("response.create"), "log:\n\(service.logText)")
         let told = realtime.clientEvents(ofType: "conversation.item.create").map(\.text)
         #expect(told.contains { $0.contains("flaky.mp3") || $0.contains("stopped") }, "\(told)")

@@ -1,8 +1,8 @@
 import ALSATestbed
 import Glibc
-import Testing
 import TestProcess
 import TestSupport
+import Testing
 
 extension ServicesOneAtATime {
     /// The microphone privacy mute through `jarvis-voice run`: a minute of speech into the paced mic while
@@ -44,7 +44,8 @@ extension ServicesOneAtATime {
             #expect(jarvis.recordedRequests.isEmpty, "nothing was asked")
             await first.stop()
 
-            let second = try ServiceUnderTest.start(in: dir, name: "restarted", realtime: realtime, jarvis: jarvis, realtimeSection: "idle_timeout_s = 10")
+            let second = try ServiceUnderTest.start(
+                in: dir, name: "restarted", realtime: realtime, jarvis: jarvis, realtimeSection: "idle_timeout_s = 10")
             defer { _ = second.process.signal(SIGKILL) }
             let status = try await second.waitForStatus { $0["state"]?.stringValue == "idle" }
             #expect(status?["muted"] == .bool(true), "still muted after the restart: \(String(describing: status))")
@@ -55,7 +56,9 @@ extension ServicesOneAtATime {
             try #require(try await second.ctl("tap").status == 0)
             try second.speak(try await SpokenTurnTests.micInput(leadMilliseconds: 100, in: dir))
             #expect(await realtime.waitForClientEvent("input_audio_buffer.append"), "listening again; log:\n\(second.logText)")
-            #expect(await realtime.waitForClientEvent("conversation.item.create", count: told.count + 1), "the answer's tool output; log:\n\(second.logText)")
+            #expect(
+                await realtime.waitForClientEvent("conversation.item.create", count: told.count + 1),
+                "the answer's tool output; log:\n\(second.logText)")
             let heard = await second.heard(SpokenTurnTests.answerHz, atLeast: 600)
             #expect(heard >= 600, "the answer after unmuting: \(heard) ms; log:\n\(second.logText)")
 

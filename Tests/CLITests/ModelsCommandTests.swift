@@ -1,5 +1,5 @@
-import Testing
 import TestProcess
+import Testing
 
 /// `jarvis-voice models`: what the owner reads to choose a model and see what it costs.
 @Suite struct ModelsCommandTests {

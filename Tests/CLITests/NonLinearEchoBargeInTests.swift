@@ -1,8 +1,8 @@
 import ALSATestbed
 import Glibc
-import Testing
 import TestProcess
 import TestSupport
+import Testing
 
 /// `jarvis-voice run` in a room whose loudspeaker is not linear: the paced mic hears the paced speaker
 /// through a saturating (soft clip) and band-limited (200 Hz high-pass) loudspeaker, about as loud as the
@@ -12,12 +12,14 @@ import TestSupport
 /// truncated once the detector has heard enough of him).
 @Suite(.timeLimit(.minutes(3))) struct NonLinearEchoBargeInTests {
     static let question = "what is on my calendar today"
-    static let answer = "You have a dentist appointment at ten in the morning, then lunch with Sam at noon, "
+    static let answer =
+        "You have a dentist appointment at ten in the morning, then lunch with Sam at noon, "
         + "and the plumber comes at three in the afternoon. Remember to buy milk and bread on the way home."
     static let interruption = "wait, stop, what about tomorrow"
     /// The loudspeaker: echo gain 1 (as loud as the user's espeak-ng voice), 8 ms away, clipped, high-passed.
-    static let room = PacedPCMOptions(link: "kitchen", echoGain: 1.0, echoDelayMilliseconds: 8, followInfile: true,
-                                      echoClip: 0.2, echoHighpassHz: 200)
+    static let room = PacedPCMOptions(
+        link: "kitchen", echoGain: 1.0, echoDelayMilliseconds: 8, followInfile: true,
+        echoClip: 0.2, echoHighpassHz: 200)
     let dir = TemporaryDirectory()
 
     @Test func theEchoNeverInterruptsTheAnswerButATalkerStopsItFast() async throws {
@@ -40,9 +42,10 @@ import TestSupport
         // `status` counts what the journal tells (published once the event is handled; an echo turn
         // may still end while it is read).
         let ignoredBefore = occurrences(of: Self.echoTurnIgnored, in: service.logText)
-        let status1 = try #require(try await service.waitForStatus {
-            ($0["echo_turns_ignored"]?.numberValue ?? -1) >= Double(ignoredBefore)
-        }, "log:\n\(service.logText)")
+        let status1 = try #require(
+            try await service.waitForStatus {
+                ($0["echo_turns_ignored"]?.numberValue ?? -1) >= Double(ignoredBefore)
+            }, "log:\n\(service.logText)")
         let ignoredAfter = occurrences(of: Self.echoTurnIgnored, in: service.logText)
         #expect(status1["echo_turns_ignored"]!.numberValue! <= Double(ignoredAfter), "\(status1)")
         #expect(status1["barge_ins"]?.numberValue == 0, "\(status1)")
@@ -65,14 +68,17 @@ import TestSupport
         #expect(stopped2 != nil, "log:\n\(service.logText)")
         // The pause took back what the speaker had queued (a period after it, not the whole buffer).
         #expect((stopped2?["audio"]?["playback_take_backs"]?.numberValue ?? 0) >= 1, "\(String(describing: stopped2))")
-        let silencing = try await whenTheAnswerFellSilent(in: service, talker: interruption, heardAt: heardAtSpeech, logBefore: logBeforeTalk).silencing
+        let silencing = try await whenTheAnswerFellSilent(in: service, talker: interruption, heardAt: heardAtSpeech, logBefore: logBeforeTalk)
+            .silencing
         let (words, stopped, latency, bound) = (silencing.words, silencing.stopped, silencing.latency, silencing.bound)
         let onset = words.first ?? 0
         let pausesAlone = occurrences(of: "voice paused", in: log1)
-        print("non-linear echo: \(echoTurns) server VAD turn(s) on the echo ignored, \(pausesAlone) pause(s) while it talked alone; "
-              + "barge-in silenced the answer \(latency) ms after the talker started (his words at \(words) ms)")
+        print(
+            "non-linear echo: \(echoTurns) server VAD turn(s) on the echo ignored, \(pausesAlone) pause(s) while it talked alone; "
+                + "barge-in silenced the answer \(latency) ms after the talker started (his words at \(words) ms)")
         let replay = latency > bound ? Self.keepForReplay(dir, name: "echo") : ""
-        let message: Comment = "the assistant stopped \(latency) ms after the user started talking (\(silencing.xruns) xruns in this phase)\(replay); log:\n\(service.logText)"
+        let message: Comment =
+            "the assistant stopped \(latency) ms after the user started talking (\(silencing.xruns) xruns in this phase)\(replay); log:\n\(service.logText)"
         // A known gap (issue #11): over this loud, non-linear echo the near-end detectors can miss a first word
         // only a few dB above it at some alignments with the answer (Benchmarks/aec/barge_in_sweep.py: none with
         // this test's voice since the pitch rule, 2 with a deeper one), and the answer stops at the next word.
@@ -112,14 +118,18 @@ import TestSupport
         let heardAtSpeech = service.playedFrames
         try service.speak(interruption + silence)
         #expect(await realtime.waitForClientEvent("conversation.item.truncate"), "log:\n\(service.logText)")
-        let (played, silencing) = try await whenTheAnswerFellSilent(in: service, talker: interruption, heardAt: heardAtSpeech, logBefore: logBeforeTalk)
+        let (played, silencing) = try await whenTheAnswerFellSilent(
+            in: service, talker: interruption, heardAt: heardAtSpeech, logBefore: logBeforeTalk)
         let talkerStart = heardAtSpeech / 48 + (silencing.words.first ?? 0)
         let answerSound = Self.soundStartMilliseconds(inStereo48k: played, from: beforeAnswer).map { talkerStart - $0 }
-        print("talker as the answer begins (\(answerSound.map(String.init) ?? "?") ms after its first sound): "
-              + "the answer silenced \(silencing.latency) ms after he started")
+        print(
+            "talker as the answer begins (\(answerSound.map(String.init) ?? "?") ms after its first sound): "
+                + "the answer silenced \(silencing.latency) ms after he started")
         let replay = silencing.latency > silencing.bound ? Self.keepForReplay(dir, name: "onset") : ""
-        #expect(silencing.latency <= silencing.bound,
-                "the assistant stopped \(silencing.latency) ms after the user started talking (\(silencing.xruns) xruns)\(replay); log:\n\(service.logText)")
+        #expect(
+            silencing.latency <= silencing.bound,
+            "the assistant stopped \(silencing.latency) ms after the user started talking (\(silencing.xruns) xruns)\(replay); log:\n\(service.logText)"
+        )
 
         await kitchen.stop()
     }
@@ -149,8 +159,9 @@ import TestSupport
         #expect(realtime.clientEvents(ofType: "conversation.item.truncate").isEmpty, "whole log:\n\(service.logText)")
         #expect(realtime.clientEvents(ofType: "response.cancel").isEmpty)
         #expect(jarvis.recordedRequests.count == 2, "the sound did not become a request; whole log:\n\(service.logText)")
-        let status = try #require(try await service.waitForStatus { ($0["voice_pauses_resumed"]?.numberValue ?? 0) >= 1 },
-                                  "log:\n\(service.logText)")
+        let status = try #require(
+            try await service.waitForStatus { ($0["voice_pauses_resumed"]?.numberValue ?? 0) >= 1 },
+            "log:\n\(service.logText)")
         #expect(status["barge_ins"]?.numberValue == 0, "\(status)")
         let resumed = log.split(separator: "\n").first { $0.contains("the voice goes on") } ?? ""
         print("short sound over the answer: \(resumed.drop { $0 != ":" }.dropFirst())")
@@ -176,7 +187,8 @@ import TestSupport
 
     /// Lets the speaker play 600 ms more, then reads what it played (48 kHz stereo) and when it fell silent.
     func whenTheAnswerFellSilent(in service: ServiceUnderTest, talker: [Int16], heardAt: Int, logBefore: Int) async throws
-        -> (played: [Int16], silencing: Silencing) {
+        -> (played: [Int16], silencing: Silencing)
+    {
         try await service.playOn(milliseconds: 600)
         let played = (try? TestFiles.readSamples(service.played)) ?? []
         let words = Self.wordOnsetsMilliseconds(talker, rate: 16_000)
@@ -240,13 +252,15 @@ import TestSupport
             mic.infile = dir.file("\(name)-mic.raw")
             mic.outfile = dir.file("\(name)-heard.raw")  // what the service's mic read, echo included
             try TestFiles.write([], to: dir.file("\(name)-mic.raw"))
-            let service = try ServiceUnderTest.start(in: dir, name: name, realtime: realtime, jarvis: jarvis, mic: mic,
-                                                     speakerLink: "kitchen", realtimeSection: "idle_timeout_s = 20")
+            let service = try ServiceUnderTest.start(
+                in: dir, name: name, realtime: realtime, jarvis: jarvis, mic: mic,
+                speakerLink: "kitchen", realtimeSection: "idle_timeout_s = 20")
             let kitchen = Kitchen(
                 realtime: realtime, jarvis: jarvis, service: service,
                 question: try await SpeechSynthesis.speak(NonLinearEchoBargeInTests.question, rate: 16_000, directory: dir.path, name: "question"),
-                interruption: try await SpeechSynthesis.speak(NonLinearEchoBargeInTests.interruption, rate: 16_000, directory: dir.path,
-                                                              name: "interruption"))
+                interruption: try await SpeechSynthesis.speak(
+                    NonLinearEchoBargeInTests.interruption, rate: 16_000, directory: dir.path,
+                    name: "interruption"))
             do {
                 try #require(try await service.ctlWhenReady("tap"), "log:\n\(service.logText)")
                 try #require(await service.waitForState("listening"), "log:\n\(service.logText)")

@@ -1,8 +1,8 @@
 import ALSATestbed
 import AudioCore
 import Glibc
-import Testing
 import TestProcess
+import Testing
 
 /// `jarvis-voice dsp --near-end-trace` in the end-to-end barge-in test's room (`NonLinearEchoBargeInTests`):
 /// a spoken answer played twice, its echo as loud as a talker through a saturating, band-limited
@@ -156,16 +156,18 @@ import TestProcess
         static func make(voice: String = "en-us") async throws -> Room {
             let binary = try #require(ChildProcess.builtExecutable("jarvis-voice"), "jarvis-voice is not built next to the tests")
             let directory = TemporaryDirectory()
-            let answer = try await SpeechSynthesis.speak(NonLinearEchoBargeInTests.answer, rate: 16_000, directory: directory.path,
-                                                         name: "answer", voice: voice)
+            let answer = try await SpeechSynthesis.speak(
+                NonLinearEchoBargeInTests.answer, rate: 16_000, directory: directory.path,
+                name: "answer", voice: voice)
             return Room(directory: directory, binary: binary, answer: answer)
         }
 
         /// The end-to-end test's interruption (at espeak-ng's `pitch`; nil: the answer's), and the sample of its
         /// first sound (the test's word rule).
         func talker(pitch: Int? = nil) async throws -> (samples: [Int16], firstSound: Int) {
-            let talker = try await SpeechSynthesis.speak(NonLinearEchoBargeInTests.interruption, rate: 16_000,
-                                                         directory: directory.path, name: "talker", pitch: pitch)
+            let talker = try await SpeechSynthesis.speak(
+                NonLinearEchoBargeInTests.interruption, rate: 16_000,
+                directory: directory.path, name: "talker", pitch: pitch)
             return (talker, 16 * (NonLinearEchoBargeInTests.wordOnsetsMilliseconds(talker, rate: 16_000).first ?? 0))
         }
 
@@ -178,7 +180,8 @@ import TestProcess
         /// With the talker's first sound at sample `heardAt`: the first verdict's kind and ms after his frame
         /// (nil if none), and whether a verdict came in the second answer before that frame.
         func firstVerdict(shiftMilliseconds shift: Int, talker: [Int16], at: Int, heardAt: Int) async throws
-            -> (milliseconds: Int?, kind: Character, earlier: Bool) {
+            -> (milliseconds: Int?, kind: Character, earlier: Bool)
+        {
             let trace = try await trace(shiftMilliseconds: shift, talker: talker, at: at)
             let heard = heardAt / 256, second = secondAnswerFrame(shiftMilliseconds: shift)
             let earlier = second < heard && trace[second..<heard].contains { $0 != "0" }
@@ -199,8 +202,10 @@ import TestProcess
             }
             let (micPath, referencePath) = directory.writeDSPInputs(mic: mic, reference: reference)
             let tracePath = directory.file("trace.txt")
-            let result = try await ChildProcess.run([binary, "dsp", "--mic", micPath, "--reference", referencePath,
-                                                     "--out", directory.file("out.wav"), "--near-end-trace", tracePath])
+            let result = try await ChildProcess.run([
+                binary, "dsp", "--mic", micPath, "--reference", referencePath,
+                "--out", directory.file("out.wav"), "--near-end-trace", tracePath
+            ])
             try #require(result.status == 0, "\(result.stderr)")
             return Array(try #require(directory.read("trace.txt")))
         }

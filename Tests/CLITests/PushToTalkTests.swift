@@ -3,9 +3,9 @@ import Basics
 import Glibc
 import Realtime
 import Synchronization
-import Testing
 import TestProcess
 import TestSupport
+import Testing
 
 /// Push-to-talk through the real `jarvis-voice run`: `ctl press`, the spoken question reaches the
 /// Realtime stand-in while the button is held (server VAD off: no turn is taken until the release),
@@ -32,7 +32,8 @@ import TestSupport
         let poller = Task {
             while !Task.isCancelled {
                 if let result = try? await service.ctl("status"),
-                   result.status == 0, let state = JSONValue.parse(result.stdout)?["state"]?.stringValue {
+                    result.status == 0, let state = JSONValue.parse(result.stdout)?["state"]?.stringValue
+                {
                     states.withLock { if $0.last != state { $0.append(state) } }
                 }
                 try? await Task.sleep(for: .milliseconds(50))

@@ -1,7 +1,7 @@
 import Glibc
-import Testing
 import TestProcess
 import TestSupport
+import Testing
 
 /// What the owner reads in `journalctl -u jarvis-voice` while nothing happens: at the default level the
 /// start, ready and device lines, then nothing (the chain's figures each minute are at debug).
@@ -10,7 +10,7 @@ import TestSupport
     static let startLines = [
         "<5>jarvis-voice: starting with ", "<6>control: control socket listening on ", "<6>jarvis-voice: button disabled ",
         "<5>service: ready: ", "<6>conversation: conversation runner started", "<5>service: waiting for ",
-        "<5>audio: capture device idle_mic opened: ", "<5>audio: playback device idle_speaker opened: ", "<5>service: audio running: ",
+        "<5>audio: capture device idle_mic opened: ", "<5>audio: playback device idle_speaker opened: ", "<5>service: audio running: "
     ]
 
     @Test func anIdleServiceIsQuietAtTheDefaultLevel() async throws {

@@ -1,8 +1,8 @@
 import ALSATestbed
 import Glibc
-import Testing
 import TestProcess
 import TestSupport
+import Testing
 
 /// `jarvis-voice run` as a child process: paced test PCMs from a private ALSA configuration, the
 /// Realtime stand-in, the term-llm stand-in as Jarvis, the control socket in a temporary directory.
@@ -16,10 +16,11 @@ import TestSupport
     /// A private ALSA configuration with a paced mic (silence) and a paced speaker writing `played.raw`.
     func alsaConfig() throws -> String {
         let path = dir.file("asound.conf")
-        try TestPCMConfig.write([
-            .paced(name: "run_mic", PacedPCMOptions(failFile: dir.file("unplugged"))),
-            .paced(name: "run_speaker", PacedPCMOptions(outfile: dir.file("played.raw"))),
-        ], to: path)
+        try TestPCMConfig.write(
+            [
+                .paced(name: "run_mic", PacedPCMOptions(failFile: dir.file("unplugged"))),
+                .paced(name: "run_speaker", PacedPCMOptions(outfile: dir.file("played.raw")))
+            ], to: path)
         return path
     }
 
@@ -34,8 +35,10 @@ import TestSupport
     }
 
     func environment(alsa: String) -> [String: String] {
-        ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(alsa)", "OPENAI_API_KEY": "", "CREDENTIALS_DIRECTORY": "",
-         "NOTIFY_SOCKET": "", "WATCHDOG_USEC": ""]
+        [
+            "ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(alsa)", "OPENAI_API_KEY": "", "CREDENTIALS_DIRECTORY": "",
+            "NOTIFY_SOCKET": "", "WATCHDOG_USEC": ""
+        ]
     }
 
     func ctl(_ config: String, _ words: String...) async throws -> ChildProcess.Result {
@@ -66,8 +69,9 @@ import TestSupport
         let alsa = try alsaConfig()
         let config = try config(realtimeURL: realtime.url, apiKey: realtime.script.apiKey, jarvisURL: jarvis.baseURL)
         let log = dir.file("service.log")
-        let service = try BackgroundProcess([try binary, "run", "--config", config], environment: environment(alsa: alsa),
-                                            stderr: .file(log))
+        let service = try BackgroundProcess(
+            [try binary, "run", "--config", config], environment: environment(alsa: alsa),
+            stderr: .file(log))
         defer { _ = service.signal(SIGKILL) }
 
         let first = try #require(await waitForStatus(config), "no status answer; log:\n\(readLog(log))")
@@ -77,8 +81,9 @@ import TestSupport
         #expect(service.exitStatus == nil)
 
         // A second instance finds the socket answering and refuses to start (exit 1) without touching the devices.
-        let second = try await ChildProcess.run([try binary, "run", "--config", config], environment: environment(alsa: alsa),
-                                                timeout: .seconds(10))
+        let second = try await ChildProcess.run(
+            [try binary, "run", "--config", config], environment: environment(alsa: alsa),
+            timeout: .seconds(10))
         #expect(second.status == 1, "\(second)")
         #expect(second.stderr.contains("another jarvis-voice is running"), "\(second.stderr)")
         #expect(service.exitStatus == nil)
@@ -155,18 +160,22 @@ import TestSupport
         #expect(!readLog(log).contains("withholding watchdog pings"), "log:\n\(readLog(log))")
 
         // A good file: the new level applies at once; other changes are named as needing a restart.
-        _ = try self.config(realtimeURL: realtime.url, apiKey: realtime.script.apiKey, jarvisURL: jarvis.baseURL,
-                            logLevel: "debug", voice: "cedar")
+        _ = try self.config(
+            realtimeURL: realtime.url, apiKey: realtime.script.apiKey, jarvisURL: jarvis.baseURL,
+            logLevel: "debug", voice: "cedar")
         #expect(service.signal(SIGHUP))
         #expect(await notify.receive { $0.hasPrefix("RELOADING=1") }, "\(notify.messages)")
-        #expect(await waitUntilLogged(log, "reloaded \(config): applied [log] level = debug; [realtime] voice needs a restart (systemctl restart jarvis-voice)"),
-                "log:\n\(readLog(log))")
+        #expect(
+            await waitUntilLogged(
+                log, "reloaded \(config): applied [log] level = debug; [realtime] voice needs a restart (systemctl restart jarvis-voice)"),
+            "log:\n\(readLog(log))")
         #expect(try await ctl(config, "status").status == 0)
         #expect(await waitUntilLogged(log, "<7>control: control command status"), "log:\n\(readLog(log))")
 
         // A quieter level still says what the reload applied (before it silences notices).
-        _ = try self.config(realtimeURL: realtime.url, apiKey: realtime.script.apiKey, jarvisURL: jarvis.baseURL,
-                            logLevel: "error", voice: "cedar")
+        _ = try self.config(
+            realtimeURL: realtime.url, apiKey: realtime.script.apiKey, jarvisURL: jarvis.baseURL,
+            logLevel: "error", voice: "cedar")
         #expect(service.signal(SIGHUP))
         #expect(await waitUntilLogged(log, "reloaded \(config): applied [log] level = error"), "log:\n\(readLog(log))")
 
@@ -212,12 +221,18 @@ import TestSupport
 
     @Test func badConfigExits78BeforeTouchingDevices() async throws {
         let alsa = dir.file("asound.conf")
-        try TestPCMConfig.write([.file(name: "bad_mic", infile: "/dev/zero", outfile: nil),
-                                 .file(name: "bad_speaker", infile: nil, outfile: dir.file("bad.raw"))], to: alsa)
-        let config = ServiceConfig(capture: "bad_mic", playback: "bad_speaker", audio: ["period_ms = 500"],
-                                   controlSocket: dir.file("bad/control.sock")).write(to: dir, as: "bad.toml")
-        let result = try await ChildProcess.run([try binary, "run", "--config", config], environment: environment(alsa: alsa),
-                                                timeout: .seconds(10))
+        try TestPCMConfig.write(
+            [
+                .file(name: "bad_mic", infile: "/dev/zero", outfile: nil),
+                .file(name: "bad_speaker", infile: nil, outfile: dir.file("bad.raw"))
+            ], to: alsa)
+        let config = ServiceConfig(
+            capture: "bad_mic", playback: "bad_speaker", audio: ["period_ms = 500"],
+            controlSocket: dir.file("bad/control.sock")
+        ).write(to: dir, as: "bad.toml")
+        let result = try await ChildProcess.run(
+            [try binary, "run", "--config", config], environment: environment(alsa: alsa),
+            timeout: .seconds(10))
         #expect(result.status == 78, "\(result)")
         #expect(result.stderr.contains("<3>\(config):4: "), "\(result.stderr)")
         #expect(!TestFiles.exists(dir.file("bad.raw")))

@@ -1,10 +1,10 @@
-import Basics
 import ALSATestbed
+import Basics
 import Glibc
 import Realtime
-import Testing
 import TestProcess
 import TestSupport
+import Testing
 
 /// `jarvis-voice run` as a child process on two paced test PCMs (the mic reads `mic`, the speaker writes
 /// `played`), talking to the given Realtime and term-llm stand-ins, with its control socket, state
@@ -21,11 +21,13 @@ struct ServiceUnderTest {
     ///   - mic: the paced mic's options; `infile` defaults to an empty file that follows appends.
     ///   - speakerLink: the speaker's acoustic link name (the mic hears it when its options name the same link).
     ///   - realtimeSection, mediaSection: extra lines for `[realtime]` and `[media]`.
-    static func start(in dir: TemporaryDirectory, name: String, realtime: RealtimeStandIn, jarvis: TermLLMStandIn,
-                      mic micOptions: PacedPCMOptions? = nil, speakerLink: String? = nil,
-                      realtimeSection: String = "idle_timeout_s = 2",
-                      mediaSection: String = "", timersSection: [String] = [],
-                      logLevel: String = "debug") throws -> ServiceUnderTest {
+    static func start(
+        in dir: TemporaryDirectory, name: String, realtime: RealtimeStandIn, jarvis: TermLLMStandIn,
+        mic micOptions: PacedPCMOptions? = nil, speakerLink: String? = nil,
+        realtimeSection: String = "idle_timeout_s = 2",
+        mediaSection: String = "", timersSection: [String] = [],
+        logLevel: String = "debug"
+    ) throws -> ServiceUnderTest {
         let binary = try #require(ChildProcess.builtExecutable(), "jarvis-voice is not built next to the tests")
         var micOptions = micOptions ?? PacedPCMOptions(followInfile: true)
         if micOptions.infile == nil {
@@ -34,27 +36,33 @@ struct ServiceUnderTest {
         }
         let played = dir.file("\(name)-played.raw")
         let alsa = dir.file("\(name)-asound.conf")
-        try TestPCMConfig.write([
-            .paced(name: "\(name)_mic", micOptions),
-            .paced(name: "\(name)_speaker", PacedPCMOptions(outfile: played, link: speakerLink)),
-        ], to: alsa)
+        try TestPCMConfig.write(
+            [
+                .paced(name: "\(name)_mic", micOptions),
+                .paced(name: "\(name)_speaker", PacedPCMOptions(outfile: played, link: speakerLink))
+            ], to: alsa)
         let key = try secret(dir.file("openai.key"), realtime.script.apiKey)
         let token = try secret(dir.file("jarvis.token"), "s3cret")
         let config = dir.file("\(name)-config.toml")
-        try TestFiles.write(Array(ServiceConfig(
-            capture: "\(name)_mic", playback: "\(name)_speaker", audio: ["realtime_priority = 0"], realtimeURL: realtime.url,
-            apiKeyFile: key, realtime: [realtimeSection], jarvisURL: jarvis.baseURL, tokenFile: token,
-            controlSocket: dir.file("control.sock"), media: ["state_dir = \"\(dir.file("state"))\"", mediaSection], timers: timersSection,
-            logLevel: logLevel
-        ).toml.utf8), to: config)
+        try TestFiles.write(
+            Array(
+                ServiceConfig(
+                    capture: "\(name)_mic", playback: "\(name)_speaker", audio: ["realtime_priority = 0"], realtimeURL: realtime.url,
+                    apiKeyFile: key, realtime: [realtimeSection], jarvisURL: jarvis.baseURL, tokenFile: token,
+                    controlSocket: dir.file("control.sock"), media: ["state_dir = \"\(dir.file("state"))\"", mediaSection], timers: timersSection,
+                    logLevel: logLevel
+                ).toml.utf8), to: config)
         let log = dir.file("\(name)-service.log")
         let process = try BackgroundProcess(
             [binary, "run", "--config", config],
-            environment: ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(alsa)", "OPENAI_API_KEY": "",
-                          "CREDENTIALS_DIRECTORY": "", "NOTIFY_SOCKET": "", "WATCHDOG_USEC": ""],
+            environment: [
+                "ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(alsa)", "OPENAI_API_KEY": "",
+                "CREDENTIALS_DIRECTORY": "", "NOTIFY_SOCKET": "", "WATCHDOG_USEC": ""
+            ],
             stderr: .file(log))
-        return ServiceUnderTest(process: process, binary: binary, config: config, log: log,
-                                mic: micOptions.infile ?? "", played: played)
+        return ServiceUnderTest(
+            process: process, binary: binary, config: config, log: log,
+            mic: micOptions.infile ?? "", played: played)
     }
 
     private static func secret(_ path: String, _ value: String) throws -> String {

@@ -1,8 +1,8 @@
 import ALSATestbed
 import Glibc
-import Testing
 import TestProcess
 import TestSupport
+import Testing
 
 extension ServicesOneAtATime {
     /// The shipped configuration on a mic array laid out as the ReSpeaker is (6 channels: the processed
@@ -26,33 +26,41 @@ extension ServicesOneAtATime {
                 .replacingFirst(#""hw:respeaker""#, with: #""respeaker_mic""#)
                 .replacingFirst(#""plughw:respeaker""#, with: #""respeaker_speaker""#)
             try #require(owners.contains("capture_channels = 6") && owners.contains("reference_channel = 5"))
-            let config = dir.write("config.toml", owners + """
+            let config = dir.write(
+                "config.toml",
+                owners + """
 
-                [realtime]
-                url = "\(realtime.url)"
-                [control]
-                socket = "\(dir.file("control.sock"))"
-                [media]
-                state_dir = "\(dir.file("state"))"
+                    [realtime]
+                    url = "\(realtime.url)"
+                    [control]
+                    socket = "\(dir.file("control.sock"))"
+                    [media]
+                    state_dir = "\(dir.file("state"))"
 
-                """)
+                    """)
             let played = dir.file("played.raw")
             let alsa = dir.file("asound.conf")
             try TestFiles.write([], to: dir.file("mic.raw"))
-            try TestPCMConfig.write([
-                .paced(name: "respeaker_mic", PacedPCMOptions(infile: dir.file("mic.raw"), link: "kitchen", echoGain: 0.3,
-                                                              echoDelayMilliseconds: 15, followInfile: true,
-                                                              loopbackChannel: 5, loopbackGain: 0.03)),
-                .paced(name: "respeaker_speaker", PacedPCMOptions(outfile: played, link: "kitchen")),
-            ], to: alsa)
+            try TestPCMConfig.write(
+                [
+                    .paced(
+                        name: "respeaker_mic",
+                        PacedPCMOptions(
+                            infile: dir.file("mic.raw"), link: "kitchen", echoGain: 0.3,
+                            echoDelayMilliseconds: 15, followInfile: true,
+                            loopbackChannel: 5, loopbackGain: 0.03)),
+                    .paced(name: "respeaker_speaker", PacedPCMOptions(outfile: played, link: "kitchen"))
+                ], to: alsa)
             let check = try await ChildProcess.run([binary, "check-config", "-c", config])
             #expect(check.status == 0, "\(check.stdout)")
 
             let log = dir.file("service.log")
             let process = try BackgroundProcess(
                 [binary, "run", "--config", config],
-                environment: ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(alsa)", "OPENAI_API_KEY": realtime.script.apiKey,
-                              "CREDENTIALS_DIRECTORY": "", "NOTIFY_SOCKET": "", "WATCHDOG_USEC": ""],
+                environment: [
+                    "ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(alsa)", "OPENAI_API_KEY": realtime.script.apiKey,
+                    "CREDENTIALS_DIRECTORY": "", "NOTIFY_SOCKET": "", "WATCHDOG_USEC": ""
+                ],
                 stderr: .file(log))
             let service = ServiceUnderTest(process: process, binary: binary, config: config, log: log, mic: dir.file("mic.raw"), played: played)
             defer { _ = process.signal(SIGKILL) }
@@ -74,8 +82,8 @@ extension ServicesOneAtATime {
     }
 }
 
-private extension String {
-    func replacingFirst(_ target: String, with replacement: String) -> String {
+extension String {
+    fileprivate func replacingFirst(_ target: String, with replacement: String) -> String {
         guard let range = firstRange(of: target) else { return self }
         var copy = self
         copy.replaceSubrange(range, with: replacement)

@@ -1,8 +1,8 @@
 import ALSATestbed
 import Glibc
-import Testing
 import TestProcess
 import TestSupport
+import Testing
 
 /// A whole spoken turn through `jarvis-voice run`: speech (espeak-ng) in the paced mic's input file,
 /// the Realtime stand-in hears it (energy VAD), calls ask_jarvis, the service asks the term-llm
@@ -32,8 +32,9 @@ import TestSupport
         let question = try await Self.micInput(leadMilliseconds: 100, in: dir)
         // 10 s of quiet, not the harness's 2: in a loaded full test run the 2 s quiet period ended the
         // conversation before the stand-in's VAD reported the question (alone it passes).
-        let service = try ServiceUnderTest.start(in: dir, name: "turn", realtime: realtime, jarvis: jarvis,
-                                                 realtimeSection: "idle_timeout_s = 10")
+        let service = try ServiceUnderTest.start(
+            in: dir, name: "turn", realtime: realtime, jarvis: jarvis,
+            realtimeSection: "idle_timeout_s = 10")
         defer { _ = service.process.signal(SIGKILL) }
 
         // Tap, then speak at once: the question starts while the session is still connecting, so it
@@ -60,8 +61,9 @@ import TestSupport
             let rest: Substring = line[range.upperBound...]
             return String(rest.prefix { $0 != " " })
         }
-        #expect(transitions.prefix(7) == ["idle", "connecting", "listening", "user_speaking", "processing", "waiting_for_jarvis", "ai_speaking"],
-                "\(transitions)")
+        #expect(
+            transitions.prefix(7) == ["idle", "connecting", "listening", "user_speaking", "processing", "waiting_for_jarvis", "ai_speaking"],
+            "\(transitions)")
         #expect(service.logText.contains("-> idle (quiet_period)"), "log:\n\(service.logText)")
 
         await service.stop()

@@ -1,8 +1,8 @@
 import ALSATestbed
 import Glibc
-import Testing
 import TestProcess
 import TestSupport
+import Testing
 
 extension ServicesOneAtATime {
     /// Kitchen timers through `jarvis-voice run` on the paced speaker: set by the model's `set_timer` for a
@@ -46,7 +46,8 @@ extension ServicesOneAtATime {
         @Test func aSpokenRequestSetsATimerThatRingsDuckedUntilATapStopsIt() async throws {
             let (realtime, jarvis) = try await Self.standIns(
                 calling: ScriptedFunctionCall(name: "set_timer", arguments: #"{"seconds":4,"label":"pasta"}"#, callID: "call_timer_1"))
-            let service = try ServiceUnderTest.start(in: dir, name: "spoken", realtime: realtime, jarvis: jarvis, realtimeSection: "idle_timeout_s = 3")
+            let service = try ServiceUnderTest.start(
+                in: dir, name: "spoken", realtime: realtime, jarvis: jarvis, realtimeSection: "idle_timeout_s = 3")
             defer { _ = service.process.signal(SIGKILL) }
             try #require(try await service.ctlWhenReady("tap"), "log:\n\(service.logText)")
             try service.speak(try await SpokenTurnTests.micInput(leadMilliseconds: 100, in: dir))
@@ -93,8 +94,9 @@ extension ServicesOneAtATime {
             let played = try TestFiles.readSamples(service.played)
             let onset = try #require(Self.onset(of: Self.chimeHz, in: played, from: before), "no timer sound; log:\n\(service.logText)")
             let earliest = before + 48 * (3_000 - 50), latest = after + 48 * (3_000 + 50 + 40)
-            #expect(onset >= earliest && onset <= latest,
-                    "rang \((onset - before) / 48) ms after the add began (ctl took \((after - before) / 48) ms)")
+            #expect(
+                onset >= earliest && onset <= latest,
+                "rang \((onset - before) / 48) ms after the add began (ctl took \((after - before) / 48) ms)")
             if let voice = Self.onset(of: Self.voiceHz, in: played, from: before) {
                 #expect(voice >= onset + 48 * 370, "the voice waits for the timer sound: it began \((voice - onset) / 48) ms after it")
             }

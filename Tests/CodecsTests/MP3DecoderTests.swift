@@ -1,7 +1,7 @@
 import AudioCore
 import Codecs
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct MP3DecoderTests {
     @Test func decodesAGeneratedSineAtItsRateLengthAndFrequency() throws {

@@ -1,7 +1,7 @@
 import AudioCore
 import Codecs
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct OggOpusDecoderTests {
     private func encode(seconds: Double, frequency: Int, channels: Int = 2, serial: UInt32 = 1, tags: [String] = []) throws -> [UInt8] {

@@ -1,6 +1,7 @@
-import Testing
-@testable import Configuration
 import TestProcess
+import Testing
+
+@testable import Configuration
 
 /// `changedKeys(to:)`: what a reload names, spelled as in the file.
 @Suite struct ConfigChangesTests {
@@ -13,8 +14,11 @@ import TestProcess
         new.log.level = .debug
         new.jarvis.sessionIdleResetMinutes = 5
         let changed = running.changedKeys(to: new)
-        #expect(changed.map(\.key) == ["[realtime] voice", "[realtime] idle_timeout_s", "[jarvis] session_idle_reset_min",
-                                       "[media] duck_db", "[log] level"])
+        #expect(
+            changed.map(\.key) == [
+                "[realtime] voice", "[realtime] idle_timeout_s", "[jarvis] session_idle_reset_min",
+                "[media] duck_db", "[log] level"
+            ])
         #expect(changed.map(\.value) == ["cedar", "20.0", "5", "-12.0", "debug"])
         #expect(running.changedKeys(to: running).isEmpty)
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Configuration
 
 @Suite struct ConfigValidationTests {
@@ -6,9 +7,10 @@ import Testing
     /// commands do not need it.
     @Test func anEmptyFileNeedsOnlyTheJarvisURL() {
         let (_, problems) = ConfigLoader.decode("")
-        #expect(problems.map { $0.formatted(path: "config.toml") } == [
-            "config.toml: [jarvis] url is required: the address of your Jarvis (term-llm serve), e.g. url = \"http://192.168.1.20:8081/ui\"",
-        ])
+        #expect(
+            problems.map { $0.formatted(path: "config.toml") } == [
+                "config.toml: [jarvis] url is required: the address of your Jarvis (term-llm serve), e.g. url = \"http://192.168.1.20:8081/ui\""
+            ])
         let (_, underHeader) = ConfigLoader.decode("[audio]\n\n[jarvis]\ntoken_file = \"/etc/jarvis-voice/jarvis.token\"\n")
         #expect(underHeader.map(\.line) == [3], "points at the [jarvis] header")
         let (config, audioOnly) = ConfigLoader.decode("", for: .audioOnly)
@@ -18,12 +20,18 @@ import Testing
 
     @Test func aJarvisURLWithTheEndpointNamesTheBase() {
         let (_, problems) = ConfigLoader.decode("[jarvis]\nurl = \"http://jarvis.lan:8081/ui/v1/chat/completions\"\n")
-        #expect(problems == [ConfigProblem(line: 2, message: "[jarvis] url is the base address, without /v1/chat/completions "
-            + "(the service adds it): url = \"http://jarvis.lan:8081/ui\"")])
+        #expect(
+            problems == [
+                ConfigProblem(
+                    line: 2,
+                    message: "[jarvis] url is the base address, without /v1/chat/completions "
+                        + "(the service adds it): url = \"http://jarvis.lan:8081/ui\"")
+            ])
     }
 
     @Test func contractKeysAreRead() {
-        let (config, problems) = ConfigLoader.decode("""
+        let (config, problems) = ConfigLoader.decode(
+            """
             [audio]
             capture_device = "plughw:CARD=ArrayUAC10,DEV=0"
             playback_device = "test_out"
@@ -70,7 +78,7 @@ import Testing
     @Test(arguments: [
         "ws://localhost:9000/v1/realtime", "ws://127.0.0.1/x", "ws://[::1]:8080/", "ws://127.1.2.3:1/",
         "wss://api.openai.com/v1/realtime", "wss://example.com:8443/realtime", "ws://[::1]/v1/realtime",
-        "wss://[2001:db8::1]:8443/v1/realtime",
+        "wss://[2001:db8::1]:8443/v1/realtime"
     ])
     func acceptedRealtimeURLs(url: String) {
         #expect(RealtimeConfig.urlProblem(url) == nil)
@@ -79,7 +87,7 @@ import Testing
     @Test(arguments: [
         "ws://example.com/v1/realtime", "ws://10.0.0.5/", "ws://127.0.0.1.evil.com/", "http://127.0.0.1/",
         "https://api.openai.com/v1/realtime", "api.openai.com", "wss://", "ws://localhost:99999/",
-        "wss://user:pw@api.openai.com/v1/realtime", "ws://[::1/", "wss://[1::2::3]/",
+        "wss://user:pw@api.openai.com/v1/realtime", "ws://[::1/", "wss://[1::2::3]/"
     ])
     func rejectedRealtimeURLs(url: String) {
         #expect(RealtimeConfig.urlProblem(url) != nil)
@@ -97,7 +105,8 @@ import Testing
 
     /// Every problem is collected, each on the line of its key, in line order.
     @Test func collectsAllProblemsWithLines() {
-        let (_, problems) = ConfigLoader.decode("""
+        let (_, problems) = ConfigLoader.decode(
+            """
             stray = 1
             [audio]
             capture_channels = "two"
@@ -139,28 +148,29 @@ import Testing
             [log]
             level = "verbose"
             """)
-        #expect(problems.map { "\($0.line ?? 0): \($0.message)" } == [
-            "1: unknown key \"stray\" outside any [section]",
-            "3: [audio] capture_channels must be an integer, got a string",
-            "4: [audio] period_ms must be between 1 and 100, got 0",
-            "5: [audio] mic_channel must be below capture_channels (1), got 3",
-            "7: unknown key \"foo\" in [audio]",
-            "10: [dsp] echo_tail_ms must be between 16 and 1000, got 8",
-            "11: [dsp] agc must be true or false, got a string",
-            "14: [realtime] url may use ws:// only for loopback hosts (use wss://), got \"ws://example.com/v1/realtime\"",
-            "15: [realtime] vad must be one of \"semantic\", \"server\", got \"auto\"",
-            "16: [realtime] idle_timeout_s must be between 1 and 3600, got 0.5",
-            "17: [realtime] api_key_file must be an absolute path, got \"openai.key\"",
-            "20: [jarvis] url must be an http:// or https:// URL, got \"10.0.0.52:8081\"",
-            "21: [jarvis] total_timeout_s must be at least inactivity_timeout_s (30), got 10",
-            "23: unknown section [weather]",
-            "27: [button] hold_ms must be below long_hold_ms (3000), got 3500",
-            "30: [led] enabled needs a line = N when enabled = true",
-            "33: [media] volume must be between 0 and 1, got 1.5",
-            "34: [media] duck_db must be between -96 and 0, got 6",
-            "37: [control] socket is 112 bytes long; a Unix socket path may have at most 107",
-            "40: [log] level must be one of \"trace\", \"debug\", \"info\", \"notice\", \"warning\", \"error\", \"critical\", got \"verbose\"",
-        ])
+        #expect(
+            problems.map { "\($0.line ?? 0): \($0.message)" } == [
+                "1: unknown key \"stray\" outside any [section]",
+                "3: [audio] capture_channels must be an integer, got a string",
+                "4: [audio] period_ms must be between 1 and 100, got 0",
+                "5: [audio] mic_channel must be below capture_channels (1), got 3",
+                "7: unknown key \"foo\" in [audio]",
+                "10: [dsp] echo_tail_ms must be between 16 and 1000, got 8",
+                "11: [dsp] agc must be true or false, got a string",
+                "14: [realtime] url may use ws:// only for loopback hosts (use wss://), got \"ws://example.com/v1/realtime\"",
+                "15: [realtime] vad must be one of \"semantic\", \"server\", got \"auto\"",
+                "16: [realtime] idle_timeout_s must be between 1 and 3600, got 0.5",
+                "17: [realtime] api_key_file must be an absolute path, got \"openai.key\"",
+                "20: [jarvis] url must be an http:// or https:// URL, got \"10.0.0.52:8081\"",
+                "21: [jarvis] total_timeout_s must be at least inactivity_timeout_s (30), got 10",
+                "23: unknown section [weather]",
+                "27: [button] hold_ms must be below long_hold_ms (3000), got 3500",
+                "30: [led] enabled needs a line = N when enabled = true",
+                "33: [media] volume must be between 0 and 1, got 1.5",
+                "34: [media] duck_db must be between -96 and 0, got 6",
+                "37: [control] socket is 112 bytes long; a Unix socket path may have at most 107",
+                "40: [log] level must be one of \"trace\", \"debug\", \"info\", \"notice\", \"warning\", \"error\", \"critical\", got \"verbose\""
+            ])
     }
 
     @Test func syntaxErrorIsReportedAloneWithItsLine() {
@@ -194,7 +204,8 @@ import Testing
     }
 
     @Test func durationsFollowSeconds() {
-        let (config, problems) = ConfigLoader.decode("[realtime]\nidle_timeout_s = 2.5\n[jarvis]\nurl = \"http://jarvis.lan/ui\"\nsession_idle_reset_min = 2\n")
+        let (config, problems) = ConfigLoader.decode(
+            "[realtime]\nidle_timeout_s = 2.5\n[jarvis]\nurl = \"http://jarvis.lan/ui\"\nsession_idle_reset_min = 2\n")
         #expect(problems.isEmpty)
         #expect(config.realtime.idleTimeout == .milliseconds(2500))
         #expect(config.jarvis.sessionIdleReset == .seconds(120))
@@ -204,14 +215,20 @@ import Testing
     /// a section name misspelt.
     @Test func theOwnersSlipsGetAHint() {
         let (_, curled) = ConfigLoader.decode("[realtime]\nvoice = \u{201C}marin\u{201D}\n", for: .audioOnly)
-        #expect(curled == [ConfigProblem(line: 2, message:
-            "syntax error: typographic quotes are not TOML quotes: type the value between straight quotes (\"...\")")])
+        #expect(
+            curled == [
+                ConfigProblem(
+                    line: 2,
+                    message:
+                        "syntax error: typographic quotes are not TOML quotes: type the value between straight quotes (\"...\")")
+            ])
         let (_, typo) = ConfigLoader.decode("[audio]\ncapture_chanels = 6\nbufer_periods = 4\nxyz = 1\n", for: .audioOnly)
-        #expect(typo.map(\.message) == [
-            "unknown key \"capture_chanels\" in [audio]; did you mean \"capture_channels\"?",
-            "unknown key \"bufer_periods\" in [audio]; did you mean \"buffer_periods\"?",
-            "unknown key \"xyz\" in [audio]",
-        ])
+        #expect(
+            typo.map(\.message) == [
+                "unknown key \"capture_chanels\" in [audio]; did you mean \"capture_channels\"?",
+                "unknown key \"bufer_periods\" in [audio]; did you mean \"buffer_periods\"?",
+                "unknown key \"xyz\" in [audio]"
+            ])
         let (_, section) = ConfigLoader.decode("[jarvs]\nurl = \"http://jarvis.lan/ui\"\n", for: .audioOnly)
         #expect(section.map(\.message) == ["unknown section [jarvs]; did you mean [jarvis]?"])
         #expect(NearMiss.editDistance(Array("mic_chanel".utf8), Array("mic_channel".utf8)) == 1)
@@ -223,10 +240,12 @@ import Testing
     /// the section above, and the hint says which header to uncomment.
     @Test func aKeyUncommentedWithoutItsHeaderIsPointedAtIt() {
         let (_, problems) = ConfigLoader.decode("[jarvis]\nurl = \"http://jarvis.lan/ui\"\n\n# [led]\n# Wired an LED?\nenabled = true\n")
-        #expect(problems.map(\.description) == [
-            "line 6: unknown key \"enabled\" in [jarvis]; it is under \"# [led]\" (line 4), which is commented out: uncomment that header too",
-        ])
-        #expect(CommentedHeader.find(in: Array("  #  [media] \r\n# [Audio]\n#[dsp]\n# [a b]\n".utf8))
+        #expect(
+            problems.map(\.description) == [
+                "line 6: unknown key \"enabled\" in [jarvis]; it is under \"# [led]\" (line 4), which is commented out: uncomment that header too"
+            ])
+        #expect(
+            CommentedHeader.find(in: Array("  #  [media] \r\n# [Audio]\n#[dsp]\n# [a b]\n".utf8))
                 == [CommentedHeader(line: 1, name: "media"), CommentedHeader(line: 3, name: "dsp")])
     }
 }

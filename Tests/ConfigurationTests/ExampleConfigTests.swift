@@ -1,6 +1,7 @@
-import Testing
-@testable import Configuration
 import TestProcess
+import Testing
+
+@testable import Configuration
 
 /// `systemd/jarvis-voice.toml.example` is the shipped configuration: set for the recommended ReSpeaker,
 /// `[jarvis] url` left for the owner, every other key commented out with its default. Uncommenting it
@@ -23,9 +24,10 @@ import TestProcess
             guard line.hasPrefix("# ") else { return String(line) }
             let rest = line.dropFirst(2)
             let isHeader = rest.hasPrefix("[") && rest.hasSuffix("]") && !rest.contains(" ")
-            let isAssignment = rest.firstRange(of: " = ").map { range in
-                rest[..<range.lowerBound].allSatisfy { $0 == "_" || ($0.isLetter && $0.isLowercase) }
-            } ?? false
+            let isAssignment =
+                rest.firstRange(of: " = ").map { range in
+                    rest[..<range.lowerBound].allSatisfy { $0 == "_" || ($0.isLetter && $0.isLowercase) }
+                } ?? false
             return isHeader || isAssignment ? String(rest) : String(line)
         }.joined(separator: "\n")
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Configuration
 
 /// A key a release renames or drops keeps working for one release, with a warning naming what to write
@@ -7,7 +8,7 @@ import Testing
     static let renames = [
         RenamedKey(old: .init("media", "dj_loop"), new: .init("media", "dj"), acceptedUntil: "0.3"),
         RenamedKey(old: .init("audio", "latency_ms"), new: .init("dsp", "max_reference_lag_ms"), acceptedUntil: "0.3"),
-        RenamedKey(old: .init("realtime", "temperature"), new: nil, acceptedUntil: "0.3"),
+        RenamedKey(old: .init("realtime", "temperature"), new: nil, acceptedUntil: "0.3")
     ]
 
     static func decode(_ text: String) -> (config: JarvisVoiceConfig, problems: [ConfigProblem], warnings: [ConfigProblem]) {
@@ -15,7 +16,8 @@ import Testing
     }
 
     @Test func anOldNameIsAcceptedWithAWarningNamingTheNewOne() {
-        let (config, problems, warnings) = Self.decode("""
+        let (config, problems, warnings) = Self.decode(
+            """
             [audio]
             latency_ms = 300
             [realtime]
@@ -25,11 +27,12 @@ import Testing
             """)
         #expect(problems.isEmpty, "\(problems)")
         #expect(config.media.dj == false && config.dsp.maxReferenceLagMs == 300)
-        #expect(warnings.map { $0.formatted(path: "config.toml", label: "warning") } == [
-            "config.toml:2: warning: [audio] latency_ms is now [dsp] max_reference_lag_ms: rename it (the old name is accepted until release 0.3)",
-            "config.toml:4: warning: [realtime] temperature is no longer used: delete it (the old name is accepted until release 0.3)",
-            "config.toml:6: warning: [media] dj_loop is now [media] dj: rename it (the old name is accepted until release 0.3)",
-        ])
+        #expect(
+            warnings.map { $0.formatted(path: "config.toml", label: "warning") } == [
+                "config.toml:2: warning: [audio] latency_ms is now [dsp] max_reference_lag_ms: rename it (the old name is accepted until release 0.3)",
+                "config.toml:4: warning: [realtime] temperature is no longer used: delete it (the old name is accepted until release 0.3)",
+                "config.toml:6: warning: [media] dj_loop is now [media] dj: rename it (the old name is accepted until release 0.3)"
+            ])
     }
 
     @Test func theNewNameWinsWhenBothAreSet() {
@@ -38,7 +41,8 @@ import Testing
     }
 
     @Test func withoutARenameAnOldNameIsAnUnknownKey() {
-        let (_, problems, warnings) = ConfigLoader.decodeReportingRenames(bytes: Array("[media]\ndj_loop = false\n".utf8), for: .audioOnly, renames: [])
+        let (_, problems, warnings) = ConfigLoader.decodeReportingRenames(
+            bytes: Array("[media]\ndj_loop = false\n".utf8), for: .audioOnly, renames: [])
         #expect(warnings.isEmpty)
         #expect(problems.map(\.message) == ["unknown key \"dj_loop\" in [media]"])
     }

@@ -1,9 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import TestProcess
 import Testing
+
 @testable import Configuration
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 @Suite struct SecretLoaderTests {
     static let key = "sk-test-0123456789abcdef"
@@ -16,7 +18,8 @@ import Testing
     /// cannot be refused a read by the kernel).
     private func denying(_ paths: Set<String>) -> ServiceFileAccess {
         ServiceFileAccess { path in
-            paths.contains(path) ? ServiceFileAccess.Denial(user: "jarvis-voice", reason: "no read permission (owner root, group root, mode 0600)") : nil
+            paths.contains(path)
+                ? ServiceFileAccess.Denial(user: "jarvis-voice", reason: "no read permission (owner root, group root, mode 0600)") : nil
         }
     }
 
@@ -47,7 +50,9 @@ import Testing
                 Issue.record("mode \(String(mode, radix: 8)) was accepted")
             } catch {
                 #expect(error.isPermissionProblem)
-                #expect(error.description == "secret file \(file) is accessible by group or others (mode 0\(String(mode, radix: 8))); run: chmod 600 \(file)")
+                #expect(
+                    error.description
+                        == "secret file \(file) is accessible by group or others (mode 0\(String(mode, radix: 8))); run: chmod 600 \(file)")
                 #expect(!error.description.contains(Self.key))
             }
         }
@@ -95,7 +100,10 @@ import Testing
         #expect(loaded.secret.unredacted == "sk-cred")
         let skipped = try #require(loaded.skipped)
         #expect(skipped.isUnreadable)
-        #expect(skipped.description == "the service user jarvis-voice cannot read secret file \(file): no read permission (owner root, group root, mode 0600); make it readable by that user only, or leave the setting empty and use the credential \"openai-api-key\"")
+        #expect(
+            skipped.description
+                == "the service user jarvis-voice cannot read secret file \(file): no read permission (owner root, group root, mode 0600); make it readable by that user only, or leave the setting empty and use the credential \"openai-api-key\""
+        )
 
         // The environment variable saves it too (the service run by hand).
         let fromEnv = try SecretLoader(environment: ["OPENAI_API_KEY": "sk-env"], serviceAccess: denying([file])).openAIKey(realtime(file))
@@ -140,7 +148,10 @@ import Testing
             Issue.record("no key should be found")
         } catch {
             #expect(error.isNotFound)
-            #expect(error.description == "no OpenAI API key: put it in \(absent) (not found), the systemd credential \"openai-api-key\" (/etc/credstore/openai-api-key) or $OPENAI_API_KEY")
+            #expect(
+                error.description
+                    == "no OpenAI API key: put it in \(absent) (not found), the systemd credential \"openai-api-key\" (/etc/credstore/openai-api-key) or $OPENAI_API_KEY"
+            )
         }
     }
 
@@ -162,8 +173,9 @@ import Testing
         let directory = TemporaryDirectory()
         let absent = JarvisConfig(tokenFile: directory.path + "/absent.token")
         #expect(try SecretLoader(environment: [:]).jarvisToken(absent) == nil)
-        #expect(try SecretLoader(environment: ["CREDENTIALS_DIRECTORY": directory.path]).jarvisToken(JarvisConfig()) == nil,
-                "no token file and no credential: no token")
+        #expect(
+            try SecretLoader(environment: ["CREDENTIALS_DIRECTORY": directory.path]).jarvisToken(JarvisConfig()) == nil,
+            "no token file and no credential: no token")
 
         directory.write("jarvis-token", "tok-cred\n", mode: 0o400)
         let credential = try SecretLoader(environment: ["CREDENTIALS_DIRECTORY": directory.path]).jarvisToken(absent)
@@ -206,15 +218,15 @@ import Testing
     }
 }
 
-private extension RealtimeConfig {
-    init(apiKeyFile: String) {
+extension RealtimeConfig {
+    fileprivate init(apiKeyFile: String) {
         self.init()
         self.apiKeyFile = apiKeyFile
     }
 }
 
-private extension JarvisConfig {
-    init(tokenFile: String) {
+extension JarvisConfig {
+    fileprivate init(tokenFile: String) {
         self.init()
         self.tokenFile = tokenFile
     }

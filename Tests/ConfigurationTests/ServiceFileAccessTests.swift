@@ -1,9 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import TestProcess
 import Testing
+
 @testable import Configuration
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The doctor's judgement of what the service user may read, against real files and modes.
 @Suite struct ServiceFileAccessTests {
@@ -21,8 +23,9 @@ import Testing
         #expect(chmod(directory.path, 0o711) == 0)
         let ownerOnly = directory.write("key", "sk", mode: 0o600)
         let info = try #require(FileSystemCalls.status(ownerOnly))
-        #expect(ServiceFileAccess.permissionDenial(of: ownerOnly, for: nobody)
-            == "no read permission (\(info.summary))")
+        #expect(
+            ServiceFileAccess.permissionDenial(of: ownerOnly, for: nobody)
+                == "no read permission (\(info.summary))")
         let worldReadable = directory.write("open", "sk", mode: 0o604)
         #expect(ServiceFileAccess.permissionDenial(of: worldReadable, for: nobody) == nil)
         #expect(ServiceFileAccess.permissionDenial(of: directory.path + "/absent", for: nobody) == nil, "missing: reading tells")
@@ -41,8 +44,10 @@ import Testing
         let owned = directory.write("key", "sk", mode: 0o600)
         #expect(chown(owned, 65534, 0) == 0)
         #expect(ServiceFileAccess.permissionDenial(of: owned, for: nobody) == nil)
-        #expect(ServiceFileAccess.permissionDenial(of: owned, for: FileSystemCalls.UserIdentity(uid: 65533, groups: [0]))
-            == "no read permission (owner \(FileSystemCalls.userName(65534) ?? "65534"), group \(FileSystemCalls.groupName(0) ?? "0"), mode 0600)")
+        #expect(
+            ServiceFileAccess.permissionDenial(of: owned, for: FileSystemCalls.UserIdentity(uid: 65533, groups: [0]))
+                == "no read permission (owner \(FileSystemCalls.userName(65534) ?? "65534"), group \(FileSystemCalls.groupName(0) ?? "0"), mode 0600)"
+        )
         let groupReadable = directory.write("group", "sk", mode: 0o640)
         #expect(chown(groupReadable, 0, 65534) == 0)
         #expect(ServiceFileAccess.permissionDenial(of: groupReadable, for: nobody) == nil, "a supplementary group counts")

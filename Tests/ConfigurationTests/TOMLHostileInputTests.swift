@@ -1,5 +1,6 @@
 import TestProcess
 import Testing
+
 @testable import Configuration
 
 /// Configuration text that used to crash or slow the parser: deep nesting overflowed the stack
@@ -18,7 +19,7 @@ import Testing
         "a = " + String(repeating: "[", count: 40_000),
         "a = " + String(repeating: "{b=", count: 40_000),
         "a = " + String(repeating: "[{b=", count: 20_000),
-        "a = " + String(repeating: "[", count: 40_000) + String(repeating: "]", count: 40_000),
+        "a = " + String(repeating: "[", count: 40_000) + String(repeating: "]", count: 40_000)
     ])
     func deepNestingIsASyntaxErrorNotACrash(_ text: String) {
         let error = syntaxError(Array(text.utf8))
@@ -41,7 +42,7 @@ import Testing
 
     @Test(arguments: [
         String(repeating: "a.", count: 40_000) + "b = 1",
-        "[" + String(repeating: "a.", count: 40_000) + "b]",
+        "[" + String(repeating: "a.", count: 40_000) + "b]"
     ])
     func endlesslyDottedKeysAreRefused(_ text: String) {
         #expect(syntaxError(Array(text.utf8))?.message.contains("dotted parts") == true)
@@ -49,10 +50,10 @@ import Testing
 
     @Test(arguments: [
         ([0xFF] as [UInt8], 3),
-        ([0xC3] as [UInt8], 3),            // truncated sequence
-        ([0xC0, 0xAF] as [UInt8], 3),      // overlong "/"
+        ([0xC3] as [UInt8], 3),  // truncated sequence
+        ([0xC0, 0xAF] as [UInt8], 3),  // overlong "/"
         ([0xED, 0xA0, 0x80] as [UInt8], 3),  // UTF-16 surrogate
-        ([0xF4, 0x90, 0x80, 0x80] as [UInt8], 3),  // above U+10FFFF
+        ([0xF4, 0x90, 0x80, 0x80] as [UInt8], 3)  // above U+10FFFF
     ])
     func invalidUTF8IsRefusedWithItsLine(_ bad: [UInt8], _ line: Int) {
         let bytes = Array("a = 1\n# fine\nb = \"".utf8) + bad + Array("\"\nc = 2\n".utf8)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Configuration
 
 @Suite struct TOMLParserTests {
@@ -16,7 +17,8 @@ import Testing
     }
 
     @Test func tablesKeysAndLines() throws {
-        let doc = try parse("""
+        let doc = try parse(
+            """
             # comment
             top = 1
 
@@ -47,7 +49,8 @@ import Testing
     }
 
     @Test func dottedKeysAndSubtables() throws {
-        let doc = try parse("""
+        let doc = try parse(
+            """
             audio.period_ms = 10
             [a.b]
             c = 1
@@ -57,8 +60,8 @@ import Testing
             g = 2
             """)
         guard case .table(let audio)? = doc["audio"]?.value, case .table(let a)? = doc["a"]?.value,
-              case .table(let b)? = a["b"]?.value, case .table(let d)? = a["d"]?.value,
-              case .table(let f)? = d["f"]?.value
+            case .table(let b)? = a["b"]?.value, case .table(let d)? = a["d"]?.value,
+            case .table(let f)? = d["f"]?.value
         else {
             Issue.record("missing tables")
             return
@@ -71,7 +74,8 @@ import Testing
     }
 
     @Test func strings() throws {
-        let doc = try parse(#"""
+        let doc = try parse(
+            #"""
             basic = "tab\there \"q\" \\ \u00e9 \U0001F600"
             multi = """
             line one
@@ -94,7 +98,8 @@ import Testing
     }
 
     @Test func numbersAndBooleans() throws {
-        let doc = try parse("""
+        let doc = try parse(
+            """
             a = 48_000
             b = -15
             c = +7
@@ -131,7 +136,8 @@ import Testing
     }
 
     @Test func arraysAndInlineTables() throws {
-        let doc = try parse("""
+        let doc = try parse(
+            """
             list = [
               1, 2,  # comment
               3,
@@ -156,7 +162,8 @@ import Testing
     }
 
     @Test func whitespaceAndEdgeForms() throws {
-        let doc = try parse("""
+        let doc = try parse(
+            """
             [ audio ]  # spaces inside the brackets
             a . b = "x"   # comment after a value
             c = -0
@@ -196,31 +203,32 @@ import Testing
         #expect(t["b"]?.line == 3)
     }
 
-    @Test(arguments: [
-        ("a = 1\nb = \n", 2, "expected a value after \"=\""),
-        ("a = 1\na = 2\n", 2, "duplicate key a (first on line 1)"),
-        ("[t]\nx = 1\n[t]\n", 3, "table [t] is defined twice (first on line 1)"),
-        ("\n\nname = \"unterminated\n", 3, "unterminated string (missing closing \")"),
-        ("x = \"\\q\"\n", 1, "invalid escape sequence \\q (write \\\\ for a backslash)"),
-        ("a = 1 2\n", 1, "unexpected \"2\" after value (one key = value per line)"),
-        ("a = hello\n", 1, "invalid value hello (strings need quotes: \"hello\")"),
-        ("\na = 01\n", 2, "invalid number 01"),
-        ("a = 1__0\n", 1, "invalid number 1__0"),
-        ("a = 99999999999999999999\n", 1, "integer 99999999999999999999 is out of range"),
-        ("a = 1979-05-27\n", 1, "dates and times are not supported in this configuration (use a string)"),
-        ("[[t]]\n", 1, "arrays of tables ([[...]]) are not used in this configuration"),
-        ("[t\n", 1, "expected \"]\" to close the table header"),
-        ("key\n", 1, "expected \"=\" after key key"),
-        ("p = { x = 1, }\n", 1, "trailing comma is not allowed in an inline table"),
-        ("p = { x = 1\n}\n", 1, "newlines are not allowed inside an inline table"),
-        ("p = { x = 1 }\np.y = 2\n", 2, "inline table p (line 1) cannot be extended"),
-        ("a = [1, 2\n", 2, "unterminated array, expected \"]\""),
-        ("a = 1\n\nb = \"\"\"\nnever closed\n", 3, "unterminated multi-line string (missing closing \"\"\")"),
-        ("a = 1\na.b = 2\n", 2, "key a is already defined as a value (line 1), not a table"),
-        ("[a]\nb.c = 1\n[a.b]\n", 3, "table [a.b] is defined twice (first on line 2)"),
-        ("= 1\n", 1, "expected a key, found \"=\""),
-        ("a = \"\\u12\"\n", 1, "\\u needs 4 hexadecimal digits"),
-    ] as [(String, Int, String)])
+    @Test(
+        arguments: [
+            ("a = 1\nb = \n", 2, "expected a value after \"=\""),
+            ("a = 1\na = 2\n", 2, "duplicate key a (first on line 1)"),
+            ("[t]\nx = 1\n[t]\n", 3, "table [t] is defined twice (first on line 1)"),
+            ("\n\nname = \"unterminated\n", 3, "unterminated string (missing closing \")"),
+            ("x = \"\\q\"\n", 1, "invalid escape sequence \\q (write \\\\ for a backslash)"),
+            ("a = 1 2\n", 1, "unexpected \"2\" after value (one key = value per line)"),
+            ("a = hello\n", 1, "invalid value hello (strings need quotes: \"hello\")"),
+            ("\na = 01\n", 2, "invalid number 01"),
+            ("a = 1__0\n", 1, "invalid number 1__0"),
+            ("a = 99999999999999999999\n", 1, "integer 99999999999999999999 is out of range"),
+            ("a = 1979-05-27\n", 1, "dates and times are not supported in this configuration (use a string)"),
+            ("[[t]]\n", 1, "arrays of tables ([[...]]) are not used in this configuration"),
+            ("[t\n", 1, "expected \"]\" to close the table header"),
+            ("key\n", 1, "expected \"=\" after key key"),
+            ("p = { x = 1, }\n", 1, "trailing comma is not allowed in an inline table"),
+            ("p = { x = 1\n}\n", 1, "newlines are not allowed inside an inline table"),
+            ("p = { x = 1 }\np.y = 2\n", 2, "inline table p (line 1) cannot be extended"),
+            ("a = [1, 2\n", 2, "unterminated array, expected \"]\""),
+            ("a = 1\n\nb = \"\"\"\nnever closed\n", 3, "unterminated multi-line string (missing closing \"\"\")"),
+            ("a = 1\na.b = 2\n", 2, "key a is already defined as a value (line 1), not a table"),
+            ("[a]\nb.c = 1\n[a.b]\n", 3, "table [a.b] is defined twice (first on line 2)"),
+            ("= 1\n", 1, "expected a key, found \"=\""),
+            ("a = \"\\u12\"\n", 1, "\\u needs 4 hexadecimal digits")
+        ] as [(String, Int, String)])
     func syntaxErrorsCarryLines(text: String, line: Int, message: String) {
         let error = syntaxError(text)
         #expect(error == TOMLSyntaxError(line: line, message: message))

@@ -1,8 +1,8 @@
 import Control
 import Glibc
 import TestProcess
-import Testing
 import TestSupport
+import Testing
 
 /// NIO creates sockets without close-on-exec; the control server and the stand-ins mark their
 /// listening and accepted sockets so that children spawned meanwhile do not inherit them.

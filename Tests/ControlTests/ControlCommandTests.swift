@@ -12,7 +12,7 @@ import Testing
         ("pause", nil, .pause), ("resume", nil, .resume), ("stop", nil, .stop), ("skip", nil, .skip),
         ("volume", "0.4", .volume(0.4)), ("reset", nil, .reset),
         ("say", "The laundry is done.", .say("The laundry is done.")), ("voice-volume", "0.5", .voiceVolume(0.5)),
-        ("mute", "on", .mute(true)), ("timer", "add 600 pasta", .timer(.add(seconds: 600, label: "pasta"))),
+        ("mute", "on", .mute(true)), ("timer", "add 600 pasta", .timer(.add(seconds: 600, label: "pasta")))
     ]
 
     @Test func everyVerbParsesAndRoundTripsOverTheWire() throws {
@@ -49,8 +49,9 @@ import Testing
     }
 
     @Test func requestLineShape() throws {
-        #expect(String(decoding: ControlWire.encodeRequest(.volume(0.25)), as: UTF8.self)
-                    == #"{"argument":"0.25","command":"volume"}"# + "\n")
+        #expect(
+            String(decoding: ControlWire.encodeRequest(.volume(0.25)), as: UTF8.self)
+                == #"{"argument":"0.25","command":"volume"}"# + "\n")
         #expect(String(decoding: ControlWire.encodeRequest(.tap), as: UTF8.self) == #"{"command":"tap"}"# + "\n")
         #expect(try ControlWire.decodeRequest(Array(#"{"command": "tap"}"#.utf8)) == .tap)
         #expect(try ControlWire.decodeRequest(Array(#"{"command": "tap", "argument": null}"#.utf8)) == .tap)

@@ -36,13 +36,19 @@ import Testing
                 let reply = try await blocking { try ControlClient.send(command, to: path) }
                 switch await RecordingHandler.standard(command) {
                 case .status:
-                    #expect(reply == .ok(.object([
-                        "state": .string("idle"), "realtime_connected": .bool(false), "jarvis_session_id": .null,
-                        "media": .object(["state": .string("stopped"), "title": .null, "url": .null, "volume": .number(0.5), "ducked": .bool(false)]),
-                        "voice_volume": .number(1), "muted": .bool(false), "timers": .array([]), "barge_ins": .number(0), "echo_turns_ignored": .number(0),
-                        "voice_pauses_resumed": .number(0), "malformed_events": .number(0), "unknown_events": .number(0), "audio": .null,
-                        "cost_usd": .object(["since_start": .number(0), "today": .number(0)]),
-                    ])))
+                    #expect(
+                        reply
+                            == .ok(
+                                .object([
+                                    "state": .string("idle"), "realtime_connected": .bool(false), "jarvis_session_id": .null,
+                                    "media": .object([
+                                        "state": .string("stopped"), "title": .null, "url": .null, "volume": .number(0.5), "ducked": .bool(false)
+                                    ]),
+                                    "voice_volume": .number(1), "muted": .bool(false), "timers": .array([]), "barge_ins": .number(0),
+                                    "echo_turns_ignored": .number(0),
+                                    "voice_pauses_resumed": .number(0), "malformed_events": .number(0), "unknown_events": .number(0), "audio": .null,
+                                    "cost_usd": .object(["since_start": .number(0), "today": .number(0)])
+                                ])))
                 case .done(let message): #expect(reply.message == message)
                 case .failed(let message): #expect(reply == .failed(message))
                 }
@@ -154,7 +160,10 @@ import Testing
                 fallback.cancel()
                 release.succeed(())
             }
-            guard case .failed(let message) = reply else { Issue.record("expected a failure, got \(reply)"); return }
+            guard case .failed(let message) = reply else {
+                Issue.record("expected a failure, got \(reply)")
+                return
+            }
             #expect(message.hasPrefix("tap: the service did not answer within"))
         }
     }

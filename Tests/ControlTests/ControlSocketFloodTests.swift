@@ -22,7 +22,7 @@ import Testing
 
             // Four times the connection limit, all silent and held open.
             let silent = (0..<64).map { _ in RawSocket.connect(path) }
-            defer { silent.forEach { close($0) } }
+            defer { for socket in silent { close(socket) } }
 
             // Slowloris: one byte every 20 ms, never a newline, for as long as the test runs.
             let stop = StopFlag()

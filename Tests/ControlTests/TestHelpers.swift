@@ -69,10 +69,12 @@ func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thr
     try await withCheckedThrowingContinuation { continuation in
         let work = Unmanaged.passRetained(ThreadBody { continuation.resume(with: Result { try body() }) })
         var thread = pthread_t()
-        let created = pthread_create(&thread, nil, { context in
-            Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue().run()
-            return nil
-        }, work.toOpaque())
+        let created = pthread_create(
+            &thread, nil,
+            { context in
+                Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue().run()
+                return nil
+            }, work.toOpaque())
         if created == 0 {
             pthread_detach(thread)
         } else {

@@ -1,7 +1,8 @@
-@testable import Conversation
 import Media
 import Realtime
 import Testing
+
+@testable import Conversation
 
 /// The DJ loop and media notices in the engine: `.announce` with the manual clock.
 @Suite struct AnnouncementTests {
@@ -23,10 +24,11 @@ import Testing
         all += h.handle(.realtimeConnected, after: 100)
         all += h.server(.sessionCreated(SessionInfo(id: "s1")), after: 50)
         let settings = RealtimeSessionSettings()
-        #expect(h.lastSent == [
-            settings.sessionUpdate(tools: [AskJarvisTool.definition.functionTool], turnTaking: .text),
-            Self.systemItem(Self.cue), .responseCreate(nil),
-        ])
+        #expect(
+            h.lastSent == [
+                settings.sessionUpdate(tools: [AskJarvisTool.definition.functionTool], turnTaking: .text),
+                Self.systemItem(Self.cue), .responseCreate(nil)
+            ])
         #expect(h.state == .processing)
         all += h.server(.responseCreated(ResponseInfo(id: "R1", status: "in_progress")))
         all += h.server(EngineHarness.delta("R1", "A1", samples: 24_000), after: 100)
@@ -50,13 +52,18 @@ import Testing
         #expect(h.lastSent.contains(Self.systemItem(cue.text)))
         // The model says a filler and calls ask_jarvis; then play_audio; then introduces the pick.
         h.server(.responseCreated(ResponseInfo(id: "R1", status: "in_progress")))
-        h.server(.functionCallArgumentsDone(FunctionCall(responseID: "R1", itemID: "F1", callID: "c1", name: "ask_jarvis", arguments: #"{"query":"next pick"}"#)))
+        h.server(
+            .functionCallArgumentsDone(
+                FunctionCall(responseID: "R1", itemID: "F1", callID: "c1", name: "ask_jarvis", arguments: #"{"query":"next pick"}"#)))
         h.server(.responseDone(ResponseInfo(id: "R1", status: "completed")), after: 100)
         #expect(h.state == .waitingForJarvis)
         #expect(h.last.contains(earcon: .thinking), "Jarvis takes a while")
         h.handle(.toolFinished(callID: "c1", output: .success(#"{"type":"music","title":"B","url":"https://x.org/b.mp3"}"#)), after: 900)
         h.server(.responseCreated(ResponseInfo(id: "R2", status: "in_progress")))
-        h.server(.functionCallArgumentsDone(FunctionCall(responseID: "R2", itemID: "F2", callID: "c2", name: "play_audio", arguments: #"{"url":"https://x.org/b.mp3","title":"B"}"#)))
+        h.server(
+            .functionCallArgumentsDone(
+                FunctionCall(
+                    responseID: "R2", itemID: "F2", callID: "c2", name: "play_audio", arguments: #"{"url":"https://x.org/b.mp3","title":"B"}"#)))
         h.server(.responseDone(ResponseInfo(id: "R2", status: "completed")), after: 100)
         #expect(h.last.toolCalls.map(\.1) == ["play_audio"])
         #expect(!h.last.contains(earcon: .thinking), "a local media tool answers at once: no thinking earcon")
@@ -145,7 +152,9 @@ import Testing
         h.startHandsFree()
         h.handle(.ask("tell me a long story"), after: 100)
         h.server(.responseCreated(ResponseInfo(id: "R1", status: "in_progress")))
-        h.server(.functionCallArgumentsDone(FunctionCall(responseID: "R1", itemID: "F1", callID: "c1", name: "ask_jarvis", arguments: #"{"query":"story"}"#)))
+        h.server(
+            .functionCallArgumentsDone(
+                FunctionCall(responseID: "R1", itemID: "F1", callID: "c1", name: "ask_jarvis", arguments: #"{"query":"story"}"#)))
         h.server(.responseDone(ResponseInfo(id: "R1", status: "completed")), after: 100)
         #expect(h.state == .waitingForJarvis)
         h.handle(.announce("old news"), after: 100)
@@ -178,13 +187,19 @@ import Testing
     @Test func mediaCueTexts() {
         let ended = MediaItem(url: "https://x.org/fp.mp3", title: "Floating Points", kind: .music)
         let next = MediaItem(url: "https://x.org/w.mp3", title: "Warp 2019", kind: .music, show: "Warp Records")
-        #expect(MediaCue(event: .itemEnded(ended, next: next), radioMode: false)?.text
-            == "That was “Floating Points”. Next up: “Warp 2019” (Warp Records). Introduce it in one short sentence; do not call tools.")
+        #expect(
+            MediaCue(event: .itemEnded(ended, next: next), radioMode: false)?.text
+                == "That was “Floating Points”. Next up: “Warp 2019” (Warp Records). Introduce it in one short sentence; do not call tools.")
         #expect(MediaCue(event: .itemEnded(ended, next: nil), radioMode: false) == nil, "nothing to say when the queue ran out")
         let pick = MediaCue(event: .itemEnded(ended, next: nil), radioMode: true)
         #expect(pick?.text.contains("ask_jarvis") == true && pick?.text.contains("play_audio") == true)
-        let gaveUp = MediaCue(event: .gaveUp(MediaItem(url: "https://ice.x/gs", kind: .radio, show: "Groove Salad"), reason: "the server refused it (HTTP 403)"), radioMode: false)
-        #expect(gaveUp?.text == "Tell the user briefly, in one sentence, that the stream “Groove Salad” stopped and could not be restarted: the server refused it (HTTP 403). Do not call tools.")
+        let gaveUp = MediaCue(
+            event: .gaveUp(MediaItem(url: "https://ice.x/gs", kind: .radio, show: "Groove Salad"), reason: "the server refused it (HTTP 403)"),
+            radioMode: false)
+        #expect(
+            gaveUp?.text
+                == "Tell the user briefly, in one sentence, that the stream “Groove Salad” stopped and could not be restarted: the server refused it (HTTP 403). Do not call tools."
+        )
         #expect(MediaCue(event: .playbackChanged(.playing), radioMode: true) == nil)
         #expect(MediaCue(event: .streamTitleChanged("x"), radioMode: true) == nil)
     }

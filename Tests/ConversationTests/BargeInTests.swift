@@ -1,6 +1,7 @@
-import Testing
-@testable import Conversation
 import Realtime
+import Testing
+
+@testable import Conversation
 
 /// Barge-in with the local near-end detector (`BargeInRule(localDetector: true)`, what the service runs):
 /// the speaker's echo never interrupts or becomes a turn; near-end speech pauses the assistant at once
@@ -48,8 +49,9 @@ import Realtime
         #expect(h.engine.armedTimers[.bargeInConfirmation] == h.now + .milliseconds(400), "400 ms from the speech's start")
         #expect(h.fireNextTimer() == .bargeInConfirmation)
         #expect(h.last.contains(.flushVoice))
-        #expect(h.lastSent == [.responseCancel(responseID: nil), .conversationItemTruncate(itemID: "A1", contentIndex: 0, audioEndMs: 520)],
-                "the server no longer cancels by itself (interrupt_response: false)")
+        #expect(
+            h.lastSent == [.responseCancel(responseID: nil), .conversationItemTruncate(itemID: "A1", contentIndex: 0, audioEndMs: 520)],
+            "the server no longer cancels by itself (interrupt_response: false)")
         #expect(h.state == .userSpeaking)
         #expect(h.engine.bargeIns == 1)
         #expect(h.engine.armedTimers[.serverTurnWait] != nil)
@@ -74,7 +76,14 @@ import Realtime
             let cut = try #require(h.last.compactMap { if case .turnCompleted(let m) = $0 { m } else { nil } }.first)
             #expect(cut.cutByBargeIn)
             #expect(cut.firstAudioMs == 100)
-            #expect(h.last.contains { if case .log(.info, let line) = $0 { line.hasPrefix("turn: first_audio_ms=100") && line.hasSuffix(" cut_by=barge_in") } else { false } })
+            #expect(
+                h.last.contains {
+                    if case .log(.info, let line) = $0 {
+                        line.hasPrefix("turn: first_audio_ms=100") && line.hasSuffix(" cut_by=barge_in")
+                    } else {
+                        false
+                    }
+                })
             // The interruption is a turn of its own, answered and logged without the mark.
             if !serverFirst { h.server(.speechStarted(audioStartMs: 2_500, itemID: "U2"), after: 80) }
             h.handle(.nearEndSpeech(false), after: 900)

@@ -1,10 +1,11 @@
-@testable import Conversation
 import AudioCore
 import Basics
 import Glibc
 import Realtime
 import TestProcess
 import Testing
+
+@testable import Conversation
 
 /// The audio side without a runner: uplink pre-roll and framing, played counts from the mixer's playhead.
 @Suite struct ConversationAudioTests {

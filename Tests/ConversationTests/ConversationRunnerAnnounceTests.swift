@@ -1,11 +1,12 @@
-@testable import Conversation
 import AudioCore
 import Basics
 import Media
 import Realtime
 import TestProcess
-import Testing
 import TestSupport
+import Testing
+
+@testable import Conversation
 
 /// Announcements (the DJ loop) and the speech-aware long hold through the whole runner over loopback.
 @Suite(.timeLimit(.minutes(3))) struct ConversationRunnerAnnounceTests {
@@ -16,7 +17,8 @@ import TestSupport
 
     @Test func aDJCueInIdlePlaysTheNextPickAndEndsWithoutTheMic() async throws {
         let s = try await setup(calls: [
-            ScriptedFunctionCall(name: "play_audio", arguments: #"{"url":"https://x.org/next.mp3","title":"Next","type":"music"}"#, callID: "call_play"),
+            ScriptedFunctionCall(
+                name: "play_audio", arguments: #"{"url":"https://x.org/next.mp3","title":"Next","type":"music"}"#, callID: "call_play")
         ])
         let h = s.h
         h.startPlayback(speed: 4)

@@ -1,8 +1,9 @@
-@testable import Conversation
 import AudioCore
 import Realtime
 import TestProcess
 import Testing
+
+@testable import Conversation
 
 /// Barge-in and taps: what was actually rendered decides the truncate; tools are cancelled for real.
 @Suite(.timeLimit(.minutes(3))) struct ConversationRunnerInterruptionTests {

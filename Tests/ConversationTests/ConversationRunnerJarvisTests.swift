@@ -1,10 +1,11 @@
-@testable import Conversation
 import HTTP
 import Jarvis
 import Realtime
 import TestProcess
-import Testing
 import TestSupport
+import Testing
+
+@testable import Conversation
 
 /// The runner with a real `JarvisClient` over HTTP against the term-llm stand-in (Realtime still faked):
 /// Jarvis's session carries across turns, and every failure comes back as a spoken function output in time.
@@ -21,9 +22,11 @@ import TestSupport
 
     /// Timeouts far from the stand-in's answers unless a test is about them: the whole suite on 2 cores
     /// (with two more busy loops) held a 401 past a 0.4 s inactivity timeout.
-    func setup(token: String = Self.token, options: TermLLMStandIn.Options = .init(),
-               inactivityTimeout: Duration = .seconds(5), totalTimeout: Duration = .seconds(30),
-               connectTimeout: Duration = .seconds(5)) async throws -> Setup {
+    func setup(
+        token: String = Self.token, options: TermLLMStandIn.Options = .init(),
+        inactivityTimeout: Duration = .seconds(5), totalTimeout: Duration = .seconds(30),
+        connectTimeout: Duration = .seconds(5)
+    ) async throws -> Setup {
         let server = try await TermLLMStandIn.start(options: options)
         let settings = JarvisSettings(
             url: server.baseURL, inactivityTimeout: inactivityTimeout, totalTimeout: totalTimeout, connectTimeout: connectTimeout,
@@ -85,7 +88,8 @@ import TestSupport
         s.h.runner.tap()
         await s.h.waitForState(.listening)
         #expect(await s.server.waitUntil { $0.interruptedRuns == 1 }, "closing the connection cancelled the run")
-        #expect(link.sent(ofType: "conversation.item.create").last?["item"]?["output"]?.stringValue == ConversationConfiguration().toolCancelledMessage)
+        #expect(
+            link.sent(ofType: "conversation.item.create").last?["item"]?["output"]?.stringValue == ConversationConfiguration().toolCancelledMessage)
         try await s.h.stop()
         await s.server.stop()
     }

@@ -1,12 +1,13 @@
-@testable import Conversation
 import AudioCore
 import HTTP
 import Jarvis
 import Logging
 import Realtime
 import TestProcess
-import Testing
 import TestSupport
+import Testing
+
+@testable import Conversation
 
 /// End to end over loopback sockets: the runner with the WebSocket transport against the Realtime GA
 /// stand-in (energy VAD, scripted ask_jarvis turn), a real `JarvisClient` against the term-llm stand-in,
@@ -28,9 +29,11 @@ import TestSupport
         }
     }
 
-    func setup(configure: (inout RealtimeStandInScript) -> Void = { _ in }, clientKey: String? = nil,
-               jarvisToken: String = Self.jarvisToken,
-               engine: ConversationConfiguration = RunnerHarness.fastEngine()) async throws -> Setup {
+    func setup(
+        configure: (inout RealtimeStandInScript) -> Void = { _ in }, clientKey: String? = nil,
+        jarvisToken: String = Self.jarvisToken,
+        engine: ConversationConfiguration = RunnerHarness.fastEngine()
+    ) async throws -> Setup {
         var script = RealtimeStandInScript()
         script.answerAudio = tone(milliseconds: 800, frequency: Self.answerHz)
         configure(&script)

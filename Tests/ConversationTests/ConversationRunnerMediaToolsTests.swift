@@ -1,11 +1,12 @@
-@testable import Conversation
 import AudioCore
 import Basics
 import Media
 import Realtime
 import TestProcess
-import Testing
 import TestSupport
+import Testing
+
+@testable import Conversation
 
 /// The media tools through the whole runner over loopback: the Realtime stand-in's model calls several
 /// tools in one turn, the fake player sees them, and the stand-in receives their outputs.
@@ -25,7 +26,7 @@ import TestSupport
             ScriptedFunctionCall(
                 name: "play_audio", arguments: #"{"url":"https://example.org/ep147.mp3","title":"Darknet Diaries ep 147","type":"podcast"}"#,
                 callID: "call_play"),
-            ScriptedFunctionCall(name: "get_now_playing", arguments: "{}", callID: "call_now"),
+            ScriptedFunctionCall(name: "get_now_playing", arguments: "{}", callID: "call_now")
         ])
         let h = s.h
         h.startPlayback(speed: 4)

@@ -1,9 +1,10 @@
-@testable import Conversation
 import AudioCore
 import Realtime
 import ServiceLifecycle
 import TestProcess
 import Testing
+
+@testable import Conversation
 
 /// Transport failures become engine events; media never stays ducked; shutdown is clean.
 @Suite(.timeLimit(.minutes(3))) struct ConversationRunnerRobustnessTests {
@@ -45,7 +46,8 @@ import Testing
 
     @Test func aFatalConnectErrorStopsRetryingAndReleasesDucking() async throws {
         let s = try base.setup()
-        s.transport.scriptConnects(.fail(RealtimeDisconnect.classify(upgradeStatus: 401, body: nil, retryAfterSeconds: nil, context: s.transport.context)))
+        s.transport.scriptConnects(
+            .fail(RealtimeDisconnect.classify(upgradeStatus: 401, body: nil, retryAfterSeconds: nil, context: s.transport.context)))
         s.h.runner.tap()
         await s.h.waitForState(.error)
         #expect(s.h.logs.contains("rejected the API key"))
@@ -75,7 +77,8 @@ import Testing
     @Test func anAccountOutOfCreditIsNotRetried() async throws {
         let s = try base.setup()
         let refusal = RealtimeError(type: "insufficient_quota", code: "credit_balance_exhausted", message: "You exceeded your current quota.")
-        s.transport.scriptConnects(.fail(RealtimeDisconnect.classify(upgradeStatus: 429, body: refusal, retryAfterSeconds: nil, context: s.transport.context)))
+        s.transport.scriptConnects(
+            .fail(RealtimeDisconnect.classify(upgradeStatus: 429, body: refusal, retryAfterSeconds: nil, context: s.transport.context)))
         s.h.runner.tap()
         await s.h.waitForState(.error)
         #expect(s.h.logs.all.filter { $0.contains("out of credit") }.count == 1, "\(s.h.logs.all)")
@@ -97,8 +100,10 @@ import Testing
 
     @Test func aFatalServerErrorBeforeTheCloseIsNotRetried() async throws {
         let (s, link) = try await linkFailing("beta_api_shape_disabled", "The Realtime Beta API is no longer supported.")
-        link.drop(RealtimeDisconnect.classify(
-            closeCode: 4000, lastError: RealtimeError(code: "beta_api_shape_disabled", message: ""), closedByUs: false, context: s.transport.context))
+        link.drop(
+            RealtimeDisconnect.classify(
+                closeCode: 4000, lastError: RealtimeError(code: "beta_api_shape_disabled", message: ""), closedByUs: false,
+                context: s.transport.context))
         await s.h.waitForState(.error)
         #expect(s.h.logs.contains("beta-shaped"))
         await s.h.waitForTicks()
@@ -112,8 +117,9 @@ import Testing
         let (s, link) = try await linkFailing("invalid_api_key", "Incorrect API key provided.")
         await s.h.waitForState(.error)
         #expect(s.h.logs.contains("rejected the API key"), "\(s.h.logs.all)")
-        #expect(s.h.logs.all.filter { $0.contains("API key") && !$0.hasPrefix("debug") && !$0.hasPrefix("trace") }.count == 1,
-                "one line, not the error event's as well: \(s.h.logs.all)")
+        #expect(
+            s.h.logs.all.filter { $0.contains("API key") && !$0.hasPrefix("debug") && !$0.hasPrefix("trace") }.count == 1,
+            "one line, not the error event's as well: \(s.h.logs.all)")
         #expect(!s.h.logs.contains("connect_timeout"), "\(s.h.logs.all)")
         #expect(await waitUntil { link.closedByClient }, "the runner closes the rejected link")
         await s.h.waitForTicks()
@@ -137,7 +143,9 @@ import Testing
         let before = h.renderedLeft24k.count
         for _ in 0..<30 { h.render(milliseconds: 10) }
         let after = Array(h.renderedLeft24k[before...])
-        #expect(SignalAnalysis.milliseconds(of: ConversationRunnerTests.answerHz, in: after, others: [300, ConversationRunnerTests.earconHz]) <= 10, "speech stopped")
+        #expect(
+            SignalAnalysis.milliseconds(of: ConversationRunnerTests.answerHz, in: after, others: [300, ConversationRunnerTests.earconHz]) <= 10,
+            "speech stopped")
         await h.waitForState(.idle)
         #expect((await h.runner.status()).realtimeConnected == false)
 
@@ -314,7 +322,9 @@ extension ConversationRunnerRobustnessTests {
         link.serverSends(ServerFrames.speechStopped("U1"))
         await h.waitForState(.processing)
         link.serverSends(ServerFrames.responseCreated("R1"))
-        link.serverSends(#"{"type":"response.output_audio.delta","event_id":"e","response_id":"R1","item_id":"A1","output_index":0,"content_index":0,"delta":"AAAA*AAAAAAAAAAA"}"#)
+        link.serverSends(
+            #"{"type":"response.output_audio.delta","event_id":"e","response_id":"R1","item_id":"A1","output_index":0,"content_index":0,"delta":"AAAA*AAAAAAAAAAA"}"#
+        )
         link.serverSends(ServerFrames.audioDelta("R1", "A1", samples: tone(milliseconds: 100, frequency: 660)))
         link.serverSends(ServerFrames.audioDone("R1", "A1"))
         link.serverSends(ServerFrames.responseDone("R1"))

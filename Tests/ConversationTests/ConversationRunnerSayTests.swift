@@ -1,9 +1,10 @@
-@testable import Conversation
 import AudioCore
 import Realtime
 import TestProcess
-import Testing
 import TestSupport
+import Testing
+
+@testable import Conversation
 
 /// `say` and the voice volume through the whole runner: over loopback to the Realtime stand-in, and with
 /// the fake transport for the failure cases.

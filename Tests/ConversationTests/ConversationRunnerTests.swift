@@ -1,8 +1,9 @@
-@testable import Conversation
 import AudioCore
 import Realtime
 import TestProcess
 import Testing
+
+@testable import Conversation
 
 /// The runner against the in-memory Realtime fake (real JSON both ways), a fake Jarvis, and a real
 /// mixer that the test renders.

@@ -1,6 +1,7 @@
-@testable import Conversation
 import AudioCore
 import Realtime
+
+@testable import Conversation
 
 /// Drives a `ConversationEngine` with a manual clock and keeps every effect it produced.
 struct EngineHarness {

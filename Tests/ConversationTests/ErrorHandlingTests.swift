@@ -1,6 +1,7 @@
-import Testing
-@testable import Conversation
 import Realtime
+import Testing
+
+@testable import Conversation
 
 @Suite struct ErrorHandlingTests {
     func processing() -> EngineHarness {
@@ -26,7 +27,8 @@ import Realtime
         var h = processing()
         // The tool finishes while a VAD response we have not seen yet is running.
         h.server(.responseCreated(ResponseInfo(id: "R1", status: "in_progress")))
-        h.server(.functionCallArgumentsDone(FunctionCall(responseID: "R1", itemID: "F1", callID: "c1", name: "ask_jarvis", arguments: #"{"query":"q"}"#)))
+        h.server(
+            .functionCallArgumentsDone(FunctionCall(responseID: "R1", itemID: "F1", callID: "c1", name: "ask_jarvis", arguments: #"{"query":"q"}"#)))
         h.server(.responseDone(ResponseInfo(id: "R1", status: "completed")), after: 10)
         h.handle(.toolFinished(callID: "c1", output: .success("ok")), after: 100)
         #expect(h.lastSent.last == .responseCreate(nil))

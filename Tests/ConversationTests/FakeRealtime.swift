@@ -1,7 +1,8 @@
-@testable import Conversation
 import Basics
 import Realtime
 import Synchronization
+
+@testable import Conversation
 
 /// An in-memory Realtime API for runner tests: client frames are recorded as the JSON text the runner
 /// sent; server frames are JSON text decoded with the real `ServerEventDecoder`, as a socket would.

@@ -1,6 +1,7 @@
-import Testing
-@testable import Conversation
 import Realtime
+import Testing
+
+@testable import Conversation
 
 @Suite struct HandsFreeTurnTests {
     @Test func tapStartsConversationWithPreRoll() {
@@ -41,10 +42,17 @@ import Realtime
         h.server(EngineHarness.delta("R1", "A1", samples: 24_000), after: 250)  // 350 ms after speech end
         #expect(h.state == .fillerSpeaking)
         #expect(h.last.contains(.enqueueVoice(itemID: "A1", audio: EngineHarness.audio(samples: 24_000))))
-        h.server(.functionCallArgumentsDone(FunctionCall(responseID: "R1", itemID: "F1", callID: "call_1", name: "ask_jarvis", arguments: #"{"query":"What's on my calendar tomorrow?"}"#)), after: 50)
+        h.server(
+            .functionCallArgumentsDone(
+                FunctionCall(
+                    responseID: "R1", itemID: "F1", callID: "call_1", name: "ask_jarvis", arguments: #"{"query":"What's on my calendar tomorrow?"}"#)),
+            after: 50)
         #expect(h.last.toolCalls.isEmpty, "tools run only after response.done")
         h.server(.outputAudioDone(responseID: "R1", itemID: "A1"))
-        h.server(.responseDone(ResponseInfo(id: "R1", status: "completed", usage: EngineHarness.usage(inAudio: 100, inText: 400, outAudio: 20, outText: 10))), after: 20)
+        h.server(
+            .responseDone(
+                ResponseInfo(id: "R1", status: "completed", usage: EngineHarness.usage(inAudio: 100, inText: 400, outAudio: 20, outText: 10))),
+            after: 20)
         #expect(h.last.toolCalls.map(\.0) == ["call_1"])
         #expect(h.last.toolCalls.first?.2 == #"{"query":"What's on my calendar tomorrow?"}"#)
         #expect(h.last.contains(earcon: .thinking))
@@ -57,10 +65,11 @@ import Realtime
         #expect(h.state == .waitingForJarvis)
 
         h.handle(.toolFinished(callID: "call_1", output: .success("You have a dentist at 10.")), after: 1_200)
-        #expect(h.lastSent == [
-            .conversationItemCreate(.functionCallOutput(callID: "call_1", output: "You have a dentist at 10.")),
-            .responseCreate(nil),
-        ])
+        #expect(
+            h.lastSent == [
+                .conversationItemCreate(.functionCallOutput(callID: "call_1", output: "You have a dentist at 10.")),
+                .responseCreate(nil)
+            ])
         #expect(h.state == .aiSpeaking)
         #expect(h.engine.armedTimers[.toolTimeout] == nil)
 
@@ -68,7 +77,9 @@ import Realtime
         h.server(EngineHarness.delta("R2", "A2", samples: 48_000), after: 300)
         #expect(h.state == .aiSpeaking)
         h.server(.outputAudioDone(responseID: "R2", itemID: "A2"))
-        h.server(.responseDone(ResponseInfo(id: "R2", status: "completed", usage: EngineHarness.usage(inAudio: 120, inText: 450, outAudio: 40))), after: 10)
+        h.server(
+            .responseDone(ResponseInfo(id: "R2", status: "completed", usage: EngineHarness.usage(inAudio: 120, inText: 450, outAudio: 40))), after: 10
+        )
         #expect(h.state == .aiSpeaking, "still playing the answer")
         h.handle(.voicePlayed(samples: 72_000), after: 2_000)
         #expect(h.state == .listening)
@@ -78,7 +89,8 @@ import Realtime
         #expect(metrics.answerAudioMs == 350 + 50 + 20 + 1_000 + 1_200 + 400)
         #expect(metrics.toolDurationsMs == [2_200])
         #expect(metrics.usage.inputTokens == 1_070 && metrics.usage.outputTokens == 70)
-        let expectedCost = RealtimeModels.pricing(for: RealtimeModels.defaultID).cost(of: EngineHarness.usage(inAudio: 220, inText: 850, outAudio: 60, outText: 10))
+        let expectedCost = RealtimeModels.pricing(for: RealtimeModels.defaultID).cost(
+            of: EngineHarness.usage(inAudio: 220, inText: 850, outAudio: 60, outText: 10))
         #expect(abs(metrics.estimatedCostUSD - expectedCost) < 1e-12)
         #expect(h.last.contains { if case .log(.info, let line) = $0 { line.hasPrefix("turn: first_audio_ms=350") } else { false } })
 
@@ -110,11 +122,12 @@ import Realtime
         #expect(!h.last.contains { if case .uplink = $0 { true } else { false } }, "typed requests need no microphone")
         h.handle(.realtimeConnected, after: 100)
         h.server(.sessionCreated(SessionInfo()), after: 10)
-        #expect(h.lastSent == [
-            RealtimeSessionSettings().sessionUpdate(tools: [AskJarvisTool.definition.functionTool], turnTaking: .text),
-            .conversationItemCreate(.message(role: .user, text: "What's the weather?")),
-            .responseCreate(nil),
-        ])
+        #expect(
+            h.lastSent == [
+                RealtimeSessionSettings().sessionUpdate(tools: [AskJarvisTool.definition.functionTool], turnTaking: .text),
+                .conversationItemCreate(.message(role: .user, text: "What's the weather?")),
+                .responseCreate(nil)
+            ])
         #expect(h.state == .processing)
     }
 

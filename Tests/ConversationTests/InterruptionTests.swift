@@ -1,6 +1,7 @@
-import Testing
-@testable import Conversation
 import Realtime
+import Testing
+
+@testable import Conversation
 
 @Suite struct InterruptionTests {
     /// Hands-free conversation with the assistant mid-answer: `samples` received for item A1 of response R1.
@@ -21,8 +22,9 @@ import Realtime
         var h = speaking(received: 48_000, played: 36_000)
         h.server(.speechStarted(audioStartMs: 5_000, itemID: "U2"), after: 10)
         #expect(h.last.contains(.flushVoice))
-        #expect(h.lastSent == [.responseCancel(responseID: nil), .conversationItemTruncate(itemID: "A1", contentIndex: 0, audioEndMs: 1_500)],
-                "interrupt_response is off: the appliance cancels the response itself")
+        #expect(
+            h.lastSent == [.responseCancel(responseID: nil), .conversationItemTruncate(itemID: "A1", contentIndex: 0, audioEndMs: 1_500)],
+            "interrupt_response is off: the appliance cancels the response itself")
         #expect(h.state == .userSpeaking)
         // Late audio of the interrupted response is not played.
         h.server(EngineHarness.delta("R1", "A1", samples: 2_400), after: 5)
@@ -41,7 +43,8 @@ import Realtime
     @Test func truncateCountsOnlyTheCurrentItem() {
         // A filler item (0.5 s, fully played) then the answer item in a later response on the same channel.
         var h = speaking(received: 12_000, played: 12_000, audioDone: true)
-        h.server(.functionCallArgumentsDone(FunctionCall(responseID: "R1", itemID: "F1", callID: "c1", name: "ask_jarvis", arguments: #"{"query":"q"}"#)))
+        h.server(
+            .functionCallArgumentsDone(FunctionCall(responseID: "R1", itemID: "F1", callID: "c1", name: "ask_jarvis", arguments: #"{"query":"q"}"#)))
         h.server(.responseDone(ResponseInfo(id: "R1", status: "completed")), after: 5)
         #expect(h.state == .waitingForJarvis)
         h.handle(.toolFinished(callID: "c1", output: .success("answer")), after: 500)
@@ -70,11 +73,12 @@ import Realtime
             default: false
             }
         }
-        #expect(relevant == [
-            .send(.responseCancel(responseID: nil)),
-            .flushVoice,
-            .send(.conversationItemTruncate(itemID: "A1", contentIndex: 0, audioEndMs: 1_000)),
-        ])
+        #expect(
+            relevant == [
+                .send(.responseCancel(responseID: nil)),
+                .flushVoice,
+                .send(.conversationItemTruncate(itemID: "A1", contentIndex: 0, audioEndMs: 1_000))
+            ])
         #expect(h.state == .processing, "waits for the cancelled response's response.done")
         h.server(.responseDone(ResponseInfo(id: "R1", status: "cancelled", statusReason: "client_cancelled")), after: 50)
         #expect(h.state == .listening)
@@ -86,7 +90,8 @@ import Realtime
     @Test func tapPriorityIsSpeechThenJarvisThenMedia() {
         var h = speaking(received: 24_000, played: 6_000, audioDone: true)
         h.handle(.mediaChanged(playing: true))
-        h.server(.functionCallArgumentsDone(FunctionCall(responseID: "R1", itemID: "F1", callID: "c1", name: "ask_jarvis", arguments: #"{"query":"q"}"#)))
+        h.server(
+            .functionCallArgumentsDone(FunctionCall(responseID: "R1", itemID: "F1", callID: "c1", name: "ask_jarvis", arguments: #"{"query":"q"}"#)))
         h.server(.responseDone(ResponseInfo(id: "R1", status: "completed")), after: 5)
         #expect(h.last.toolCalls.map(\.0) == ["c1"])
         #expect(h.state == .fillerSpeaking)
@@ -136,15 +141,17 @@ import Realtime
 
     @Test func toolTimeoutAnswersTheModel() {
         var h = speaking(received: 2_400, played: 2_400, audioDone: true)
-        h.server(.functionCallArgumentsDone(FunctionCall(responseID: "R1", itemID: "F1", callID: "c1", name: "ask_jarvis", arguments: #"{"query":"q"}"#)))
+        h.server(
+            .functionCallArgumentsDone(FunctionCall(responseID: "R1", itemID: "F1", callID: "c1", name: "ask_jarvis", arguments: #"{"query":"q"}"#)))
         h.server(.responseDone(ResponseInfo(id: "R1", status: "completed")), after: 5)
         #expect(h.state == .waitingForJarvis)
         h.fire(.toolTimeout)
         #expect(h.last.contains(.cancelTool(callID: "c1")))
-        #expect(h.lastSent == [
-            .conversationItemCreate(.functionCallOutput(callID: "c1", output: ConversationConfiguration().toolTimeoutMessage)),
-            .responseCreate(nil),
-        ])
+        #expect(
+            h.lastSent == [
+                .conversationItemCreate(.functionCallOutput(callID: "c1", output: ConversationConfiguration().toolTimeoutMessage)),
+                .responseCreate(nil)
+            ])
         #expect(h.state == .aiSpeaking)
     }
 
@@ -157,21 +164,24 @@ import Realtime
 
     @Test func toolResultWhileUserSpeaksWaitsForTheirTurn() {
         var h = speaking(received: 2_400, played: 2_400, audioDone: true)
-        h.server(.functionCallArgumentsDone(FunctionCall(responseID: "R1", itemID: "F1", callID: "c1", name: "ask_jarvis", arguments: #"{"query":"q"}"#)))
+        h.server(
+            .functionCallArgumentsDone(FunctionCall(responseID: "R1", itemID: "F1", callID: "c1", name: "ask_jarvis", arguments: #"{"query":"q"}"#)))
         h.server(.responseDone(ResponseInfo(id: "R1", status: "completed")), after: 5)
         #expect(h.state == .waitingForJarvis)
         h.server(.speechStarted(audioStartMs: 9_000, itemID: "U2"), after: 500)
         #expect(h.state == .userSpeaking)
         h.handle(.toolFinished(callID: "c1", output: .success("answer")), after: 300)
-        #expect(h.lastSent == [.conversationItemCreate(.functionCallOutput(callID: "c1", output: "answer"))],
-                "no response.create while the user talks; the response to their turn will see the output")
+        #expect(
+            h.lastSent == [.conversationItemCreate(.functionCallOutput(callID: "c1", output: "answer"))],
+            "no response.create while the user talks; the response to their turn will see the output")
         h.server(.speechStopped(audioEndMs: 10_000, itemID: "U2"), after: 700)
         #expect(h.lastSent == [.responseCreate(nil)], "one response for their turn; it sees the output too")
         #expect(h.state == .processing)
 
         // If the user's turn is dropped instead (tap), the owed answer is requested.
         var g = speaking(received: 2_400, played: 2_400, audioDone: true)
-        g.server(.functionCallArgumentsDone(FunctionCall(responseID: "R1", itemID: "F1", callID: "c1", name: "ask_jarvis", arguments: #"{"query":"q"}"#)))
+        g.server(
+            .functionCallArgumentsDone(FunctionCall(responseID: "R1", itemID: "F1", callID: "c1", name: "ask_jarvis", arguments: #"{"query":"q"}"#)))
         g.server(.responseDone(ResponseInfo(id: "R1", status: "completed")), after: 5)
         g.server(.speechStarted(audioStartMs: 9_000, itemID: "U2"), after: 500)
         g.handle(.toolFinished(callID: "c1", output: .success("answer")), after: 300)

@@ -1,8 +1,9 @@
-@testable import Conversation
 import Glibc
 import Synchronization
 import TestProcess
 import Testing
+
+@testable import Conversation
 
 /// Timers and alarms outside the engine: two clocks stepped by hand, the state file, and the scheduler.
 @Suite struct KitchenTimersTests {
@@ -11,8 +12,9 @@ import Testing
         let monotonic = Mutex<Int64>(1_000)
         let wall = Mutex<Int64>(1_780_000_000_000)
         var clocks: KitchenTimers.Clocks {
-            KitchenTimers.Clocks(monotonic: { EngineTime(milliseconds: self.monotonic.withLock { $0 }) },
-                                 wallEpochMilliseconds: { self.wall.withLock { $0 } })
+            KitchenTimers.Clocks(
+                monotonic: { EngineTime(milliseconds: self.monotonic.withLock { $0 }) },
+                wallEpochMilliseconds: { self.wall.withLock { $0 } })
         }
         func advance(_ ms: Int64) {
             monotonic.withLock { $0 += ms }
@@ -86,8 +88,9 @@ import Testing
             var fields = tm()
             localtime_r(&seconds, &fields)
             #expect(due > start && due - start <= 25 * 3_600_000)
-            #expect((Int(fields.tm_hour), Int(fields.tm_min)) == (hour, minute) || (hour == 2 && fields.tm_hour == 3),
-                    "\(hour):\(minute) -> \(fields.tm_hour):\(fields.tm_min)")
+            #expect(
+                (Int(fields.tm_hour), Int(fields.tm_min)) == (hour, minute) || (hour == 2 && fields.tm_hour == 3),
+                "\(hour):\(minute) -> \(fields.tm_hour):\(fields.tm_min)")
         }
         #expect(KitchenTimers.timeOfDay("7:05")! == (7, 5) && KitchenTimers.timeOfDay("24:00") == nil && KitchenTimers.timeOfDay("7") == nil)
     }

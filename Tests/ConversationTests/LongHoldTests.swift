@@ -1,6 +1,7 @@
-@testable import Conversation
 import Realtime
 import Testing
+
+@testable import Conversation
 
 /// The long hold resets Jarvis only when the hold was silent (issue #4).
 @Suite struct LongHoldTests {

@@ -1,8 +1,9 @@
-@testable import Conversation
 import AudioCore
 import Logging
 import Realtime
 import TestSupport
+
+@testable import Conversation
 
 /// The runner with the media tools over a fake player, talking to the Realtime stand-in over loopback.
 struct MediaLoopback {
@@ -13,8 +14,10 @@ struct MediaLoopback {
     /// - Parameters:
     ///   - calls: the function calls the stand-in's model makes in one turn, in order.
     ///   - answerAudio: what it says afterwards (24 kHz).
-    static func start(calls: [ScriptedFunctionCall], answerAudio: [Int16],
-                      earcons: @escaping @Sendable (Earcon) -> [Int16]? = RunnerHarness.testEarcons) async throws -> MediaLoopback {
+    static func start(
+        calls: [ScriptedFunctionCall], answerAudio: [Int16],
+        earcons: @escaping @Sendable (Earcon) -> [Int16]? = RunnerHarness.testEarcons
+    ) async throws -> MediaLoopback {
         var script = RealtimeStandInScript()
         script.functionCalls = calls
         script.answerAudio = answerAudio

@@ -1,8 +1,9 @@
-@testable import Conversation
 import Basics
 import Media
 import Realtime
 import Testing
+
+@testable import Conversation
 
 @Suite struct MediaToolsTests {
     let player = FakeMediaPlayer()
@@ -15,10 +16,11 @@ import Testing
     }
 
     @Test func registersTheSeedsToolsInOrderWithTypedSchemas() throws {
-        #expect(registry.order == [
-            "play_audio", "pause_playback", "resume_playback", "stop_playback", "skip_track", "get_now_playing",
-            "set_volume", "duck_audio", "enqueue", "clear_queue", "play_station", "play_podcast",
-        ])
+        #expect(
+            registry.order == [
+                "play_audio", "pause_playback", "resume_playback", "stop_playback", "skip_track", "get_now_playing",
+                "set_volume", "duck_audio", "enqueue", "clear_queue", "play_station", "play_podcast"
+            ])
         #expect(registry.quietToolNames == Set(registry.order), "every media tool answers at once")
         let play = try #require(registry.tools["play_audio"]?.definition.schema)
         #expect(play["required"] == ["title", "url"] || play["required"] == ["url", "title"])
@@ -31,7 +33,9 @@ import Testing
     }
 
     @Test func playAudioPlaysWhatJarvisPicked() async {
-        let (output, json) = await run("play_audio", #"{"url":"https://example.org/ep147.mp3","title":"Darknet Diaries ep 147","type":"podcast","reason":"extra keys are ignored"}"#)
+        let (output, json) = await run(
+            "play_audio",
+            #"{"url":"https://example.org/ep147.mp3","title":"Darknet Diaries ep 147","type":"podcast","reason":"extra keys are ignored"}"#)
         #expect(output.succeeded)
         #expect(await player.calls == ["play https://example.org/ep147.mp3 Darknet Diaries ep 147 podcast"])
         #expect(json?["status"] == "playing" && json?["title"] == "Darknet Diaries ep 147" && json?["type"] == "podcast")
@@ -97,10 +101,12 @@ import Testing
         _ = await run("play_audio", #"{"url":"https://ice.somafm.com/groovesalad-128-mp3","title":"Groove Salad","type":"radio"}"#)
         _ = await run("enqueue", #"{"url":"https://x.org/next.mp3","title":"Next"}"#)
         await player.set(streamTitle: "Boards of Canada - Dayvan Cowboy", position: 125.4, duration: nil)
-        await player.set(history: (1...8).map {
-            MediaHistoryEntry(item: MediaItem(url: "https://x.org/\($0).mp3", title: "Old \($0)", kind: .music),
-                              startedAt: 1_763_700_000 + Int64($0), playedSeconds: 61.6, streamTitles: ["a", "b", "c", "d"])
-        })
+        await player.set(
+            history: (1...8).map {
+                MediaHistoryEntry(
+                    item: MediaItem(url: "https://x.org/\($0).mp3", title: "Old \($0)", kind: .music),
+                    startedAt: 1_763_700_000 + Int64($0), playedSeconds: 61.6, streamTitles: ["a", "b", "c", "d"])
+            })
         let (output, json) = await run("get_now_playing")
         #expect(output.succeeded)
         #expect(json?["state"] == "playing" && json?["title"] == "Groove Salad" && json?["type"] == "radio")

@@ -1,7 +1,8 @@
-import Testing
-@testable import Conversation
 import Basics
 import Realtime
+import Testing
+
+@testable import Conversation
 
 /// The microphone privacy mute in the engine: while it is on, nothing that listens starts, so no uplink
 /// capture or stream is ever asked for; a tap or a hold says the microphone is off instead.

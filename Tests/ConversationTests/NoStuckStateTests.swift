@@ -1,6 +1,7 @@
-import Testing
-@testable import Conversation
 import Realtime
+import Testing
+
+@testable import Conversation
 
 /// Property: from every reachable state, with no further input, the engine's own timers bring it back to
 /// idle; and in every non-idle state at least one timer is armed. Explored with seeded random walks.
@@ -26,10 +27,12 @@ import Realtime
         let flow: [ConversationEvent] = [
             .server(.responseCreated(ResponseInfo(id: response, status: "in_progress"))),
             .server(EngineHarness.delta(response, item, samples: 240 * (1 + r.below(20)))),
-            .server(.functionCallArgumentsDone(FunctionCall(responseID: response, itemID: "F", callID: call, name: "ask_jarvis", arguments: #"{"query":"x"}"#))),
+            .server(
+                .functionCallArgumentsDone(
+                    FunctionCall(responseID: response, itemID: "F", callID: call, name: "ask_jarvis", arguments: #"{"query":"x"}"#))),
             .server(.responseDone(ResponseInfo(id: response, status: "completed"))),
             .toolFinished(callID: call, output: .success("ok")),
-            .voicePlayed(samples: 240 * r.below(40)),
+            .voicePlayed(samples: 240 * r.below(40))
         ]
         if r.below(2) == 0 { return r.pick(flow) }
         let choices: [ConversationEvent] = [
@@ -41,15 +44,20 @@ import Realtime
             .server(.responseCreated(ResponseInfo(id: response, status: "in_progress"))),
             .server(EngineHarness.delta(response, item, samples: 240 * (1 + r.below(20)))),
             .server(.outputAudioDone(responseID: response, itemID: item)),
-            .server(.functionCallArgumentsDone(FunctionCall(responseID: response, itemID: "F", callID: call, name: "ask_jarvis", arguments: #"{"query":"x"}"#))),
-            .server(.responseDone(ResponseInfo(id: response, status: r.pick(["completed", "cancelled", "failed"]), usage: EngineHarness.usage(inAudio: 10, outAudio: 10)))),
+            .server(
+                .functionCallArgumentsDone(
+                    FunctionCall(responseID: response, itemID: "F", callID: call, name: "ask_jarvis", arguments: #"{"query":"x"}"#))),
+            .server(
+                .responseDone(
+                    ResponseInfo(
+                        id: response, status: r.pick(["completed", "cancelled", "failed"]), usage: EngineHarness.usage(inAudio: 10, outAudio: 10)))),
             .server(.error(RealtimeError(code: r.pick(Array(RealtimeError.benignCodes) + ["invalid_value", "session_expired"]), message: "m"))),
             .server(.unknown(type: "conversation.created")),
             .toolFinished(callID: call, output: r.below(2) == 0 ? .success("ok") : .failure("offline")),
             .timerFired(r.pick(TimerID.allCases)),
             .voicePlayed(samples: 240 * r.below(400)),
             .mediaChanged(playing: r.below(2) == 0),
-            .announce("That was A. Next up: B."), .userSpeechDetected, .resetJarvis,
+            .announce("That was A. Next up: B."), .userSpeechDetected, .resetJarvis
         ]
         // The near-end detector only exists with the service's barge-in rule.
         let detector: [ConversationEvent] = h.engine.configuration.bargeIn.localDetector ? [.nearEndSpeech(r.below(2) == 0)] : []
@@ -67,8 +75,9 @@ import Realtime
     func timersAlwaysReturnToIdle(seed: UInt64) {
         var r = Random(state: seed)
         // Odd seeds run the service's barge-in rule (local near-end detector), even ones the server-VAD rule.
-        var h = EngineHarness(configuration: .init(
-            tools: [AskJarvisTool.definition.functionTool], bargeIn: BargeInRule(localDetector: seed % 2 == 1)))
+        var h = EngineHarness(
+            configuration: .init(
+                tools: [AskJarvisTool.definition.functionTool], bargeIn: BargeInRule(localDetector: seed % 2 == 1)))
         var visited = Set<ConversationState>()
         var checked = 0
         for step in 0..<1_000 {

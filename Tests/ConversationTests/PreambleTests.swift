@@ -1,6 +1,7 @@
-import Testing
-@testable import Conversation
 import Realtime
+import Testing
+
+@testable import Conversation
 
 /// Reasoning models speak a preamble: one response carries several assistant audio items (a short
 /// preamble, then the answer). Each plays in order; a stop truncates the item being heard at what was heard
@@ -51,11 +52,12 @@ import Realtime
         var h = preambleThenAnswer(played: 12_000)
         h.server(.speechStarted(audioStartMs: 5_000, itemID: "U2"), after: 10)
         #expect(h.last.contains(.flushVoice))
-        #expect(h.lastSent == [
-            .responseCancel(responseID: nil),
-            .conversationItemTruncate(itemID: "P1", contentIndex: 0, audioEndMs: 500),
-            .conversationItemDelete(itemID: "A1"),
-        ])
+        #expect(
+            h.lastSent == [
+                .responseCancel(responseID: nil),
+                .conversationItemTruncate(itemID: "P1", contentIndex: 0, audioEndMs: 500),
+                .conversationItemDelete(itemID: "A1")
+            ])
         #expect(h.state == .userSpeaking)
         h.server(EngineHarness.delta("R1", "A1", samples: 2_400), after: 5)
         #expect(h.last.isEmpty, "late audio of the stopped response is dropped")
@@ -76,11 +78,12 @@ import Realtime
     @Test func beforeAnythingWasHeardTheFirstItemIsCutAtZeroAndTheRestDeleted() {
         var h = preambleThenAnswer(played: 0)
         h.handle(.button(.tap(pressedAt: h.now)), after: 10)
-        #expect(h.lastSent == [
-            .responseCancel(responseID: nil),
-            .conversationItemTruncate(itemID: "P1", contentIndex: 0, audioEndMs: 0),
-            .conversationItemDelete(itemID: "A1"),
-        ])
+        #expect(
+            h.lastSent == [
+                .responseCancel(responseID: nil),
+                .conversationItemTruncate(itemID: "P1", contentIndex: 0, audioEndMs: 0),
+                .conversationItemDelete(itemID: "A1")
+            ])
     }
 
     /// A filler response still playing while the answer's response has arrived: the filler is cut where
@@ -90,10 +93,11 @@ import Realtime
         h.server(.responseCreated(ResponseInfo(id: "R2", status: "in_progress")), after: 10)
         h.server(EngineHarness.delta("R2", "B1", samples: 24_000), after: 10)
         h.handle(.button(.tap(pressedAt: h.now)), after: 10)
-        #expect(h.lastSent == [
-            .responseCancel(responseID: nil),
-            .conversationItemTruncate(itemID: "P1", contentIndex: 0, audioEndMs: 250),
-            .conversationItemDelete(itemID: "A1"), .conversationItemDelete(itemID: "B1"),
-        ])
+        #expect(
+            h.lastSent == [
+                .responseCancel(responseID: nil),
+                .conversationItemTruncate(itemID: "P1", contentIndex: 0, audioEndMs: 250),
+                .conversationItemDelete(itemID: "A1"), .conversationItemDelete(itemID: "B1")
+            ])
     }
 }

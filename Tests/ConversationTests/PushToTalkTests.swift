@@ -1,6 +1,7 @@
-import Testing
-@testable import Conversation
 import Realtime
+import Testing
+
+@testable import Conversation
 
 @Suite struct PushToTalkTests {
     @Test func holdConnectsWithoutVADAndCommitsOnRelease() {
@@ -78,12 +79,13 @@ import Realtime
         h.server(EngineHarness.delta("R1", "A1", samples: 24_000), after: 100)
         h.handle(.voicePlayed(samples: 6_000), after: 250)
         h.handle(.button(.holdStarted(pressedAt: h.now)), after: 400)
-        #expect(h.lastSent == [
-            .responseCancel(responseID: nil),
-            .conversationItemTruncate(itemID: "A1", contentIndex: 0, audioEndMs: 250),
-            RealtimeSessionSettings().turnTakingUpdate(.pushToTalk),
-            .inputAudioBufferClear,
-        ])
+        #expect(
+            h.lastSent == [
+                .responseCancel(responseID: nil),
+                .conversationItemTruncate(itemID: "A1", contentIndex: 0, audioEndMs: 250),
+                RealtimeSessionSettings().turnTakingUpdate(.pushToTalk),
+                .inputAudioBufferClear
+            ])
         #expect(h.last.contains(.flushVoice))
         #expect(h.engine.turnTaking == .pushToTalk)
         #expect(h.state == .userSpeaking)

@@ -1,6 +1,7 @@
-import Testing
-@testable import Conversation
 import Realtime
+import Testing
+
+@testable import Conversation
 
 /// The quiet period ends a hands-free conversation, but not while the local near-end detector hears the
 /// user and the server's VAD has yet to report his turn (a slow network or server): then once more, a
@@ -33,8 +34,12 @@ import Realtime
         h.handle(.nearEndSpeech(false), after: 1_500)  // he stopped talking 9.5 s in
         #expect(h.fireNextTimer() == .quietPeriod)
         #expect(h.state == .listening, "he talked 500 ms ago")
-        #expect(h.last.contains(.log(.info, "quiet period over, but someone near the device talked 500 ms ago: "
-                                     + "waiting 9500 ms more for the server to hear a turn")))
+        #expect(
+            h.last.contains(
+                .log(
+                    .info,
+                    "quiet period over, but someone near the device talked 500 ms ago: "
+                        + "waiting 9500 ms more for the server to hear a turn")))
         #expect(h.engine.armedTimers[.quietPeriod] == start + .milliseconds(19_500))
         // The server's turn arrives late: the conversation goes on as usual.
         h.server(.speechStarted(audioStartMs: 8_000, itemID: "U1"), after: 3_000)
@@ -48,8 +53,12 @@ import Realtime
         #expect(h.fireNextTimer() == .quietPeriod)
         #expect(h.state == .listening)
         #expect(h.engine.armedTimers[.quietPeriod] == start + .milliseconds(20_000), "still talking: a whole period from now")
-        #expect(h.last.contains(.log(.info, "quiet period over, but someone near the device is talking: "
-                                     + "waiting 10000 ms more for the server to hear a turn")))
+        #expect(
+            h.last.contains(
+                .log(
+                    .info,
+                    "quiet period over, but someone near the device is talking: "
+                        + "waiting 10000 ms more for the server to hear a turn")))
         // A sound the server never takes for speech goes on: the conversation ends the second time.
         h.handle(.nearEndSpeech(false), after: 9_000)
         h.handle(.nearEndSpeech(true), after: 500)

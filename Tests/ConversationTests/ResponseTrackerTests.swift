@@ -1,5 +1,6 @@
-@testable import Conversation
 import Testing
+
+@testable import Conversation
 
 /// The response in flight as one phase: request, created, done; deferral while one is active; stops
 /// before and after the id is known; giving up.

@@ -1,4 +1,3 @@
-@testable import Conversation
 import AudioCore
 import Basics
 import Glibc
@@ -8,6 +7,8 @@ import Synchronization
 import TestProcess
 import TestSupport
 import Testing
+
+@testable import Conversation
 
 /// A `ConversationRunner` wired to a real `MixerConversationAudio` (48 kHz stereo mixer, no device: the
 /// test renders it), a transport of the test's choice and a tool registry, with LED/metrics hooks and
@@ -44,10 +45,12 @@ final class RunnerHarness: Sendable {
             errorHold: .milliseconds(300))
     }
 
-    init(transport: any RealtimeTransport, tools: ToolRegistry, jarvis: (any JarvisAsking)?,
-         engine: ConversationConfiguration = RunnerHarness.fastEngine(), clock: RunnerClock = .continuous,
-         tickInterval: Duration = .milliseconds(10), logTranscripts: Bool = false, ducking: MediaDuckingControl? = nil,
-         earcons: @escaping @Sendable (Earcon) -> [Int16]? = RunnerHarness.testEarcons) throws {
+    init(
+        transport: any RealtimeTransport, tools: ToolRegistry, jarvis: (any JarvisAsking)?,
+        engine: ConversationConfiguration = RunnerHarness.fastEngine(), clock: RunnerClock = .continuous,
+        tickInterval: Duration = .milliseconds(10), logTranscripts: Bool = false, ducking: MediaDuckingControl? = nil,
+        earcons: @escaping @Sendable (Earcon) -> [Int16]? = RunnerHarness.testEarcons
+    ) throws {
         mixer = Mixer(configuration: Mixer.Configuration(format: Self.deviceFormat))
         captureRing = SPSCRing(capacity: 24_000 * 4, zero: 0)
         let delay = deviceDelay
@@ -161,7 +164,6 @@ final class Locked<Value: Sendable>: Sendable {
     init(_ value: Value) { mutex = Mutex(value) }
     func withLock<R: Sendable>(_ body: (inout Value) -> R) -> R { mutex.withLock { body(&$0) } }
 }
-
 
 /// Fake Jarvis for tests that don't need the HTTP stand-in.
 actor ScriptedJarvis: JarvisAsking {

@@ -1,8 +1,9 @@
-@testable import Conversation
 import Realtime
 import Synchronization
 import TestProcess
 import Testing
+
+@testable import Conversation
 
 /// The runner loop's state, grouped by concern: the Realtime connection's generations and retry
 /// decisions, its tasks with tokens (timers on a manual clock), and the voice channel's progress.

@@ -1,6 +1,7 @@
-@testable import Conversation
 import Realtime
 import Testing
+
+@testable import Conversation
 
 /// The owner's announcement (`ctl say`) in the engine, with the manual clock: read verbatim, reported
 /// once played out, failed with a plain reason otherwise.

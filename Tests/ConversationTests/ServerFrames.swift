@@ -42,7 +42,8 @@ enum ServerFrames {
 
     static func functionCallDone(_ responseID: String, callID: String, query: String) -> String {
         let arguments = JSONValue.object(["query": .string(query)]).jsonText
-        return #"{"type":"response.function_call_arguments.done","event_id":"e","response_id":"\#(responseID)","item_id":"F_\#(callID)","output_index":1,"call_id":"\#(callID)","name":"ask_jarvis","arguments":\#(quoted(arguments))}"#
+        return
+            #"{"type":"response.function_call_arguments.done","event_id":"e","response_id":"\#(responseID)","item_id":"F_\#(callID)","output_index":1,"call_id":"\#(callID)","name":"ask_jarvis","arguments":\#(quoted(arguments))}"#
     }
 
     /// A call of any tool by name: `arguments.done` and the `response.done` that carries it.
@@ -50,21 +51,26 @@ enum ServerFrames {
         let item = #""item_id":"F_\#(callID)","output_index":0,"call_id":"\#(callID)","name":"\#(name)","arguments":\#(quoted(arguments))"#
         return [
             #"{"type":"response.function_call_arguments.done","event_id":"e","response_id":"\#(responseID)",\#(item)}"#,
-            #"{"type":"response.done","event_id":"e","response":{"object":"realtime.response","id":"\#(responseID)","status":"completed","status_details":null,"output":[{"id":"F_\#(callID)","type":"function_call","status":"completed","name":"\#(name)","call_id":"\#(callID)","arguments":\#(quoted(arguments))}],"usage":\#(usage)}}"#,
+            #"{"type":"response.done","event_id":"e","response":{"object":"realtime.response","id":"\#(responseID)","status":"completed","status_details":null,"output":[{"id":"F_\#(callID)","type":"function_call","status":"completed","name":"\#(name)","call_id":"\#(callID)","arguments":\#(quoted(arguments))}],"usage":\#(usage)}}"#
         ]
     }
 
     static let usage =
         #"{"total_tokens":253,"input_tokens":180,"output_tokens":73,"input_token_details":{"text_tokens":120,"audio_tokens":60,"image_tokens":0,"cached_tokens":64,"cached_tokens_details":{"text_tokens":64,"audio_tokens":0,"image_tokens":0}},"output_token_details":{"text_tokens":20,"audio_tokens":53}}"#
 
-    static func responseDone(_ id: String, status: String = "completed", reason: String? = nil, functionCall: (callID: String, query: String)? = nil) -> String {
+    static func responseDone(_ id: String, status: String = "completed", reason: String? = nil, functionCall: (callID: String, query: String)? = nil)
+        -> String
+    {
         var output: [String] = []
         if let call = functionCall {
             let arguments = JSONValue.object(["query": .string(call.query)]).jsonText
-            output.append(#"{"id":"F_\#(call.callID)","type":"function_call","status":"completed","name":"ask_jarvis","call_id":"\#(call.callID)","arguments":\#(quoted(arguments))}"#)
+            output.append(
+                #"{"id":"F_\#(call.callID)","type":"function_call","status":"completed","name":"ask_jarvis","call_id":"\#(call.callID)","arguments":\#(quoted(arguments))}"#
+            )
         }
         let details = reason.map { #"{"type":"\#(status)","reason":"\#($0)"}"# } ?? "null"
-        return #"{"type":"response.done","event_id":"e","response":{"object":"realtime.response","id":"\#(id)","status":"\#(status)","status_details":\#(details),"output":[\#(output.joined(separator: ","))],"usage":\#(usage)}}"#
+        return
+            #"{"type":"response.done","event_id":"e","response":{"object":"realtime.response","id":"\#(id)","status":"\#(status)","status_details":\#(details),"output":[\#(output.joined(separator: ","))],"usage":\#(usage)}}"#
     }
 
     static func error(code: String, message: String) -> String {

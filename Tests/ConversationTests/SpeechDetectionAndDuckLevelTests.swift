@@ -1,8 +1,9 @@
-@testable import Conversation
 import AudioCore
 import Glibc
 import Realtime
 import Testing
+
+@testable import Conversation
 
 /// The uplink's speech gate (for the silent long hold) and `duck_audio`'s level in the ducking.
 @Suite struct SpeechDetectionAndDuckLevelTests {

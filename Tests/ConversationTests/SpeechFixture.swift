@@ -27,7 +27,8 @@ enum SpeechFixture {
             unlink(base + ".wav")
             unlink(base + ".raw")
         }
-        let command = "espeak-ng -v en-us -s 165 -w \(base).wav \"\(text)\" && "
+        let command =
+            "espeak-ng -v en-us -s 165 -w \(base).wav \"\(text)\" && "
             + "sox -D \(base).wav -r 24000 -c 1 -b 16 -e signed-integer -t raw \(base).raw"
         guard system(command) == 0 else { throw Failure(description: "espeak-ng/sox failed: \(command)") }
         guard let file = fopen(base + ".raw", "rb") else { throw Failure(description: "no output from sox") }

@@ -1,6 +1,7 @@
-import Testing
-@testable import Conversation
 import Realtime
+import Testing
+
+@testable import Conversation
 
 /// `status.cost_usd`: the engine's running total, and what of it was spent since the owner's midnight.
 @Suite struct SpendingLedgerTests {

@@ -1,7 +1,8 @@
-import Testing
-@testable import Conversation
 import Basics
 import Realtime
+import Testing
+
+@testable import Conversation
 
 /// Timers going off, in the engine: the sound repeats with media ducked, what rang is said, and a tap,
 /// `ctl timer stop` or the cap silences it.
@@ -46,8 +47,9 @@ import Realtime
         var h = EngineHarness()
         h.handle(.timersRang([Self.ring("pasta")]))
         h.fire(.timerSay)
-        h.handle(.realtimeFailed(RealtimeDisconnect(kind: .transient, reason: .unreachable(host: "api.openai.com", .connectionRefused)), fatal: true),
-                 after: 100)
+        h.handle(
+            .realtimeFailed(RealtimeDisconnect(kind: .transient, reason: .unreachable(host: "api.openai.com", .connectionRefused)), fatal: true),
+            after: 100)
         #expect(!h.last.contains(.unduckMedia), "the API is unreachable: the sound alone goes on, media stays down")
         #expect(h.engine.ringing != nil)
         h.handle(.stopRinging, after: 200)
@@ -58,7 +60,8 @@ import Realtime
         var h = EngineHarness(configuration: ConversationConfiguration(ringCap: .seconds(20)))
         h.handle(.timersRang([Self.ring("pasta"), Self.ring(nil, id: "2", late: 720)]))
         #expect(h.last.contains { if case .log(.notice, let line) = $0 { line.contains("the pasta timer and timer 2") } else { false } })
-        #expect(ConversationEngine.sentence(for: [Self.ring("pasta"), Self.ring(nil, id: "2", late: 720)])
+        #expect(
+            ConversationEngine.sentence(for: [Self.ring("pasta"), Self.ring(nil, id: "2", late: 720)])
                 == "Time's up: the pasta timer and timer 2. They went off 12 minutes ago, while the speaker was off.")
         h.fire(.ringCap)
         #expect(h.engine.ringing == nil)

@@ -1,10 +1,11 @@
 import Basics
-import Media
-import Testing
-@testable import Conversation
 import Jarvis
+import Media
 import Realtime
 import Synchronization
+import Testing
+
+@testable import Conversation
 
 final class FakeJarvis: JarvisAsking {
     let queries = Mutex<[String]>([])
@@ -21,7 +22,7 @@ struct SetVolumeTool: Tool {
         name: "set_volume", description: "Set the media volume.",
         parameters: [
             .number("level", "0.0 to 1.0", minimum: 0, maximum: 1),
-            .string("curve", "fade shape", allowed: ["linear", "smooth"], required: false),
+            .string("curve", "fade shape", allowed: ["linear", "smooth"], required: false)
         ])
     func run(_ arguments: ToolArguments) async -> ToolOutput {
         .success(#"{"volume":\#(arguments.number("level") ?? -1),"curve":"\#(arguments.string("curve") ?? "none")"}"#)
@@ -30,24 +31,27 @@ struct SetVolumeTool: Tool {
 
 @Suite struct ToolRegistryTests {
     @Test func askJarvisDefinitionIsTheSeedsToolVerbatim() throws {
-        let seed = try #require(JSONValue.parse(#"""
-            {
-              "type": "function",
-              "name": "ask_jarvis",
-              "description": "Routes any meaningful user request to the Jarvis AI agent backend running on Sam's homelab. Use this tool for EVERY real question, task, or request. Do not attempt to answer from your own knowledge.",
-              "parameters": {
-                "type": "object",
-                "properties": {
-                  "query": {
-                    "type": "string",
-                    "description": "The user's complete request in natural language, including all relevant context they stated (names, dates, quantities, locations). Do not abbreviate or reframe."
+        let seed = try #require(
+            JSONValue.parse(
+                #"""
+                {
+                  "type": "function",
+                  "name": "ask_jarvis",
+                  "description": "Routes any meaningful user request to the Jarvis AI agent backend running on Sam's homelab. Use this tool for EVERY real question, task, or request. Do not attempt to answer from your own knowledge.",
+                  "parameters": {
+                    "type": "object",
+                    "properties": {
+                      "query": {
+                        "type": "string",
+                        "description": "The user's complete request in natural language, including all relevant context they stated (names, dates, quantities, locations). Do not abbreviate or reframe."
+                      }
+                    },
+                    "required": ["query"]
                   }
-                },
-                "required": ["query"]
-              }
-            }
-            """#))
-        let encoded = try #require(JSONValue.parse(ClientEvent.sessionUpdate(SessionConfiguration(tools: [AskJarvisTool.definition.functionTool])).jsonText()))
+                }
+                """#))
+        let encoded = try #require(
+            JSONValue.parse(ClientEvent.sessionUpdate(SessionConfiguration(tools: [AskJarvisTool.definition.functionTool])).jsonText()))
         #expect(encoded["session"]?["tools"] == .array([seed]))
     }
 
@@ -77,7 +81,7 @@ struct SetVolumeTool: Tool {
         ("{}", "\"query\" is missing"),
         (#"{"query":null}"#, "\"query\" is missing"),
         (#"{"query":42}"#, "\"query\" must be a string"),
-        (#"{"query":"   "}"#, "\"query\" is empty"),
+        (#"{"query":"   "}"#, "\"query\" is empty")
     ])
     func badArgumentsAreErrorOutputs(arguments: String, message: String) async throws {
         let jarvis = FakeJarvis()
@@ -93,7 +97,8 @@ struct SetVolumeTool: Tool {
         let registry = ToolRegistry([SetVolumeTool()])
         #expect(await registry.dispatch(name: "set_volume", arguments: #"{"level":1.5}"#).text.contains("out of range"))
         #expect(await registry.dispatch(name: "set_volume", arguments: #"{"level":"loud"}"#).text.contains("must be a number"))
-        #expect(await registry.dispatch(name: "set_volume", arguments: #"{"level":0.2,"curve":"wobbly"}"#).text.contains("must be one of linear, smooth"))
+        #expect(
+            await registry.dispatch(name: "set_volume", arguments: #"{"level":0.2,"curve":"wobbly"}"#).text.contains("must be one of linear, smooth"))
         let schema = SetVolumeTool().definition.schema
         #expect(schema["properties"]?["level"] == ["type": "number", "minimum": 0, "maximum": 1, "description": "0.0 to 1.0"])
         #expect(schema["properties"]?["curve"]?["enum"] == ["linear", "smooth"])
@@ -119,9 +124,11 @@ struct SetVolumeTool: Tool {
             #expect(text.contains(phrase), "\(phrase)")
         }
         // Media: Jarvis curates ({type, title, url, reason} → play_audio), the device performs; simple controls are local.
-        for phrase in [#"{"type", "title", "url", "reason"}"#, "call play_audio with exactly that url, title and type",
-                       "introduce the pick in one short sentence", "without asking Jarvis", "pause_playback", "get_now_playing",
-                       "set_volume", "skip_track", "duck_audio", "System messages about media", "stream_title"] {
+        for phrase in [
+            #"{"type", "title", "url", "reason"}"#, "call play_audio with exactly that url, title and type",
+            "introduce the pick in one short sentence", "without asking Jarvis", "pause_playback", "get_now_playing",
+            "set_volume", "skip_track", "duck_audio", "System messages about media", "stream_title"
+        ] {
             #expect(text.contains(phrase), "\(phrase)")
         }
         for name in registry.quietToolNames { #expect(text.contains("- \(name): "), "\(name) is listed as a quick local tool") }

@@ -1,7 +1,8 @@
-@testable import Conversation
 import Glibc
 import TestProcess
 import Testing
+
+@testable import Conversation
 
 /// The voice volume's state file: one number, 0600, survives a new store; bad content falls back to 1.0
 /// with one sentence.

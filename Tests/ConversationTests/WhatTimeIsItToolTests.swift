@@ -1,8 +1,9 @@
-@testable import Conversation
 import Basics
 import Realtime
-import Testing
 import TestProcess
+import Testing
+
+@testable import Conversation
 
 /// A local tool added as one file plus one registration line: the model's call is answered on the device
 /// from an injected clock, in the owner's local time, without Jarvis and without the "thinking" earcon.
@@ -59,7 +60,9 @@ import TestProcess
         let base = ConversationRunnerTests()
         let link = try await base.connect(ConversationRunnerTests.Setup(h: h, transport: transport, jarvis: jarvis))
         let update = try #require(link.sent(ofType: "session.update").first)
-        #expect(update["session"]?["instructions"]?.stringValue == tools.instructions(modelSpeaksPreambles: engine.model.reasons), "the prompt comes from the registry")
+        #expect(
+            update["session"]?["instructions"]?.stringValue == tools.instructions(modelSpeaksPreambles: engine.model.reasons),
+            "the prompt comes from the registry")
 
         link.serverSends(ServerFrames.speechStarted("U1"))
         link.serverSends(ServerFrames.speechStopped("U1"))

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import EchoControl
 
 /// Feeds `frames` frames of `power` in every band; returns the floor after each.

@@ -1,6 +1,7 @@
 import Glibc
 import TestSupport
 import Testing
+
 @testable import EchoControl
 
 /// The chain's scene with its reference 20 dB down, as a hardware loopback channel gives it: the echo
@@ -18,9 +19,15 @@ private func run(_ chain: CaptureChain, _ scene: (mic: [Int16], reference: [Int1
     var erle: [Float] = []
     var talker = false
     for start in stride(from: 0, to: scene.mic.count / f * f, by: f) {
-        scene.mic.withUnsafeBufferPointer { m in scene.reference.withUnsafeBufferPointer { r in out.withUnsafeMutableBufferPointer { o in
-            chain.process(mic: UnsafeBufferPointer(rebasing: m[start..<start + f]), reference: UnsafeBufferPointer(rebasing: r[start..<start + f]), output: o)
-        } } }
+        scene.mic.withUnsafeBufferPointer { m in
+            scene.reference.withUnsafeBufferPointer { r in
+                out.withUnsafeMutableBufferPointer { o in
+                    chain.process(
+                        mic: UnsafeBufferPointer(rebasing: m[start..<start + f]), reference: UnsafeBufferPointer(rebasing: r[start..<start + f]),
+                        output: o)
+                }
+            }
+        }
         talker = talker || chain.nearEnd.nearEndSpeech
         if (start / f + 1) % (16000 / f) == 0 { erle.append(chain.echoReturnLossEnhancementDB) }
     }
@@ -34,8 +41,9 @@ private func run(_ chain: CaptureChain, _ scene: (mic: [Int16], reference: [Int1
     plain.matchReferenceLevel = false
     let unmatched = try CaptureChain(configuration: plain)
     let with = run(matched, scene), without = run(unmatched, scene)
-    print("linear echo reduction per second, matched \(matched.referenceGain)x: \(with.erle.map { Int($0.rounded()) }), "
-          + "unmatched: \(without.erle.map { Int($0.rounded()) })")
+    print(
+        "linear echo reduction per second, matched \(matched.referenceGain)x: \(with.erle.map { Int($0.rounded()) }), "
+            + "unmatched: \(without.erle.map { Int($0.rounded()) })")
     #expect(matched.referenceGain == 8)
     #expect(unmatched.referenceGain == 1)
     #expect(with.erle.last! > 20)
@@ -62,9 +70,13 @@ private func run(_ chain: CaptureChain, _ scene: (mic: [Int16], reference: [Int1
                 out[i] = residual.sample(rms: 2500)
                 mic[i] = out[i]
             }
-            out.withUnsafeMutableBufferPointer { o in ref.withUnsafeBufferPointer { r in mic.withUnsafeBufferPointer { m in
-                suppressor.process(o, reference: r, mic: m)
-            } } }
+            out.withUnsafeMutableBufferPointer { o in
+                ref.withUnsafeBufferPointer { r in
+                    mic.withUnsafeBufferPointer { m in
+                        suppressor.process(o, reference: r, mic: m)
+                    }
+                }
+            }
             let level = 10 * log10(CaptureChainTestSignals.energy(out[...]) + 1)
             if (150..<200).contains(frame) { before.append(level) }
             if (210..<260).contains(frame) { after.append(level) }

@@ -1,6 +1,7 @@
 import Glibc
 import TestSupport
 import Testing
+
 @testable import EchoControl
 
 /// A small loudspeaker: the far end soft-clipped (tanh) and high-passed before the room, so the linear
@@ -25,9 +26,11 @@ private func nonLinearScene(seconds: Double, nearEnd: Bool) -> (mic: [Int16], re
         for i in 5 * 16000..<7 * 16000 {
             let pulse: Float = i % 89 == 0 ? 6000 : 0
             let y = pulse + 1.6 * cosf(2 * .pi * 700 / 16000) * 0.97 * y1 - 0.97 * 0.97 * y2
-            y2 = y1; y1 = y
+            y2 = y1
+            y1 = y
             let z = y + 1.6 * cosf(2 * .pi * 1800 / 16000) * 0.95 * z1 - 0.95 * 0.95 * z2
-            z2 = z1; z1 = z
+            z2 = z1
+            z1 = z
             let t = Float(i - 5 * 16000) / 16000
             near[i] = 0.05 * z * max(0, sinf(2 * .pi * 2.5 * t))
         }
@@ -52,17 +55,25 @@ private func nonLinearScene(seconds: Double, nearEnd: Bool) -> (mic: [Int16], re
 
 /// Runs the chain; returns the output (aligned with the mic) and the near-end verdict per frame.
 /// `observe` sees the chain after each frame.
-private func run(_ configuration: CaptureChainConfiguration, mic: [Int16], reference: [Int16],
-                 observe: (CaptureChain) -> Void = { _ in }) throws -> (out: [Int16], speech: [Bool], chain: CaptureChain) {
+private func run(
+    _ configuration: CaptureChainConfiguration, mic: [Int16], reference: [Int16],
+    observe: (CaptureChain) -> Void = { _ in }
+) throws -> (out: [Int16], speech: [Bool], chain: CaptureChain) {
     let chain = try CaptureChain(configuration: configuration)
     let f = chain.frameSize
     var out = [Int16](repeating: 0, count: mic.count)
     var speech: [Bool] = []
     var frame = [Int16](repeating: 0, count: f)
     for start in stride(from: 0, to: mic.count / f * f, by: f) {
-        mic.withUnsafeBufferPointer { m in reference.withUnsafeBufferPointer { r in frame.withUnsafeMutableBufferPointer { o in
-            chain.process(mic: UnsafeBufferPointer(rebasing: m[start..<start + f]), reference: UnsafeBufferPointer(rebasing: r[start..<start + f]), output: o)
-        } } }
+        mic.withUnsafeBufferPointer { m in
+            reference.withUnsafeBufferPointer { r in
+                frame.withUnsafeMutableBufferPointer { o in
+                    chain.process(
+                        mic: UnsafeBufferPointer(rebasing: m[start..<start + f]), reference: UnsafeBufferPointer(rebasing: r[start..<start + f]),
+                        output: o)
+                }
+            }
+        }
         speech.append(chain.nearEnd.nearEndSpeech)
         observe(chain)
         let at = start - chain.latencySamples
@@ -97,7 +108,10 @@ private func energy(_ x: [Int16], _ range: Range<Int>) -> Double { CaptureChainT
     for (index, speech) in result.speech.enumerated() {
         let range = index * 256..<min(scene.near.count, index * 256 + 256)
         let power = scene.near[range].reduce(0) { $0 + $1 * $1 } / 256
-        if power > 1e5 { loud += 1; if speech { detected += 1 } }
+        if power > 1e5 {
+            loud += 1
+            if speech { detected += 1 }
+        }
     }
     // Measured: 18 of 63 (the detector is tuned for no false positives first; Benchmarks/aec-real).
     #expect(loud > 20 && detected * 4 >= loud, "detected \(detected) of \(loud) loud near-end frames")
@@ -108,7 +122,10 @@ private func energy(_ x: [Int16], _ range: Range<Int>) -> Double { CaptureChainT
     // -1.7 before a talker's bands came back at once; AEC3 loses 3-7 dB on real rooms).
     let window = 5 * 16000..<7 * 16000
     var cross = 0.0, nearEnergy = 0.0
-    for i in window { cross += Double(scene.near[i]) * Double(result.out[i]); nearEnergy += Double(scene.near[i] * scene.near[i]) }
+    for i in window {
+        cross += Double(scene.near[i]) * Double(result.out[i])
+        nearEnergy += Double(scene.near[i] * scene.near[i])
+    }
     let keptDB = 20 * log10(max(1e-6, cross / nearEnergy))
     #expect(keptDB > -3, "near end kept \(keptDB) dB")
 }
@@ -138,16 +155,25 @@ private func energy(_ x: [Int16], _ range: Range<Int>) -> Double { CaptureChainT
     let scene = nonLinearScene(seconds: 10, nearEnd: false)
     var reference = scene.reference, mic = scene.mic
     // Silence from 4 to 6 s (nothing plays, the room is quiet).
-    for i in 4 * 16000..<6 * 16000 { reference[i] = 0; mic[i] = 0 }
+    for i in 4 * 16000..<6 * 16000 {
+        reference[i] = 0
+        mic[i] = 0
+    }
     let chain = try CaptureChain()
     let f = chain.frameSize
     var frame = [Int16](repeating: 0, count: f)
     var idleAt5s = false, idleAt7s = true
     var out = [Int16](repeating: 0, count: mic.count)
     for start in stride(from: 0, to: mic.count / f * f, by: f) {
-        mic.withUnsafeBufferPointer { m in reference.withUnsafeBufferPointer { r in frame.withUnsafeMutableBufferPointer { o in
-            chain.process(mic: UnsafeBufferPointer(rebasing: m[start..<start + f]), reference: UnsafeBufferPointer(rebasing: r[start..<start + f]), output: o)
-        } } }
+        mic.withUnsafeBufferPointer { m in
+            reference.withUnsafeBufferPointer { r in
+                frame.withUnsafeMutableBufferPointer { o in
+                    chain.process(
+                        mic: UnsafeBufferPointer(rebasing: m[start..<start + f]), reference: UnsafeBufferPointer(rebasing: r[start..<start + f]),
+                        output: o)
+                }
+            }
+        }
         if start / f == 5 * 16000 / f { idleAt5s = chain.echoCancellerIdle }
         if start / f == 7 * 16000 / f { idleAt7s = chain.echoCancellerIdle }
         for i in 0..<f where start - chain.latencySamples + i >= 0 { out[start - chain.latencySamples + i] = frame[i] }
@@ -178,7 +204,8 @@ private func energy(_ x: [Int16], _ range: Range<Int>) -> Double { CaptureChainT
     // suppression's coupling, limited to 8x per update, rises less than the detector's.
     var suppression: Float = 1, detector: Float = 1
     for _ in 0..<10 {
-        suppression = ResidualEchoSuppressor.track(suppression, toward: min(30, ResidualEchoSuppressor.Tuning.riseLimit * suppression), talking: false)
+        suppression = ResidualEchoSuppressor.track(
+            suppression, toward: min(30, ResidualEchoSuppressor.Tuning.riseLimit * suppression), talking: false)
         detector = ResidualEchoSuppressor.track(detector, toward: 30, talking: false)
     }
     #expect(suppression < detector)
@@ -255,8 +282,9 @@ private func addVoice(to mic: inout [Int16], at start: Int, pulse: Float = 9000)
     let result = try run(.init(), mic: mic, reference: reference)
     let frame = 256
     let beforeVoice = result.speech[..<(voiceStart / frame)]
-    #expect(!beforeVoice.contains(true),
-            "the fan was taken for a talker at \(beforeVoice.indices.filter { beforeVoice[$0] }.map { $0 * frame * 1000 / 16000 }.prefix(8)) ms")
+    #expect(
+        !beforeVoice.contains(true),
+        "the fan was taken for a talker at \(beforeVoice.indices.filter { beforeVoice[$0] }.map { $0 * frame * 1000 / 16000 }.prefix(8)) ms")
     let inVoice = result.speech[(voiceStart / frame)...((voiceStart + 8000) / frame)]
     #expect(inVoice.contains(true), "the voice over the fan was not detected")
 }
@@ -284,8 +312,10 @@ private func switchedOnScene(humAmplitude: Float) throws -> (beforeVoice: ArrayS
     addVoice(to: &mic, at: voiceStart, pulse: 30000)
     let result = try run(.init(), mic: mic, reference: scene.reference)
     let frame = 256
-    return (result.speech[(switchOn / frame)..<(voiceStart / frame)],
-            result.speech[(voiceStart / frame)...((voiceStart + 8000) / frame)].contains(true))
+    return (
+        result.speech[(switchOn / frame)..<(voiceStart / frame)],
+        result.speech[(voiceStart / frame)...((voiceStart + 8000) / frame)].contains(true)
+    )
 }
 
 /// Verdict frames in `frames`, in ms.
@@ -397,9 +427,12 @@ struct WhiteFarEndScene {
     /// One frame: `sample(i, echo, &white)` gives sample `i`'s canceller output and mic. Returns the
     /// canceller output's energy and the suppressor's output energy, which is the previous frame's (the
     /// suppressor is one frame late).
-    mutating func frame(referenceRMS: Float = 6000,
-                        _ sample: (Int, Float, inout CaptureChainTestSignals.White) -> (residual: Float, mic: Float))
-        -> (input: Double, output: Double) {
+    mutating func frame(
+        referenceRMS: Float = 6000,
+        _ sample: (Int, Float, inout CaptureChainTestSignals.White) -> (residual: Float, mic: Float)
+    )
+        -> (input: Double, output: Double)
+    {
         for i in 0..<Self.frame {
             reference[i] = white.sample(rms: referenceRMS)
             let echo = 0.5 * Float(path.push(reference[i]))

@@ -1,17 +1,23 @@
 import Glibc
 import TestSupport
 import Testing
+
 @testable import EchoControl
 
 private func run(_ chain: CaptureChain, mic: [Int16], reference: [Int16]) -> [Int16] {
     let f = chain.frameSize
     var out = [Int16](repeating: 0, count: mic.count / f * f)
-    mic.withUnsafeBufferPointer { m in reference.withUnsafeBufferPointer { r in out.withUnsafeMutableBufferPointer { o in
-        for start in stride(from: 0, to: o.count, by: f) {
-            chain.process(mic: UnsafeBufferPointer(rebasing: m[start..<start + f]), reference: UnsafeBufferPointer(rebasing: r[start..<start + f]),
-                          output: UnsafeMutableBufferPointer(rebasing: o[start..<start + f]))
+    mic.withUnsafeBufferPointer { m in
+        reference.withUnsafeBufferPointer { r in
+            out.withUnsafeMutableBufferPointer { o in
+                for start in stride(from: 0, to: o.count, by: f) {
+                    chain.process(
+                        mic: UnsafeBufferPointer(rebasing: m[start..<start + f]), reference: UnsafeBufferPointer(rebasing: r[start..<start + f]),
+                        output: UnsafeMutableBufferPointer(rebasing: o[start..<start + f]))
+                }
+            }
         }
-    } } }
+    }
     return out
 }
 
@@ -56,11 +62,14 @@ private func erle(_ mic: [Int16], _ out: [Int16], from: Int, to: Int, latency: I
     let scene = CaptureChainTestSignals.scene(seconds: 4, echoDelay: -2400, ppm: 0, nearEnd: false)
     let est = DelayEstimator(sampleRate: 16000, maxLagSamples: 8000)
     var last: DelayEstimator.Estimate?
-    scene.mic.withUnsafeBufferPointer { m in scene.reference.withUnsafeBufferPointer { r in
-        for s in stride(from: 0, to: m.count - 256, by: 256) {
-            last = est.process(mic: UnsafeBufferPointer(rebasing: m[s..<s + 256]), reference: UnsafeBufferPointer(rebasing: r[s..<s + 256])) ?? last
+    scene.mic.withUnsafeBufferPointer { m in
+        scene.reference.withUnsafeBufferPointer { r in
+            for s in stride(from: 0, to: m.count - 256, by: 256) {
+                last =
+                    est.process(mic: UnsafeBufferPointer(rebasing: m[s..<s + 256]), reference: UnsafeBufferPointer(rebasing: r[s..<s + 256])) ?? last
+            }
         }
-    } }
+    }
     #expect(est.analyses >= 3)
     #expect(abs((last?.lagSamples ?? 0) - (-2380)) < 8, "lag \(String(describing: last))")
     #expect((last?.confidence ?? 0) > 2)
@@ -92,9 +101,15 @@ private func erle(_ mic: [Int16], _ out: [Int16], from: Int, to: Int, latency: I
     var out = [Int16](repeating: 0, count: 256), up = [Int16](repeating: 0, count: 512)
     var total = 0
     for _ in 0..<10 {
-        total += mic.withUnsafeMutableBufferPointer { m in ref.withUnsafeMutableBufferPointer { r in out.withUnsafeMutableBufferPointer { o in
-            up.withUnsafeMutableBufferPointer { chain.process(mic: UnsafeBufferPointer(m), reference: UnsafeBufferPointer(r), output: o, uplink: $0) }
-        } } }
+        total += mic.withUnsafeMutableBufferPointer { m in
+            ref.withUnsafeMutableBufferPointer { r in
+                out.withUnsafeMutableBufferPointer { o in
+                    up.withUnsafeMutableBufferPointer {
+                        chain.process(mic: UnsafeBufferPointer(m), reference: UnsafeBufferPointer(r), output: o, uplink: $0)
+                    }
+                }
+            }
+        }
     }
     #expect(total == 3840)
 }

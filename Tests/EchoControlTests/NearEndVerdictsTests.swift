@@ -1,6 +1,7 @@
 import Glibc
 import TestSupport
 import Testing
+
 @testable import EchoControl
 
 /// `NearEndVerdicts`: when near-end speech (stops the assistant) and possible near-end speech (pauses it) may
@@ -10,8 +11,9 @@ import Testing
 
     /// The suppressor's 16 ms frames at 16 kHz: a 32 ms onset, a 200 ms hangover.
     func verdicts() -> NearEndVerdicts {
-        NearEndVerdicts(windowLength: Self.windowLength, sampleRate: 16000, frameMilliseconds: 16, onsetFrames: 2,
-                        hangoverFrames: 13)
+        NearEndVerdicts(
+            windowLength: Self.windowLength, sampleRate: 16000, frameMilliseconds: 16, onsetFrames: 2,
+            hangoverFrames: 13)
     }
 
     /// Decaying glottal pulses every `period` samples, as the chain tests make their voices.
@@ -38,7 +40,11 @@ import Testing
             }
         }
 
-        deinit { output.deallocate(); reference.deallocate(); window.deallocate() }
+        deinit {
+            output.deallocate()
+            reference.deallocate()
+            window.deallocate()
+        }
 
         func fill(frame f: Int, output out: (Int) -> Float, reference ref: (Int) -> Float) {
             for i in 0..<windowLength {
@@ -53,17 +59,20 @@ import Testing
     func voicePower(_ f: Int) -> Float { f % 13 < 10 ? 1e7 : 1e4 }
 
     /// Runs `frames` frames; returns the first frame each verdict was on (nil: never).
-    func run(_ v: NearEndVerdicts, frames: Int, farEnd: (Int) -> Float?, speechBandsAbove: Int, overEcho: Float,
-             output: (Int) -> Float, reference: (Int) -> Float) -> (speech: Int?, possible: Int?) {
+    func run(
+        _ v: NearEndVerdicts, frames: Int, farEnd: (Int) -> Float?, speechBandsAbove: Int, overEcho: Float,
+        output: (Int) -> Float, reference: (Int) -> Float
+    ) -> (speech: Int?, possible: Int?) {
         let w = Windows()
         var speech: Int?, possible: Int?
         for f in 0..<frames {
             let power = farEnd(f)
             v.farEndFrame(power: power ?? 0, active: power != nil)
             w.fill(frame: f, output: output, reference: reference)
-            let verdict = v.update(speechBandsAbove: speechBandsAbove, bandCount: Self.bandCount, speechEnergy: overEcho * 1e6,
-                                   predicted: 1e6, farEndActive: power != nil, output: w.output,
-                                   reference: w.reference, window: w.window)
+            let verdict = v.update(
+                speechBandsAbove: speechBandsAbove, bandCount: Self.bandCount, speechEnergy: overEcho * 1e6,
+                predicted: 1e6, farEndActive: power != nil, output: w.output,
+                reference: w.reference, window: w.window)
             if verdict.speech && speech == nil { speech = f }
             if verdict.possible && possible == nil { possible = f }
         }
@@ -73,27 +82,33 @@ import Testing
     /// 40 frames of `played` alone (the chain's frames under a speech-like far end), then 20 more with `output`
     /// over the margin in `speechBandsAbove` bands at `overEcho` of the predicted echo; the verdicts' first frames
     /// among those 20.
-    func overAPlayedVoice(_ played: Voice, speechBandsAbove: Int, overEcho: Float,
-                          output: (Int) -> Float) -> (speech: Int?, possible: Int?) {
+    func overAPlayedVoice(
+        _ played: Voice, speechBandsAbove: Int, overEcho: Float,
+        output: (Int) -> Float
+    ) -> (speech: Int?, possible: Int?) {
         let v = verdicts()
-        _ = run(v, frames: 40, farEnd: { voicePower($0) }, speechBandsAbove: 0, overEcho: 0.1,
-                output: { _ in 0 }, reference: played.callAsFunction)
-        return run(v, frames: 20, farEnd: { voicePower($0 + 40) }, speechBandsAbove: speechBandsAbove, overEcho: overEcho,
-                   output: output, reference: played.callAsFunction)
+        _ = run(
+            v, frames: 40, farEnd: { voicePower($0) }, speechBandsAbove: 0, overEcho: 0.1,
+            output: { _ in 0 }, reference: played.callAsFunction)
+        return run(
+            v, frames: 20, farEnd: { voicePower($0 + 40) }, speechBandsAbove: speechBandsAbove, overEcho: overEcho,
+            output: output, reference: played.callAsFunction)
     }
 
     @Test func noiseNeverStartsAVerdictHoweverManyBandsCount() {
         var white = CaptureChainTestSignals.White(seed: 11)
         var noise = [Float](repeating: 0, count: 60 * Self.frame + Self.windowLength)
         for i in noise.indices { noise[i] = 3000 * white.next() }
-        let heard = run(verdicts(), frames: 60, farEnd: { _ in nil }, speechBandsAbove: Self.bandCount, overEcho: 10,
-                        output: { noise[$0] }, reference: { _ in 0 })
+        let heard = run(
+            verdicts(), frames: 60, farEnd: { _ in nil }, speechBandsAbove: Self.bandCount, overEcho: 10,
+            output: { noise[$0] }, reference: { _ in 0 })
         #expect(heard.speech == nil && heard.possible == nil)
     }
 
     @Test func aVoicedRunStartsBothVerdictsOnItsSecondFrame() {
-        let heard = run(verdicts(), frames: 20, farEnd: { _ in nil }, speechBandsAbove: Self.bandCount, overEcho: 10,
-                        output: Voice(period: 128).callAsFunction, reference: { _ in 0 })
+        let heard = run(
+            verdicts(), frames: 20, farEnd: { _ in nil }, speechBandsAbove: Self.bandCount, overEcho: 10,
+            output: Voice(period: 128).callAsFunction, reference: { _ in 0 })
         #expect(heard.speech == 1)
         #expect(heard.possible == 1)
     }
@@ -102,12 +117,14 @@ import Testing
     /// verdict that stops waits for more; over it, it starts.
     @Test func atThePlayedPitchTheStrictVerdictStartsOnlyOverTheEcho() {
         let played = Voice(period: 128)
-        let under = run(verdicts(), frames: 40, farEnd: { _ in 1e6 }, speechBandsAbove: Self.bandCount, overEcho: 0.5,
-                        output: played.callAsFunction, reference: played.callAsFunction)
+        let under = run(
+            verdicts(), frames: 40, farEnd: { _ in 1e6 }, speechBandsAbove: Self.bandCount, overEcho: 0.5,
+            output: played.callAsFunction, reference: played.callAsFunction)
         #expect(under.speech == nil)
         #expect(under.possible == nil, "a far end that plays on (music) never lets possible near-end speech start")
-        let over = run(verdicts(), frames: 40, farEnd: { _ in 1e6 }, speechBandsAbove: Self.bandCount, overEcho: 2,
-                       output: played.callAsFunction, reference: played.callAsFunction)
+        let over = run(
+            verdicts(), frames: 40, farEnd: { _ in 1e6 }, speechBandsAbove: Self.bandCount, overEcho: 2,
+            output: played.callAsFunction, reference: played.callAsFunction)
         #expect(over.speech == 1)
     }
 
@@ -132,11 +149,12 @@ import Testing
     /// period, which a deep played voice's echo holds too.
     @Test func aDeepTalkersHeldPitchIsTheLooserVerdictsOnset() {
         let cases: [(played: Int, talker: Int, overEcho: Float, heardAt: Int?)] = [
-            (128, 192, 0.5, 1), (128, 192, 0.3, 4), (80, 128, 0.5, 2), (192, 208, 0.5, 6),
+            (128, 192, 0.5, 1), (128, 192, 0.3, 4), (80, 128, 0.5, 2), (192, 208, 0.5, 6)
         ]
         for c in cases {
-            let verdict = overAPlayedVoice(Voice(period: c.played), speechBandsAbove: 1, overEcho: c.overEcho,
-                                           output: Voice(period: c.talker).callAsFunction)
+            let verdict = overAPlayedVoice(
+                Voice(period: c.played), speechBandsAbove: 1, overEcho: c.overEcho,
+                output: Voice(period: c.talker).callAsFunction)
             #expect(verdict.possible == c.heardAt, "\(c): \(verdict)")
             #expect(verdict.speech == nil)
         }
@@ -149,8 +167,9 @@ import Testing
         let played = Voice(period: 128)
         let cases: [(overEcho: Float, bands: Int, heardAt: Int?)] = [(2, 2, 4), (2, 1, nil), (0.9, 2, nil)]
         for c in cases {
-            let verdict = overAPlayedVoice(played, speechBandsAbove: c.bands, overEcho: c.overEcho,
-                                           output: played.callAsFunction)
+            let verdict = overAPlayedVoice(
+                played, speechBandsAbove: c.bands, overEcho: c.overEcho,
+                output: played.callAsFunction)
             #expect(verdict.possible == c.heardAt, "\(c): \(verdict)")
             #expect(verdict.speech == nil)
         }
@@ -165,11 +184,12 @@ import Testing
         let played = Voice(period: 192)
         let cases: [(period: Int, overEcho: Float, bands: Int, heardAt: Int?)] = [
             (64, 0.3, 4, nil), (64, 0.3, 1, nil), (48, 0.3, 4, nil),
-            (96, 0.3, 4, 1), (120, 0.3, 4, 1), (120, 2, 4, 1), (64, 2, 4, 2), (64, 2, 1, 4),
+            (96, 0.3, 4, 1), (120, 0.3, 4, 1), (120, 2, 4, 1), (64, 2, 4, 2), (64, 2, 1, 4)
         ]
         for c in cases {
-            let verdict = overAPlayedVoice(played, speechBandsAbove: c.bands, overEcho: c.overEcho,
-                                           output: Voice(period: c.period).callAsFunction)
+            let verdict = overAPlayedVoice(
+                played, speechBandsAbove: c.bands, overEcho: c.overEcho,
+                output: Voice(period: c.period).callAsFunction)
             #expect(verdict.possible == c.heardAt, "\(c): \(verdict)")
         }
     }

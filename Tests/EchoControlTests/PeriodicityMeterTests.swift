@@ -1,6 +1,7 @@
 import Glibc
 import TestSupport
 import Testing
+
 @testable import EchoControl
 
 private func periodicity(_ sample: (Int) -> Float) -> Float {

@@ -1,11 +1,14 @@
 import Glibc
 import Testing
+
 @testable import EchoControl
 
 /// Feeds `frames` frames of a reference at `referenceRMS` (peak 2× that) and a mic `echoDB` louder (in
 /// `talkerFifths` of every five frames `talkerDB` louder still); returns how many times the gain changed.
-private func feed(_ matcher: inout ReferenceLevelMatcher, frames: Int, referenceRMS: Float, echoDB: Float,
-                  talkerFifths: Int = 0, talkerDB: Float = 0) -> Int {
+private func feed(
+    _ matcher: inout ReferenceLevelMatcher, frames: Int, referenceRMS: Float, echoDB: Float,
+    talkerFifths: Int = 0, talkerDB: Float = 0
+) -> Int {
     let n = 256
     let reference = referenceRMS * referenceRMS * Float(n)
     var changes = 0

@@ -1,6 +1,7 @@
 import Glibc
 import TestSupport
 import Testing
+
 @testable import EchoControl
 
 /// Answers after long pauses (white-noise bursts, 1 s on, 1.9 s off), each beginning with a low sound
@@ -52,7 +53,8 @@ private func distortedFirstSoundScene(voiceFrame: Int) -> Int? {
 /// fall in a band that has played nothing for longer than the echo tail.
 @Test(arguments: [4, 12, 20])
 func aVoiceAfterADistortedFirstSoundIsHeardAtOnce(voiceFrame: Int) throws {
-    let heard = try #require(distortedFirstSoundScene(voiceFrame: voiceFrame),
-                             "the voice \(voiceFrame) frames in was never heard")
+    let heard = try #require(
+        distortedFirstSoundScene(voiceFrame: voiceFrame),
+        "the voice \(voiceFrame) frames in was never heard")
     #expect(heard <= 6, "the voice \(voiceFrame) frames into the answer was heard \(heard * 16) ms in")
 }

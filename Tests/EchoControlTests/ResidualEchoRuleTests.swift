@@ -1,6 +1,7 @@
 import Glibc
 import TestSupport
 import Testing
+
 @testable import EchoControl
 
 // Each of the suppressor's rules against the same scene with that rule switched off (`ResidualEchoSuppressor.Rules`).
@@ -13,8 +14,10 @@ import Testing
 /// the canceller's output against the suppressor's).
 private func lostEchoScene(lostFrames: Int, soundAtTheMic: Bool, holdsLostEcho: Bool) -> Double {
     let period = 31
-    var scene = WhiteFarEndScene(seed: 3, suppressor: ResidualEchoSuppressor(
-        frameSize: WhiteFarEndScene.frame, sampleRate: 16000, tailSamples: 3072, rules: .all.switching(.holdsLostEcho, on: holdsLostEcho)))
+    var scene = WhiteFarEndScene(
+        seed: 3,
+        suppressor: ResidualEchoSuppressor(
+            frameSize: WhiteFarEndScene.frame, sampleRate: 16000, tailSamples: 3072, rules: .all.switching(.holdsLostEcho, on: holdsLostEcho)))
     var inEvent = 0.0, outEvent = 0.0, previousWasEvent = false
     for f in 0..<20 * period {
         let event = f >= 4 * period && f % period < lostFrames
@@ -52,8 +55,10 @@ private func lostEchoScene(lostFrames: Int, soundAtTheMic: Bool, holdsLostEcho: 
 /// output does. Returns that frame's reduction (dB, the canceller's output against the suppressor's).
 private func swellScene(holdsLostEcho: Bool) -> Double {
     let period = 31
-    var scene = WhiteFarEndScene(seed: 5, suppressor: ResidualEchoSuppressor(
-        frameSize: WhiteFarEndScene.frame, sampleRate: 16000, tailSamples: 3072, rules: .all.switching(.holdsLostEcho, on: holdsLostEcho)))
+    var scene = WhiteFarEndScene(
+        seed: 5,
+        suppressor: ResidualEchoSuppressor(
+            frameSize: WhiteFarEndScene.frame, sampleRate: 16000, tailSamples: 3072, rules: .all.switching(.holdsLostEcho, on: holdsLostEcho)))
     var inEvent = 0.0, outEvent = 0.0, previousWasEvent = false
     for f in 0..<20 * period {
         let swell = f >= 4 * period && f % period < 6
@@ -96,13 +101,16 @@ private func swellScene(holdsLostEcho: Bool) -> Double {
 /// sound does. `pauseSound`: a soft voice (-47 dBFS, 16 dB under the onset's residual) in the last 100 ms
 /// of every pause. Returns the output's and the residual's energy in the onsets of the last four bursts (or
 /// in the voiced onsets), and the frames from the voice's first to the first near-end speech verdict after it.
-private func onsetScene(onsetCoupling: Bool, voiceFromBurst: Int? = nil, voiceLead: Int = 6, fadeIn: Bool = false,
-                        pauseSound: Bool = false,
-                        endsQuietPauseTalkers: Bool = true) -> (out: Double, residual: Double, heardAfterFrames: Int?) {
+private func onsetScene(
+    onsetCoupling: Bool, voiceFromBurst: Int? = nil, voiceLead: Int = 6, fadeIn: Bool = false,
+    pauseSound: Bool = false,
+    endsQuietPauseTalkers: Bool = true
+) -> (out: Double, residual: Double, heardAfterFrames: Int?) {
     let frame = 256, lag = 40
-    let suppressor = ResidualEchoSuppressor(frameSize: frame, sampleRate: 16000, tailSamples: 3072,
-                                            rules: ResidualEchoSuppressor.Rules.all.switching(.onsetCoupling, on: onsetCoupling)
-                                                .switching(.endsQuietPauseTalkers, on: endsQuietPauseTalkers))
+    let suppressor = ResidualEchoSuppressor(
+        frameSize: frame, sampleRate: 16000, tailSamples: 3072,
+        rules: ResidualEchoSuppressor.Rules.all.switching(.onsetCoupling, on: onsetCoupling)
+            .switching(.endsQuietPauseTalkers, on: endsQuietPauseTalkers))
     var white = CaptureChainTestSignals.White(seed: 5)
     let burstFrames = 62, pauseFrames = 31, onsetFrames = 15, bursts = 12
     var path = CaptureChainTestSignals.DelayLine(lag: lag)
@@ -162,8 +170,9 @@ private func onsetScene(onsetCoupling: Bool, voiceFromBurst: Int? = nil, voiceLe
     // The talker detector hears the soft voice in the pause; its verdict would hold over the onset for
     // its 200 ms hangover and keep the onset coupling off (the phone in Benchmarks/aec-real, 9.1 s).
     let ended = onsetScene(onsetCoupling: true, pauseSound: true)
-    let kept = onsetScene(onsetCoupling: true, pauseSound: true,
-                          endsQuietPauseTalkers: false)
+    let kept = onsetScene(
+        onsetCoupling: true, pauseSound: true,
+        endsQuietPauseTalkers: false)
     let reduction = 10 * log10(ended.residual / ended.out)
     let reductionKept = 10 * log10(kept.residual / kept.out)
     #expect(reduction > 20, "the onsets' residual echo reduced by \(reduction) dB")
@@ -185,8 +194,9 @@ private func onsetScene(onsetCoupling: Bool, voiceFromBurst: Int? = nil, voiceLe
     // the onset the reference envelope is the burst's soft first sound, so the voice makes a ratio many times
     // the echo's. Learnt, it hid him until the burst ended (72-73 frames); now 1.
     for burst in [6, 8, 10] {
-        let scene = onsetScene(onsetCoupling: true, voiceFromBurst: burst,
-                               voiceLead: 0, fadeIn: true)
+        let scene = onsetScene(
+            onsetCoupling: true, voiceFromBurst: burst,
+            voiceLead: 0, fadeIn: true)
         let heard = try #require(scene.heardAfterFrames, "the voice that began with burst \(burst) was never heard")
         #expect(heard <= 6, "the voice that began with burst \(burst) was heard \(heard * 16) ms in")
     }
@@ -199,9 +209,11 @@ private func onsetScene(onsetCoupling: Bool, voiceFromBurst: Int? = nil, voiceLe
 /// late).
 private func syllableScene(talkerBandsRecoverAtOnce: Bool) -> Double {
     let frame = WhiteFarEndScene.frame
-    var scene = WhiteFarEndScene(seed: 9, suppressor: ResidualEchoSuppressor(
-        frameSize: frame, sampleRate: 16000, tailSamples: 3072,
-        rules: .all.switching(.talkerBandsRecoverAtOnce, on: talkerBandsRecoverAtOnce)))
+    var scene = WhiteFarEndScene(
+        seed: 9,
+        suppressor: ResidualEchoSuppressor(
+            frameSize: frame, sampleRate: 16000, tailSamples: 3072,
+            rules: .all.switching(.talkerBandsRecoverAtOnce, on: talkerBandsRecoverAtOnce)))
     var voiceIn = 0.0, voiceOut = 0.0, previousCounts = false
     var glottis: Float = 0
     let voiceFrom = 120
@@ -234,9 +246,11 @@ private func syllableScene(talkerBandsRecoverAtOnce: Bool) -> Double {
 /// the gains from reopening after each one. Returns the output's and the residual's energy over the last
 /// two seconds.
 private func fluctuatingLeakScene(recoversSlowly: Bool) -> (out: Double, residual: Double) {
-    var scene = WhiteFarEndScene(seed: 21, suppressor: ResidualEchoSuppressor(
-        frameSize: WhiteFarEndScene.frame, sampleRate: 16000, tailSamples: 3072,
-        rules: ResidualEchoSuppressor.Rules.all.switching(.recoversSlowlyWithoutTalker, on: recoversSlowly).subtracting(.followsMusicLeak)))
+    var scene = WhiteFarEndScene(
+        seed: 21,
+        suppressor: ResidualEchoSuppressor(
+            frameSize: WhiteFarEndScene.frame, sampleRate: 16000, tailSamples: 3072,
+            rules: ResidualEchoSuppressor.Rules.all.switching(.recoversSlowlyWithoutTalker, on: recoversSlowly).subtracting(.followsMusicLeak)))
     var out = 0.0, residualEnergy = 0.0, previousCounts = false
     for f in 0..<375 {
         let leak: Float = [0, 0, 300, 600][Int((scene.white.next() + 1) * 1.999)]
@@ -268,9 +282,11 @@ private func fluctuatingLeakScene(recoversSlowly: Bool) -> (out: Double, residua
 /// energy in the loud half-seconds of the last two seconds (with the talker: in all its frames, the voice's
 /// energy against what is left of it).
 private func changingRoomScene(followsLinearEstimate: Bool, talker: Bool) -> (input: Double, output: Double) {
-    var scene = WhiteFarEndScene(seed: 13, suppressor: ResidualEchoSuppressor(
-        frameSize: WhiteFarEndScene.frame, sampleRate: 16000, tailSamples: 3072,
-        rules: ResidualEchoSuppressor.Rules.all.switching(.followsLinearEstimate, on: followsLinearEstimate).subtracting(.followsMusicLeak)))
+    var scene = WhiteFarEndScene(
+        seed: 13,
+        suppressor: ResidualEchoSuppressor(
+            frameSize: WhiteFarEndScene.frame, sampleRate: 16000, tailSamples: 3072,
+            rules: ResidualEchoSuppressor.Rules.all.switching(.followsLinearEstimate, on: followsLinearEstimate).subtracting(.followsMusicLeak)))
     var input = 0.0, output = 0.0, previousCounts = false
     var glottis: Float = 0
     for f in 0..<375 {

@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+
 @testable import EchoControl
 
 /// Music through a small loudspeaker, as an adapted linear filter leaves it (the ReSpeaker's music in
@@ -10,12 +11,15 @@ import Testing
 /// against the canceller's over the last two seconds (with a voice: the voice's energy against what is left
 /// of it in its loud frames, one frame late), and per frame whether the suppression eased for a talker.
 private func steadyFarEndScene(easesOnlyForAHeardTalker: Bool, followsMusicLeak: Bool = true, voice: Range<Int>? = nil)
-    -> (input: Double, output: Double, eased: [Bool]) {
+    -> (input: Double, output: Double, eased: [Bool])
+{
     let frame = WhiteFarEndScene.frame
-    var scene = WhiteFarEndScene(seed: 31, suppressor: ResidualEchoSuppressor(
-        frameSize: frame, sampleRate: 16000, tailSamples: 3072,
-        rules: ResidualEchoSuppressor.Rules.all.switching(.easesOverSteadyFarEndOnlyForAHeardTalker, on: easesOnlyForAHeardTalker)
-            .switching(.followsMusicLeak, on: followsMusicLeak)))
+    var scene = WhiteFarEndScene(
+        seed: 31,
+        suppressor: ResidualEchoSuppressor(
+            frameSize: frame, sampleRate: 16000, tailSamples: 3072,
+            rules: ResidualEchoSuppressor.Rules.all.switching(.easesOverSteadyFarEndOnlyForAHeardTalker, on: easesOnlyForAHeardTalker)
+                .switching(.followsMusicLeak, on: followsMusicLeak)))
     var input = 0.0, output = 0.0, eased: [Bool] = [], previousCounts = false
     var glottis: Float = 0, lost: Float = 0
     let scored = 375

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import EchoControl
 
 /// `SpeechLikeFarEnd`: a far end with speech's gaps opens it, one that plays on (music) keeps it closed.

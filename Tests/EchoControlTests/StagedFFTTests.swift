@@ -1,6 +1,7 @@
 import Glibc
 import TestSupport
 import Testing
+
 @testable import EchoControl
 
 /// The transform against a direct DFT, forward and inverse, at the smallest sizes (where the first
@@ -12,7 +13,10 @@ func stagedFFTEqualsTheDirectTransform(size n: Int) {
     let inputIm = (0..<n).map { _ in Double(white.sample(rms: 3000)) }
     for inverse in [false, true] {
         let fft = StagedFFT(size: n)
-        for i in 0..<n { fft.re[i] = Float(inputRe[i]); fft.im[i] = Float(inputIm[i]) }
+        for i in 0..<n {
+            fft.re[i] = Float(inputRe[i])
+            fft.im[i] = Float(inputIm[i])
+        }
         fft.transform(inverse: inverse)
         let sign: Double = inverse ? 1 : -1
         var largest: Double = 0
@@ -42,7 +46,12 @@ func stagedFFTEqualsTheDirectTransform(size n: Int) {
     var white = CaptureChainTestSignals.White(seed: 5)
     let block = (0..<n).map { _ in Float(white.sample(rms: 3000)) }
     let whole = StagedFFT(size: n), stepped = StagedFFT(size: n)
-    for i in 0..<n { whole.re[i] = block[i]; whole.im[i] = 0; stepped.re[i] = block[i]; stepped.im[i] = 0 }
+    for i in 0..<n {
+        whole.re[i] = block[i]
+        whole.im[i] = 0
+        stepped.re[i] = block[i]
+        stepped.im[i] = 0
+    }
     whole.transform(inverse: false)
     stepped.permute()
     let other = StagedFFT(size: 8)

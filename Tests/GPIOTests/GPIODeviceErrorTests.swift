@@ -1,6 +1,7 @@
 import Glibc
 import TestProcess
 import Testing
+
 @testable import GPIO
 
 private let noGPIOChip0 = access("/dev/gpiochip0", F_OK) != 0
@@ -22,8 +23,9 @@ private func touch(_ path: String) {
             #expect(e.chip == "/dev/gpiochip0")
             #expect(e.line == 17)
             #expect(e.errno == ENOENT)
-            #expect(e.description == "cannot open /dev/gpiochip0 line 17: No such file or directory "
-                + "(no such GPIO chip; `jarvis-voice devices` lists them) [gpiod_chip_open]")
+            #expect(
+                e.description == "cannot open /dev/gpiochip0 line 17: No such file or directory "
+                    + "(no such GPIO chip; `jarvis-voice devices` lists them) [gpiod_chip_open]")
             return true
         }
     }
@@ -65,8 +67,9 @@ private func touch(_ path: String) {
 
     @Test func hintsForTheUsualCauses() {
         let denied = GPIOError(.openInput, call: "gpiod_chip_open", chip: "/dev/gpiochip0", line: 17, errno: EACCES)
-        #expect(denied.description
-            == "cannot open /dev/gpiochip0 line 17: Permission denied (is the user in the gpio group?) [gpiod_chip_open]")
+        #expect(
+            denied.description
+                == "cannot open /dev/gpiochip0 line 17: Permission denied (is the user in the gpio group?) [gpiod_chip_open]")
         let busy = GPIOError(.openInput, call: "gpiod_line_request", chip: "/dev/gpiochip0", line: 17, errno: EBUSY)
         #expect(busy.description.contains("Device or resource busy (the line is in use by another program"))
         let set = GPIOError(.setValue, call: "gpiod_line_set_value", chip: "/dev/gpiochip0", line: 27, errno: EIO)
@@ -102,14 +105,17 @@ private func touch(_ path: String) {
     }
 
     @Test func chipDescriptionLooksLikeGpioinfo() {
-        let chip = GPIOChipInfo(path: "/dev/gpiochip0", name: "gpiochip0", label: "gpio-sim.0-node0", lines: [
-            GPIOLineInfo(offset: 0, name: "button", consumer: "jarvis-voice", isUsed: true, isOutput: false, isActiveLow: true),
-            GPIOLineInfo(offset: 1, name: nil, consumer: nil, isUsed: false, isOutput: true, isActiveLow: false),
-        ])
-        #expect(chip.description == """
-            /dev/gpiochip0 [gpio-sim.0-node0] (2 lines)
-              line 0: "button" "jarvis-voice" input active-low
-              line 1: unnamed unused output
-            """)
+        let chip = GPIOChipInfo(
+            path: "/dev/gpiochip0", name: "gpiochip0", label: "gpio-sim.0-node0",
+            lines: [
+                GPIOLineInfo(offset: 0, name: "button", consumer: "jarvis-voice", isUsed: true, isOutput: false, isActiveLow: true),
+                GPIOLineInfo(offset: 1, name: nil, consumer: nil, isUsed: false, isOutput: true, isActiveLow: false)
+            ])
+        #expect(
+            chip.description == """
+                /dev/gpiochip0 [gpio-sim.0-node0] (2 lines)
+                  line 0: "button" "jarvis-voice" input active-low
+                  line 1: unnamed unused output
+                """)
     }
 }

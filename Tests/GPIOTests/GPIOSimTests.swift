@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+
 @testable import GPIO
 
 /// Real kernel GPIO through gpio-sim, run inside the QEMU VM by scripts/gpio-sim-vm-test; skipped

@@ -2,13 +2,16 @@ import Glibc
 import Synchronization
 import TestProcess
 import Testing
+
 @testable import GPIO
 
 private struct TimedOut: Error {}
 
 /// The first `count` gestures, or TimedOut after `limit`.
-private func collect(_ stream: AsyncThrowingStream<ButtonGesture, any Error>, count: Int,
-                     limit: Duration = .seconds(5)) async throws -> [ButtonGesture] {
+private func collect(
+    _ stream: AsyncThrowingStream<ButtonGesture, any Error>, count: Int,
+    limit: Duration = .seconds(5)
+) async throws -> [ButtonGesture] {
     try await withThrowingTaskGroup(of: [ButtonGesture]?.self) { group in
         group.addTask {
             var out: [ButtonGesture] = []
@@ -30,8 +33,9 @@ private func collect(_ stream: AsyncThrowingStream<ButtonGesture, any Error>, co
 }
 
 @Suite struct GPIOThreadTests {
-    private let fast = GestureRecognizer.Settings(debounce: .milliseconds(2), hold: .milliseconds(60),
-                                                  longHold: .milliseconds(150))
+    private let fast = GestureRecognizer.Settings(
+        debounce: .milliseconds(2), hold: .milliseconds(60),
+        longHold: .milliseconds(150))
 
     @Test func injectedPressFiresHoldTimersOnTheThread() async throws {
         let source = try ButtonGestureSource(input: nil, settings: fast)
@@ -91,14 +95,14 @@ private func collect(_ stream: AsyncThrowingStream<ButtonGesture, any Error>, co
         let writes = Mutex<[Bool]>([])
         let led = try LEDDriver(setLevel: { lit in writes.withLock { $0.append(lit) } })
         #expect(await waitUntil { !writes.withLock { $0.isEmpty } })  // the thread's first step, even on a busy machine
-        #expect(writes.withLock { $0 } == [false])          // .off is written once
+        #expect(writes.withLock { $0 } == [false])  // .off is written once
         let clock = ContinuousClock()
         let start = clock.now
-        led.show(.thinking)                                 // 150 ms on / 150 ms off
+        led.show(.thinking)  // 150 ms on / 150 ms off
         #expect(await waitUntil { writes.withLock { $0.count } >= 3 }, "on, then off after 150 ms")
-        led.show(.thinking)                                 // same pattern: no restart, no extra write
+        led.show(.thinking)  // same pattern: no restart, no extra write
         led.stop()
-        let elapsed = clock.now - start                     // under load the sleep overshoots
+        let elapsed = clock.now - start  // under load the sleep overshoots
         let w = writes.withLock { $0 }
         // The initial off, "on" at 0, one change per 150 ms boundary passed, the off at stop.
         let boundaries = Int(elapsed / .milliseconds(150))
@@ -114,10 +118,11 @@ private func collect(_ stream: AsyncThrowingStream<ButtonGesture, any Error>, co
         let errors = Mutex<[GPIOError]>([])
         let attempts = Atomic(0)
         let failure = GPIOError(.setValue, call: "gpiod_line_set_value", chip: "/dev/gpiochip0", line: 27, errno: 5)
-        let led = try LEDDriver(setLevel: { (_: Bool) throws(GPIOError) in
-            attempts.add(1, ordering: .relaxed)
-            throw failure
-        }, onError: { e in errors.withLock { $0.append(e) } })
+        let led = try LEDDriver(
+            setLevel: { (_: Bool) throws(GPIOError) in
+                attempts.add(1, ordering: .relaxed)
+                throw failure
+            }, onError: { e in errors.withLock { $0.append(e) } })
         led.show(.thinking)
         #expect(await waitUntil { attempts.load(ordering: .relaxed) >= 4 }, "a streak of failed writes")
         led.stop()

@@ -1,11 +1,14 @@
 import Basics
 import Testing
+
 @testable import GPIO
 
 /// Runs a recognizer the way the button thread does: edges at their times, and every deadline at
 /// exactly its time in between. Returns each gesture with the millisecond it was produced.
-private func drive(_ settings: GestureRecognizer.Settings = .init(), edges: [(ms: Int64, pressed: Bool)],
-                   until end: Int64) -> [(ButtonGesture, Int64)] {
+private func drive(
+    _ settings: GestureRecognizer.Settings = .init(), edges: [(ms: Int64, pressed: Bool)],
+    until end: Int64
+) -> [(ButtonGesture, Int64)] {
     var r = GestureRecognizer(settings: settings)
     var out: [(ButtonGesture, Int64)] = []
     func runDeadlines(before t: Int64) {
@@ -72,10 +75,11 @@ private func gestures(_ list: [(ButtonGesture, Int64)]) -> [ButtonGesture] { lis
     }
 
     @Test func contactBounceOnPressAndReleaseGivesOneTap() {
-        let out = drive(edges: [
-            (0, true), (2, false), (4, true), (7, false), (9, true),        // press bounces
-            (200, false), (201, true), (203, false), (206, true), (208, false), // release bounces
-        ], until: 1000)
+        let out = drive(
+            edges: [
+                (0, true), (2, false), (4, true), (7, false), (9, true),  // press bounces
+                (200, false), (201, true), (203, false), (206, true), (208, false)  // release bounces
+            ], until: 1000)
         #expect(gestures(out) == [.tap])
     }
 

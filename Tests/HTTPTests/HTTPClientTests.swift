@@ -1,17 +1,20 @@
 import HTTP
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct HTTPClientTests {
     /// Happy paths get a timeout that only fires when something is really broken: `swift test`
     /// runs every suite in parallel and a 2-core machine can stall any one of them for seconds.
-    private func chatRequest(_ server: TermLLMStandIn, query: String = "hello", session: String? = nil,
-                             inactivity: Duration? = .seconds(20), total: Duration? = nil) -> HTTPRequest {
+    private func chatRequest(
+        _ server: TermLLMStandIn, query: String = "hello", session: String? = nil,
+        inactivity: Duration? = .seconds(20), total: Duration? = nil
+    ) -> HTTPRequest {
         var headers = [HTTPHeader("Authorization", "Bearer s3cret"), HTTPHeader("Content-Type", "application/json")]
         if let session { headers.append(HTTPHeader("session_id", session)) }
-        return HTTPRequest(method: "POST", url: server.baseURL + "/v1/chat/completions", headers: headers,
-                           body: Array("{\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"\(query)\"}]}".utf8),
-                           inactivityTimeout: inactivity, totalTimeout: total)
+        return HTTPRequest(
+            method: "POST", url: server.baseURL + "/v1/chat/completions", headers: headers,
+            body: Array("{\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"\(query)\"}]}".utf8),
+            inactivityTimeout: inactivity, totalTimeout: total)
     }
 
     private func text(_ response: HTTPResponse) async throws -> String {

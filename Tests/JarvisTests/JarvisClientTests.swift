@@ -1,7 +1,7 @@
 import HTTP
 import Jarvis
-import Testing
 import TestSupport
+import Testing
 
 /// Happy paths get timeouts that only fire when something is really broken: `swift test` runs
 /// every suite in parallel and a 2-core machine can stall any one of them for seconds. Tests of a
@@ -18,12 +18,15 @@ let generousSettings = (inactivity: Duration.seconds(20), total: Duration.second
         let logs: LogCapture
     }
 
-    private func harness(token: String = JarvisClientTests.token, serverOptions: TermLLMStandIn.Options = .init(),
-                         url: ((TermLLMStandIn) -> String)? = nil,
-                         configure: (inout JarvisSettings) -> Void = { _ in }) async throws -> Harness {
+    private func harness(
+        token: String = JarvisClientTests.token, serverOptions: TermLLMStandIn.Options = .init(),
+        url: ((TermLLMStandIn) -> String)? = nil,
+        configure: (inout JarvisSettings) -> Void = { _ in }
+    ) async throws -> Harness {
         let server = try await TermLLMStandIn.start(options: serverOptions)
-        var settings = JarvisSettings(url: url?(server) ?? server.baseURL, inactivityTimeout: generousSettings.inactivity,
-                                      totalTimeout: generousSettings.total, connectTimeout: generousSettings.connect)
+        var settings = JarvisSettings(
+            url: url?(server) ?? server.baseURL, inactivityTimeout: generousSettings.inactivity,
+            totalTimeout: generousSettings.total, connectTimeout: generousSettings.connect)
         configure(&settings)
         let clock = ManualJarvisClock()
         let logs = LogCapture()
@@ -59,8 +62,11 @@ let generousSettings = (inactivity: Duration.seconds(20), total: Duration.second
         }
         #expect(requests[0].body == "{\"messages\":[{\"content\":\"what time is it\",\"role\":\"user\"}],\"stream\":true}")
         #expect(await h.server.waitUntil { $0.history(of: sessionID).count == 4 })
-        #expect(h.server.history(of: sessionID).map(\.content) == ["what time is it", "Turn 1: you said what time is it.",
-                                                                    "and the weather", "Turn 2: you said and the weather."])
+        #expect(
+            h.server.history(of: sessionID).map(\.content) == [
+                "what time is it", "Turn 1: you said what time is it.",
+                "and the weather", "Turn 2: you said and the weather."
+            ])
         #expect(h.server.historyReplacements == 0)
         #expect(h.server.sessionIDs == [sessionID])
         expectNoSecrets(h, [first, second])
@@ -88,9 +94,11 @@ let generousSettings = (inactivity: Duration.seconds(20), total: Duration.second
         options.pingInterval = .milliseconds(40)
         let h = try await harness(serverOptions: options)
         h.server.setPlanner { _ in
-            TermLLMTurnPlan(steps: [.text("Let me check."), .toolCall(name: "web_search", arguments: "{\"query\":\"Sydney weather\"}"),
-                                    .sleep(.milliseconds(150)), .heartbeat, .sleep(.milliseconds(150)),
-                                    .text(" It is **22 degrees** and sunny.")])
+            TermLLMTurnPlan(steps: [
+                .text("Let me check."), .toolCall(name: "web_search", arguments: "{\"query\":\"Sydney weather\"}"),
+                .sleep(.milliseconds(150)), .heartbeat, .sleep(.milliseconds(150)),
+                .text(" It is **22 degrees** and sunny.")
+            ])
         }
         let answer = await h.client.ask("weather in sydney")
         #expect(answer.failure == nil)
@@ -138,7 +146,8 @@ let generousSettings = (inactivity: Duration.seconds(20), total: Duration.second
         let http500 = await h.client.ask("a")
         #expect(http500.failure == .serverError(detail: "HTTP 500 from 127.0.0.1: failed to persist or hydrate session"))
         #expect(http500.spokenText.hasPrefix("Something went wrong on Jarvis's side"))
-        h.server.setPlanner { _ in TermLLMTurnPlan(steps: [.text("partial "), .error(message: "provider overloaded", type: "invalid_request_error")]) }
+        h.server.setPlanner { _ in TermLLMTurnPlan(steps: [.text("partial "), .error(message: "provider overloaded", type: "invalid_request_error")])
+        }
         let inBand = await h.client.ask("b")
         #expect(inBand.failure == .serverError(detail: "in-stream invalid_request_error: provider overloaded"))
         await h.server.stop()
@@ -156,7 +165,10 @@ let generousSettings = (inactivity: Duration.seconds(20), total: Duration.second
         started = ContinuousClock.now
         let stalled = await h.client.ask("b")
         #expect(ContinuousClock.now - started < .seconds(15))
-        guard case .timeout = stalled.failure else { Issue.record("expected timeout, got \(String(describing: stalled.failure))"); return }
+        guard case .timeout = stalled.failure else {
+            Issue.record("expected timeout, got \(String(describing: stalled.failure))")
+            return
+        }
         #expect(await h.server.waitUntil { $0.interruptedRuns == 2 })  // both runs were cancelled by closing
         await h.server.stop()
     }
@@ -165,22 +177,30 @@ let generousSettings = (inactivity: Duration.seconds(20), total: Duration.second
         var options = TermLLMStandIn.Options()
         options.pingInterval = .milliseconds(100)
         // Without the pings the 60 s tool run would trip the 1.5 s inactivity timeout long before the cap.
-        let h = try await harness(serverOptions: options, configure: {
-            $0.inactivityTimeout = .milliseconds(1500)
-            $0.totalTimeout = .seconds(3)
-        })
+        let h = try await harness(
+            serverOptions: options,
+            configure: {
+                $0.inactivityTimeout = .milliseconds(1500)
+                $0.totalTimeout = .seconds(3)
+            })
         h.server.setPlanner { _ in TermLLMTurnPlan(steps: [.toolCall(name: "slow", arguments: "{}"), .sleep(.seconds(60))]) }
         let started = ContinuousClock.now
         let answer = await h.client.ask("long")
         let elapsed = ContinuousClock.now - started
         #expect(elapsed >= .milliseconds(2950) && elapsed < .seconds(15))
-        guard case .timeout(let detail) = answer.failure else { Issue.record("expected timeout"); return }
+        guard case .timeout(let detail) = answer.failure else {
+            Issue.record("expected timeout")
+            return
+        }
         #expect(detail.contains("no complete response within"))
         await h.server.stop()
     }
 
     @Test func downServerIsOfflineAndTheBreakerAnswersAtOnceUntilCoolDown() async throws {
-        let h = try await harness(configure: { $0.breakerFailureThreshold = 2; $0.breakerCooldown = .seconds(30) })
+        let h = try await harness(configure: {
+            $0.breakerFailureThreshold = 2
+            $0.breakerCooldown = .seconds(30)
+        })
         h.server.setPlanner { _ in TermLLMTurnPlan(httpError: (502, "bad gateway", "server_error"), steps: []) }
         _ = await h.client.ask("a")
         _ = await h.client.ask("b")
@@ -197,7 +217,10 @@ let generousSettings = (inactivity: Duration.seconds(20), total: Duration.second
 
         let offline = await h.client.ask("e")
         #expect(offline.spokenText == "Jarvis appears to be offline right now. I can't reach the homelab.")
-        guard case .offline(let detail) = offline.failure else { Issue.record("expected offline"); return }
+        guard case .offline(let detail) = offline.failure else {
+            Issue.record("expected offline")
+            return
+        }
         #expect(detail == "nothing answers at 127.0.0.1 (connection refused or unreachable)", "\(detail)")
         expectNoSecrets(h, [fast, offline])
     }
@@ -257,9 +280,11 @@ let generousSettings = (inactivity: Duration.seconds(20), total: Duration.second
 
 @Suite struct JarvisHealthAndDropTests {
     private func client(_ url: String, token: String = "s3cret") throws -> JarvisClient {
-        JarvisClient(settings: JarvisSettings(url: url, inactivityTimeout: generousSettings.inactivity, totalTimeout: generousSettings.total,
-                                              connectTimeout: generousSettings.connect),
-                     token: token, http: try HTTPClient(), clock: ManualJarvisClock().clock, logger: LogCapture().logger())
+        JarvisClient(
+            settings: JarvisSettings(
+                url: url, inactivityTimeout: generousSettings.inactivity, totalTimeout: generousSettings.total,
+                connectTimeout: generousSettings.connect),
+            token: token, http: try HTTPClient(), clock: ManualJarvisClock().clock, logger: LogCapture().logger())
     }
 
     @Test func healthProbeTellsTokenURLAndReachabilityApart() async throws {
@@ -283,10 +308,16 @@ let generousSettings = (inactivity: Duration.seconds(20), total: Duration.second
         let jarvis = try client(server.baseURL)
         server.setPlanner { _ in TermLLMTurnPlan(steps: [.text("half an ans"), .dropConnection]) }
         let midStream = await jarvis.ask("a")
-        guard case .offline = midStream.failure else { Issue.record("expected offline, got \(String(describing: midStream.failure))"); return }
+        guard case .offline = midStream.failure else {
+            Issue.record("expected offline, got \(String(describing: midStream.failure))")
+            return
+        }
         server.setPlanner { _ in TermLLMTurnPlan(dropBeforeHeaders: true, steps: []) }
         let beforeHeaders = await jarvis.ask("b")
-        guard case .offline(let detail) = beforeHeaders.failure else { Issue.record("expected offline"); return }
+        guard case .offline(let detail) = beforeHeaders.failure else {
+            Issue.record("expected offline")
+            return
+        }
         #expect(detail == "the connection to 127.0.0.1 broke off", "\(detail)")  // CURLE_GOT_NOTHING
         #expect(beforeHeaders.spokenText == "Jarvis appears to be offline right now. I can't reach the homelab.")
         await server.stop()
@@ -296,13 +327,16 @@ let generousSettings = (inactivity: Duration.seconds(20), total: Duration.second
 @Suite struct JarvisAskUserTests {
     @Test func askUserToolCallEndsTheRunAndSpeaksTheQuestion() async throws {
         let server = try await TermLLMStandIn.start()
-        let arguments = "{\"questions\":[{\"header\":\"Room\",\"question\":\"Which room do you mean?\",\"options\":[{\"label\":\"Kitchen\",\"description\":\"\"},{\"label\":\"Living room\",\"description\":\"\"}],\"multi_select\":false}]}"
+        let arguments =
+            "{\"questions\":[{\"header\":\"Room\",\"question\":\"Which room do you mean?\",\"options\":[{\"label\":\"Kitchen\",\"description\":\"\"},{\"label\":\"Living room\",\"description\":\"\"}],\"multi_select\":false}]}"
         // The run would go on for 60 s and the timeouts are longer than the bound: only ending the
         // run at the ask_user call answers in time.
         server.setPlanner { _ in TermLLMTurnPlan(steps: [.toolCall(name: "ask_user", arguments: arguments), .sleep(.seconds(60))]) }
-        let client = JarvisClient(settings: JarvisSettings(url: server.baseURL, inactivityTimeout: generousSettings.inactivity,
-                                                           totalTimeout: generousSettings.total),
-                                  token: "s3cret", http: try HTTPClient(), clock: ManualJarvisClock().clock, logger: LogCapture().logger())
+        let client = JarvisClient(
+            settings: JarvisSettings(
+                url: server.baseURL, inactivityTimeout: generousSettings.inactivity,
+                totalTimeout: generousSettings.total),
+            token: "s3cret", http: try HTTPClient(), clock: ManualJarvisClock().clock, logger: LogCapture().logger())
         let started = ContinuousClock.now
         let answer = await client.ask("turn off the lights")
         #expect(ContinuousClock.now - started < .seconds(15))

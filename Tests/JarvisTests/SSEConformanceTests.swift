@@ -27,33 +27,39 @@ import Testing
     static let cases: [Case] = [
         Case(name: "format-bom", stream: message("\u{FEFF}data:1\n\n\u{FEFF}data:2\n\ndata:3"), events: [event("1"), event("3")]),
         Case(name: "format-bom-2", stream: message("\u{FEFF}\u{FEFF}data:1\n\ndata:2\n\ndata:3"), events: [event("2"), event("3")]),
-        Case(name: "format-comments",
-             stream: message("data:1\r:\0\n:\r\ndata:2\n:\(long)\rdata:3\n:data:fail\r:\(long)\ndata:4\n", newline: ""),
-             events: [event("1\n2\n3\n4")]),
-        Case(name: "format-data-before-final-empty-line",
-             stream: message("retry:1000\ndata:test1\n\nid:test\ndata:test2", newline: ""), events: [event("test1")], retry: 1_000),
+        Case(
+            name: "format-comments",
+            stream: message("data:1\r:\0\n:\r\ndata:2\n:\(long)\rdata:3\n:data:fail\r:\(long)\ndata:4\n", newline: ""),
+            events: [event("1\n2\n3\n4")]),
+        Case(
+            name: "format-data-before-final-empty-line",
+            stream: message("retry:1000\ndata:test1\n\nid:test\ndata:test2", newline: ""), events: [event("test1")], retry: 1_000),
         Case(name: "format-field-data", stream: message("data:\n\ndata\ndata\n\ndata:test"), events: [event(""), event("\n"), event("test")]),
         Case(name: "format-field-event-empty", stream: message("event: \ndata:data"), events: [event("data")]),
         Case(name: "format-field-event", stream: message("event:test\ndata:x\n\ndata:x"), events: [event("x", type: "test"), event("x")]),
         Case(name: "format-field-id", stream: message("id: …\ndata: hello"), events: [event("hello", id: "…")]),
-        Case(name: "format-field-id-2", stream: message("id: …\ndata: hello\n\ndata: …"),
-             events: [event("hello", id: "…"), event("…", id: "…")]),
+        Case(
+            name: "format-field-id-2", stream: message("id: …\ndata: hello\n\ndata: …"),
+            events: [event("hello", id: "…"), event("…", id: "…")]),
         Case(name: "format-field-id-3", stream: message("id:1\ndata:a\n\nid\ndata:b"), events: [event("a", id: "1"), event("b", id: "")]),
-        Case(name: "format-field-id-null", stream: message("id:1\ndata:a\n\nid:\0\0\ndata:hello"),
-             events: [event("a", id: "1"), event("hello", id: "1")]),
-        Case(name: "format-field-parsing",
-             stream: message("data:\0\ndata:  2\rData:1\ndata\0:2\ndata:1\r\0data:4\nda-ta:3\rdata_5\ndata:3\rdata:\r\n data:32\ndata:4"),
-             events: [event("\0\n 2\n1\n3\n\n4")]),
+        Case(
+            name: "format-field-id-null", stream: message("id:1\ndata:a\n\nid:\0\0\ndata:hello"),
+            events: [event("a", id: "1"), event("hello", id: "1")]),
+        Case(
+            name: "format-field-parsing",
+            stream: message("data:\0\ndata:  2\rData:1\ndata\0:2\ndata:1\r\0data:4\nda-ta:3\rdata_5\ndata:3\rdata:\r\n data:32\ndata:4"),
+            events: [event("\0\n 2\n1\n3\n\n4")]),
         Case(name: "format-field-retry", stream: message("retry:03000\ndata:x"), events: [event("x")], retry: 3_000),
         Case(name: "format-field-retry-bogus", stream: message("retry:2000\nretry:1000x\ndata:x"), events: [event("x")], retry: 2_000),
         Case(name: "format-field-retry-empty", stream: message("retry\ndata:test"), events: [event("test")]),
-        Case(name: "format-field-unknown",
-             stream: message("data:test\n data\ndata\nfoobar:xxx\njustsometext\n:thisisacommentyay\ndata:test"),
-             events: [event("test\n\ntest")]),
+        Case(
+            name: "format-field-unknown",
+            stream: message("data:test\n data\ndata\nfoobar:xxx\njustsometext\n:thisisacommentyay\ndata:test"),
+            events: [event("test\n\ntest")]),
         Case(name: "format-leading-space", stream: message("data:\ttest\rdata: \ndata:test"), events: [event("\ttest\n\ntest")]),
         Case(name: "format-newlines", stream: message("data:test\r\ndata\ndata:test\r\n\r"), events: [event("test\n\ntest")]),
         Case(name: "format-null-character", stream: message("data:\0\n\n", newline: ""), events: [event("\0")]),
-        Case(name: "format-utf-8", stream: message("data:ok\u{2026}"), events: [event("ok…")]),
+        Case(name: "format-utf-8", stream: message("data:ok\u{2026}"), events: [event("ok…")])
     ]
 
     static func run(_ item: Case, split: Int? = nil) -> (events: [SSEEvent], retry: Int?) {
@@ -77,7 +83,10 @@ import Testing
     }
 
     @Test func passesEveryPortedCase() {
-        let passed = Self.cases.filter { let r = Self.run($0); return r.events == $0.events && r.retry == $0.retry }.count
+        let passed = Self.cases.filter {
+            let r = Self.run($0)
+            return r.events == $0.events && r.retry == $0.retry
+        }.count
         #expect(passed == Self.cases.count, "wpt eventsource format cases: \(passed)/\(Self.cases.count)")
     }
 

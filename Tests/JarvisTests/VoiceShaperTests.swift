@@ -6,28 +6,31 @@ import Testing
 
     @Test func stripsHeadingsBulletsEmphasisLinksAndCode() {
         let markdown = """
-        ## Today's weather
+            ## Today's weather
 
-        It is **22 degrees** and *sunny* in [Sydney](https://example.com/sydney).
-        - Wind: `12 km/h`
-        - Humidity: __40%__
-        1. Take a ~~coat~~ hat
-        > Quoted advice
-        ---
-        ```swift
-        let x = 1
-        ```
-        See <https://example.com> and the snake_case_name.
-        """
-        #expect(shaper.shape(markdown) == "Today's weather. It is 22 degrees and sunny in Sydney. Wind: 12 km/h. Humidity: 40%. Take a coat hat. Quoted advice. I've left out a code block. See and the snake_case_name.")
+            It is **22 degrees** and *sunny* in [Sydney](https://example.com/sydney).
+            - Wind: `12 km/h`
+            - Humidity: __40%__
+            1. Take a ~~coat~~ hat
+            > Quoted advice
+            ---
+            ```swift
+            let x = 1
+            ```
+            See <https://example.com> and the snake_case_name.
+            """
+        #expect(
+            shaper.shape(markdown)
+                == "Today's weather. It is 22 degrees and sunny in Sydney. Wind: 12 km/h. Humidity: 40%. Take a coat hat. Quoted advice. I've left out a code block. See and the snake_case_name."
+        )
     }
 
     @Test func tablesBecomeCommaLists() {
         let markdown = """
-        | Day | Forecast |
-        |-----|:--------:|
-        | Monday | Rain |
-        """
+            | Day | Forecast |
+            |-----|:--------:|
+            | Monday | Rain |
+            """
         #expect(shaper.shape(markdown) == "Day, Forecast. Monday, Rain.")
     }
 
@@ -91,8 +94,10 @@ import Testing
     }
 
     @Test func spokenExplanationsAreShortAndNeverEmpty() {
-        let failures: [JarvisFailure] = [.timeout(detail: ""), .offline(detail: ""), .authenticationFailed(detail: ""),
-                                         .busy(detail: ""), .serverError(detail: ""), .wrongURL(detail: "")]
+        let failures: [JarvisFailure] = [
+            .timeout(detail: ""), .offline(detail: ""), .authenticationFailed(detail: ""),
+            .busy(detail: ""), .serverError(detail: ""), .wrongURL(detail: "")
+        ]
         for failure in failures {
             #expect(!failure.spokenExplanation.isEmpty)
             #expect(failure.spokenExplanation.split(separator: " ").count < 30)

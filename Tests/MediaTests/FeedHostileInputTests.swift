@@ -1,5 +1,6 @@
-@testable import Media
 import Testing
+
+@testable import Media
 
 /// Feeds written to break the parser: numbers that overflow, nesting that was quadratic. Each must give
 /// a parse result or a `PodcastFeedError`, never a trap or a hang.
@@ -15,7 +16,7 @@ import Testing
         "<pubDate>99999999999999999999 Jan 2024 0:0</pubDate>",
         "<pubDate>1 Jan 2024 0:0 +99999999999999</pubDate>",
         "<pubDate>999999999999-01-01T00:00:00Z</pubDate>",
-        "<pubDate>2024-01-01T99999999999999999:00Z</pubDate>",
+        "<pubDate>2024-01-01T99999999999999999:00Z</pubDate>"
     ])
     func overflowingDatesAreUnreadableNotFatal(_ item: String) throws {
         let feed = try PodcastFeed(parsing: Self.feed(item: item))
@@ -25,20 +26,23 @@ import Testing
 
     @Test(arguments: [
         "999999999999999999:0", "0:999999999999999999", "9223372036854775807", "99999999999999999999",
-        "153722867280912930:0:0", "-1:00", "1:2:3:4",
+        "153722867280912930:0:0", "-1:00", "1:2:3:4"
     ])
     func overflowingDurationsAreUnreadableNotFatal(_ text: String) throws {
-        let feed = try PodcastFeed(parsing: Self.feed(item: "<itunes:duration xmlns:itunes=\"http://www.itunes.com/dtds/podcast-1.0.dtd\">\(text)</itunes:duration>"))
+        let feed = try PodcastFeed(
+            parsing: Self.feed(item: "<itunes:duration xmlns:itunes=\"http://www.itunes.com/dtds/podcast-1.0.dtd\">\(text)</itunes:duration>"))
         #expect(feed.episodes.first?.durationSeconds == nil)
         #expect(PodcastFeed.parseDuration(text) == nil)
     }
 
     @Test func episodeNumbersAndLengthsOutOfRangeAreDropped() throws {
-        let feed = try PodcastFeed(parsing: Array("""
-            <rss xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel><item>
-            <enclosure url="https://h/e.mp3" length="99999999999999999999999"/><itunes:episode>99999999999999999999</itunes:episode>
-            </item></channel></rss>
-            """.utf8))
+        let feed = try PodcastFeed(
+            parsing: Array(
+                """
+                <rss xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel><item>
+                <enclosure url="https://h/e.mp3" length="99999999999999999999999"/><itunes:episode>99999999999999999999</itunes:episode>
+                </item></channel></rss>
+                """.utf8))
         #expect(feed.episodes.first?.episodeNumber == nil)
         #expect(feed.episodes.first?.enclosureLength == nil)
     }
@@ -89,12 +93,17 @@ import Testing
 
     @Test func hugeAttributeAndTextRunsAreBounded() throws {
         let text = String(repeating: "t", count: 200_000)
-        let feed = try PodcastFeed(parsing: Array("<rss><channel><item><title>\(text)</title><enclosure url=\"https://h/a.mp3\" x=\"\(text)\"/></item></channel></rss>".utf8))
+        let feed = try PodcastFeed(
+            parsing: Array("<rss><channel><item><title>\(text)</title><enclosure url=\"https://h/a.mp3\" x=\"\(text)\"/></item></channel></rss>".utf8)
+        )
         #expect(feed.episodes.count == 1)
         #expect(feed.episodes[0].title.utf8.count <= PodcastFeed.maxTextBytes + 3)
     }
 
-    @Test(arguments: ["<", "<!", "<![CDATA[", "<!--", "<?", "</", "<a b='", "<a b=", "&#xFFFFFFFFFF;", "&#0;", "<rss><channel><item><enclosure url='http://h/a.mp3'/>"])
+    @Test(arguments: [
+        "<", "<!", "<![CDATA[", "<!--", "<?", "</", "<a b='", "<a b=", "&#xFFFFFFFFFF;", "&#0;",
+        "<rss><channel><item><enclosure url='http://h/a.mp3'/>"
+    ])
     func truncatedInputEndsCleanly(_ text: String) {
         _ = try? PodcastFeed(parsing: Array(text.utf8))
         var tokenizer = XMLTokenizer(Array(text.utf8))

@@ -1,5 +1,6 @@
-@testable import Media
 import Testing
+
+@testable import Media
 
 /// What real feeds do that the RSS 2.0 spec does not show: declared encodings, default namespaces,
 /// HTML entities, Atom, loose dates, spaces in URLs.
@@ -9,8 +10,9 @@ import Testing
     }
 
     @Test func defaultAndPrefixedRSSNamespacesGiveEpisodes() throws {
-        let defaultNamespace = Self.rss("<item><title>A</title><enclosure url=\"https://h/a.mp3\"/><pubDate>Tue, 02 Jul 2024 07:00:00 GMT</pubDate></item>",
-                                        rssAttributes: " xmlns=\"http://backend.userland.com/rss2\"")
+        let defaultNamespace = Self.rss(
+            "<item><title>A</title><enclosure url=\"https://h/a.mp3\"/><pubDate>Tue, 02 Jul 2024 07:00:00 GMT</pubDate></item>",
+            rssAttributes: " xmlns=\"http://backend.userland.com/rss2\"")
         let feed = try PodcastFeed(parsing: Array(defaultNamespace.utf8))
         #expect(feed.title == "Show")
         #expect(feed.episodes.map(\.title) == ["A"])
@@ -27,7 +29,9 @@ import Testing
     }
 
     @Test func foreignElementsNamedLikeRSSOnesAreIgnored() throws {
-        let text = Self.rss("<item xmlns:x=\"urn:x\"><x:title>Wrong</x:title><title>Right</title><x:enclosure url=\"https://h/x.mp3\"/><enclosure url=\"https://h/r.mp3\"/></item>")
+        let text = Self.rss(
+            "<item xmlns:x=\"urn:x\"><x:title>Wrong</x:title><title>Right</title><x:enclosure url=\"https://h/x.mp3\"/><enclosure url=\"https://h/r.mp3\"/></item>"
+        )
         let feed = try PodcastFeed(parsing: Array(text.utf8))
         #expect(feed.episodes.map(\.title) == ["Right"])
         #expect(feed.episodes.first?.enclosure.absoluteString == "https://h/r.mp3")
@@ -40,7 +44,7 @@ import Testing
         ("windows-1251", [0xCF, 0xF0, 0xE8, 0xE2, 0xE5, 0xF2], "Привет"),
         ("ISO-8859-7", [0xE3, 0xE5, 0xE9, 0xDC], "γειά"),
         ("ISO-8859-15", [0xA4, 0x35], "€5"),
-        ("koi8-r", [0xF0, 0xD2, 0xC9, 0xD7, 0xC5, 0xD4], "Привет"),
+        ("koi8-r", [0xF0, 0xD2, 0xC9, 0xD7, 0xC5, 0xD4], "Привет")
     ])
     func declaredSingleByteEncodingsAreDecoded(_ encoding: String, _ bytes: [UInt8], _ expected: String) throws {
         let head = Array("<?xml version=\"1.0\" encoding=\"\(encoding)\"?><rss><channel><title>".utf8)
@@ -54,7 +58,7 @@ import Testing
         ("EUC-KR", [0xC7, 0xD1, 0xB1, 0xB9], "한국"),
         ("Shift_JIS", [0x93, 0xFA, 0x96, 0x7B], "日本"),
         ("Big5", [0xA4, 0xA4, 0xA4, 0xE5], "中文"),
-        ("GBK", [0xD6, 0xD0, 0xFF, 0xCE, 0xC4], "中\u{FFFD}文"),
+        ("GBK", [0xD6, 0xD0, 0xFF, 0xCE, 0xC4], "中\u{FFFD}文")
     ])
     func declaredMultiByteEncodingsAreDecodedByIconv(_ encoding: String, _ bytes: [UInt8], _ expected: String) throws {
         let head = Array("<?xml version=\"1.0\" encoding=\"\(encoding)\"?><rss><channel><title>".utf8)
@@ -63,15 +67,17 @@ import Testing
     }
 
     @Test func utf8UnderALatin1DeclarationStaysUTF8() throws {
-        let text = Self.rss("<item><title>Café</title><enclosure url=\"http://h/a.mp3\"/></item>",
-                            declaration: "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>")
+        let text = Self.rss(
+            "<item><title>Café</title><enclosure url=\"http://h/a.mp3\"/></item>",
+            declaration: "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>")
         #expect(try PodcastFeed(parsing: Array(text.utf8)).episodes.first?.title == "Café")
     }
 
     @Test(arguments: [true, false])
     func utf16WithByteOrderMarkIsDecoded(_ bigEndian: Bool) throws {
-        let text = Self.rss("<item><title>Ünïcödé ✓</title><enclosure url=\"http://h/a.mp3\"/></item>",
-                            declaration: "<?xml version=\"1.0\" encoding=\"UTF-16\"?>")
+        let text = Self.rss(
+            "<item><title>Ünïcödé ✓</title><enclosure url=\"http://h/a.mp3\"/></item>",
+            declaration: "<?xml version=\"1.0\" encoding=\"UTF-16\"?>")
         var bytes: [UInt8] = bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE]
         for unit in text.utf16 {
             bytes += bigEndian ? [UInt8(unit >> 8), UInt8(unit & 0xFF)] : [UInt8(unit & 0xFF), UInt8(unit >> 8)]
@@ -81,7 +87,9 @@ import Testing
     }
 
     @Test func htmlNamedAndNumericEntitiesAreDecoded() throws {
-        let text = Self.rss("<item><title>Caf&eacute; &ndash; &ldquo;Live&rdquo; &hellip; &copy;&nbsp;&#150;&#x2019;&apos;&bogus;</title><enclosure url=\"http://h/a.mp3\"/></item>")
+        let text = Self.rss(
+            "<item><title>Caf&eacute; &ndash; &ldquo;Live&rdquo; &hellip; &copy;&nbsp;&#150;&#x2019;&apos;&bogus;</title><enclosure url=\"http://h/a.mp3\"/></item>"
+        )
         #expect(try PodcastFeed(parsing: Array(text.utf8)).episodes.first?.title == "Café – “Live” … ©\u{A0}–’'&bogus;")
     }
 
@@ -137,30 +145,35 @@ import Testing
     }
 
     @Test func dcDateIsUsedWithoutAPubDate() throws {
-        let text = Self.rss("<item xmlns:dc=\"http://purl.org/dc/elements/1.1/\"><title>A</title><enclosure url=\"http://h/a.mp3\"/><dc:date>2024-07-16</dc:date></item>")
+        let text = Self.rss(
+            "<item xmlns:dc=\"http://purl.org/dc/elements/1.1/\"><title>A</title><enclosure url=\"http://h/a.mp3\"/><dc:date>2024-07-16</dc:date></item>"
+        )
         #expect(try PodcastFeed(parsing: Array(text.utf8)).episodes.first?.published == 1_721_088_000)
     }
 
-    @Test(arguments: [
-        ("Tue, 16 Jul 2024 09:30:00 +02:00", 1_721_115_000),
-        ("Tue, 16 Jul 2024 20:30:00 +13:00", 1_721_115_000),
-        ("Tue, 16 Jul 2024 07:30:00 GMT+0000", 1_721_115_000),
-        ("Tue,16 Jul 2024 07:30:00 -0000", 1_721_115_000),
-        ("16 Jul 2024 07:30 UT", 1_721_115_000),
-        ("Jul 16 2024 07:30:00 GMT", 1_721_115_000),
-        ("Tue, 16 Jul 2024 09:30:00 CEST", 1_721_122_200),
-        ("Tuesday, 16 July 2024", 1_721_088_000),
-        ("2024-07-16T09:30:00+02:00", 1_721_115_000),
-        ("2024-07-16T07:30:00.250Z", 1_721_115_000),
-        ("2024-07-16 07:30:00", 1_721_115_000),
-        ("2024-07-16", 1_721_088_000),
-        ("20240716T073000Z", 1_721_115_000),
-    ] as [(String, Int64)])
+    @Test(
+        arguments: [
+            ("Tue, 16 Jul 2024 09:30:00 +02:00", 1_721_115_000),
+            ("Tue, 16 Jul 2024 20:30:00 +13:00", 1_721_115_000),
+            ("Tue, 16 Jul 2024 07:30:00 GMT+0000", 1_721_115_000),
+            ("Tue,16 Jul 2024 07:30:00 -0000", 1_721_115_000),
+            ("16 Jul 2024 07:30 UT", 1_721_115_000),
+            ("Jul 16 2024 07:30:00 GMT", 1_721_115_000),
+            ("Tue, 16 Jul 2024 09:30:00 CEST", 1_721_122_200),
+            ("Tuesday, 16 July 2024", 1_721_088_000),
+            ("2024-07-16T09:30:00+02:00", 1_721_115_000),
+            ("2024-07-16T07:30:00.250Z", 1_721_115_000),
+            ("2024-07-16 07:30:00", 1_721_115_000),
+            ("2024-07-16", 1_721_088_000),
+            ("20240716T073000Z", 1_721_115_000)
+        ] as [(String, Int64)])
     func feedDatesInTheirCommonForms(_ text: String, _ seconds: Int64) {
         #expect(FeedDate.parse(text) == seconds)
     }
 
-    @Test(arguments: ["", "soon", "32 Jan 2024 00:00 GMT", "29 Feb 2023 00:00 GMT", "1 Jan 2024 24:00 GMT", "2024-13-01", "2024-02-30", "2024-07-16T07:30:00+99:00"])
+    @Test(arguments: [
+        "", "soon", "32 Jan 2024 00:00 GMT", "29 Feb 2023 00:00 GMT", "1 Jan 2024 24:00 GMT", "2024-13-01", "2024-02-30", "2024-07-16T07:30:00+99:00"
+    ])
     func impossibleDatesAreUnreadable(_ text: String) {
         #expect(FeedDate.parse(text) == nil)
     }

@@ -1,5 +1,6 @@
-@testable import Media
 import Testing
+
+@testable import Media
 
 /// Inputs libFuzzer (`scripts/fuzz dates`, same seeds) found trapping the parsers as they were before
 /// the overflow fixes (commit 39addbd): each took the whole service down with a Swift overflow trap.
@@ -13,7 +14,7 @@ import Testing
     /// RFC822Date.parse: `Int64(days) * 86_400` / `daysFromCivil` on a 17- to 22-digit year.
     @Test(arguments: [
         "U3knbiwgMzEgRGVjIDAwMDAwMDAwOTkxOTYzNjY5OTU0NTYgMjM6NT06NTkgLTEz",  // found in 3.4 s
-        "MSBKYW4gNDExMTExMTExMTExMTExMTEgMTowOjEgKzAxMDA=",  // a second run
+        "MSBKYW4gNDExMTExMTExMTExMTExMTEgMTowOjEgKzAxMDA="  // a second run
     ])
     func pubDatesWithHugeYearsAreUnreadable(_ base64: String) {
         let date = Self.text(base64)

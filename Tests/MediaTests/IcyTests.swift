@@ -33,8 +33,9 @@ import Testing
             let a = demuxer.push(Array(wire[..<split]))
             let b = demuxer.push(Array(wire[split...]))
             #expect(a.audio + b.audio == audio, "split at \(split)")
-            #expect((a.metadata + b.metadata).map(\.streamTitle) == ["Boards of Canada - Dayvan Cowboy", "Tycho - Awake"],
-                    "split at \(split)")
+            #expect(
+                (a.metadata + b.metadata).map(\.streamTitle) == ["Boards of Canada - Dayvan Cowboy", "Tycho - Awake"],
+                "split at \(split)")
             #expect(demuxer.blocks == 3)
         }
     }

@@ -4,8 +4,8 @@ import Logging
 import Media
 import ServiceLifecycle
 import TestProcess
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct MediaPlayerLifecycleTests {
     @Test func gracefulShutdownStopsTheStreamAndSavesThePosition() async throws {
@@ -59,8 +59,11 @@ import TestSupport
         #expect(await eventually { fixture.events.all.contains(.itemEnded(item, next: nil)) })
         let heard = try #require(await fixture.player.recentHistory(limit: 1).first?.playedSeconds)
         #expect(abs(heard - 4) < 0.6, "heard \(heard) s of a 4 s song")
-        #expect(fixture.events.all == [.playbackChanged(.playing), .playbackChanged(.paused), .playbackChanged(.playing),
-                                       .itemEnded(item, next: nil), .playbackChanged(.stopped)])
+        #expect(
+            fixture.events.all == [
+                .playbackChanged(.playing), .playbackChanged(.paused), .playbackChanged(.playing),
+                .itemEnded(item, next: nil), .playbackChanged(.stopped)
+            ])
     }
 
     @Test func historyIsBoundedOnDiskAndInMemory() async throws {
@@ -74,7 +77,8 @@ import TestSupport
         defer { dir.remove() }
         let fixture = PlayerFixture(stateDir: dir.path, client: client, server: server, output: PacedOutput(speed: 8)) { $0.historyLimit = 2 }
         for name in ["a", "b", "c"] { _ = try await fixture.player.enqueue(url: server.url("/\(name).mp3"), title: name) }
-        #expect(await eventually { fixture.events.all.contains { if case .itemEnded(let item, next: nil) = $0 { item.title == "c" } else { false } } })
+        #expect(
+            await eventually { fixture.events.all.contains { if case .itemEnded(let item, next: nil) = $0 { item.title == "c" } else { false } } })
         #expect(await fixture.player.recentHistory(limit: 10).map(\.item.title) == ["c", "b"])
         let lines = (dir.read("media-history.jsonl") ?? "").split(separator: "\n")
         #expect(lines.count == 2)

@@ -90,16 +90,19 @@ struct PlayerFixture {
     let events: PlayerEventLog
     let output: PacedOutput
 
-    init(stateDir: String, client: HTTPClient, server: MediaStandIn?, output: PacedOutput = PacedOutput(),
-         adjust: (inout MediaPlayerConfiguration) -> Void = { _ in }) {
+    init(
+        stateDir: String, client: HTTPClient, server: MediaStandIn?, output: PacedOutput = PacedOutput(),
+        adjust: (inout MediaPlayerConfiguration) -> Void = { _ in }
+    ) {
         var stream = MediaStreamSettings()
         stream.prebuffer = .milliseconds(100)
         stream.reconnect = Backoff(initial: .milliseconds(50), maximum: .milliseconds(200), jitter: 0.25)
         stream.maxConsecutiveFailures = 2
         stream.backPressurePoll = .milliseconds(5)
         stream.connectTimeout = .seconds(5)
-        var configuration = MediaPlayerConfiguration(stateDir: stateDir, stream: stream, resumeRewind: .seconds(1),
-                                                     finishedMargin: .milliseconds(300))
+        var configuration = MediaPlayerConfiguration(
+            stateDir: stateDir, stream: stream, resumeRewind: .seconds(1),
+            finishedMargin: .milliseconds(300))
         configuration.stationCatalogURL = server?.url("/channels.json") ?? "http://127.0.0.1:9/channels.json"
         adjust(&configuration)
         let events = PlayerEventLog()

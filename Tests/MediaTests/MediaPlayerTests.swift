@@ -1,8 +1,8 @@
 import HTTP
 import Media
 import TestProcess
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct MediaPlayerTests {
     private static func liveStream(bytesPerSecond: Int = 16_000, titles: [String] = []) throws -> MediaStandIn.LiveStream {
@@ -18,8 +18,11 @@ import TestSupport
     @Test func icyTitlesShowUpAndADroppedLiveStreamReconnects() async throws {
         let server = try await MediaStandIn.start()
         defer { Task { await server.stop() } }
-        server.route("/live", MediaStandIn.Route(.live(try Self.liveStream(bytesPerSecond: 64_000, titles: ["Artist - Song", "Other - Tune"])),
-                                                 stopAfterBytes: 20_000))
+        server.route(
+            "/live",
+            MediaStandIn.Route(
+                .live(try Self.liveStream(bytesPerSecond: 64_000, titles: ["Artist - Song", "Other - Tune"])),
+                stopAfterBytes: 20_000))
         let client = try HTTPClient()
         defer { client.shutdown() }
         let dir = TemporaryDirectory()
@@ -60,12 +63,12 @@ import TestSupport
         let mp3 = try MediaFixtures.sineMP3(seconds: 8, frequency: 330)
         server.route("/ep1.mp3", .file(mp3, contentType: "audio/mpeg"))
         let feed = """
-        <?xml version="1.0"?><rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel>
-        <title>Test Show</title>
-        <item><title>Episode One</title><pubDate>Mon, 02 Nov 2026 10:00:00 GMT</pubDate>
-        <enclosure url="\(server.url("/ep1.mp3"))" length="\(mp3.count)" type="audio/mpeg"/><itunes:duration>0:08</itunes:duration></item>
-        </channel></rss>
-        """
+            <?xml version="1.0"?><rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel>
+            <title>Test Show</title>
+            <item><title>Episode One</title><pubDate>Mon, 02 Nov 2026 10:00:00 GMT</pubDate>
+            <enclosure url="\(server.url("/ep1.mp3"))" length="\(mp3.count)" type="audio/mpeg"/><itunes:duration>0:08</itunes:duration></item>
+            </channel></rss>
+            """
         server.route("/feed.rss", .file(Array(feed.utf8), contentType: "application/rss+xml"))
         let client = try HTTPClient()
         defer { client.shutdown() }
@@ -215,7 +218,8 @@ import TestSupport
         } catch {
             Issue.record("\(error)")
         }
-        #expect(fixture.events.all.contains { if case .gaveUp(let item, let why) = $0 { item.title == "Gone" && why.contains("404") } else { false } })
+        #expect(
+            fixture.events.all.contains { if case .gaveUp(let item, let why) = $0 { item.title == "Gone" && why.contains("404") } else { false } })
         #expect(fixture.events.all.last == .playbackChanged(.stopped))
         let now = await player.nowPlaying()
         #expect(now.state == .stopped)
@@ -231,10 +235,15 @@ import TestSupport
 
         let enclosure = server.url("/episode.mp3")
         server.route("/episode.mp3", .file(try MediaFixtures.sineMP3(seconds: 1, frequency: 550), contentType: "audio/mpeg"))
-        server.route("/show/feed.rss", .file(MediaStandIn.rss(title: "Feed Show", episodes: [
-            (title: "Old", url: server.url("/old.mp3"), length: 1_000, pubDate: "Mon, 02 Nov 2026 10:00:00 GMT"),
-            (title: "Newest", url: enclosure, length: 16_000, pubDate: "Mon, 09 Nov 2026 10:00:00 GMT"),
-        ]), contentType: "application/rss+xml"))
+        server.route(
+            "/show/feed.rss",
+            .file(
+                MediaStandIn.rss(
+                    title: "Feed Show",
+                    episodes: [
+                        (title: "Old", url: server.url("/old.mp3"), length: 1_000, pubDate: "Mon, 02 Nov 2026 10:00:00 GMT"),
+                        (title: "Newest", url: enclosure, length: 16_000, pubDate: "Mon, 09 Nov 2026 10:00:00 GMT")
+                    ]), contentType: "application/rss+xml"))
         let episode = try await player.play(url: server.url("/show/feed.rss"), title: nil, kind: nil)
         #expect(episode == MediaItem(url: enclosure, title: "Newest", kind: .podcast, show: "Feed Show"), "a feed URL plays its latest episode")
         #expect(await player.stop() == episode)
@@ -266,9 +275,9 @@ import TestSupport
         server.route("/live", .live(try Self.liveStream(titles: ["Soma - Test"])))
         server.route("/teststation.pls", .file(MediaStandIn.pls([server.url("/live")]), contentType: "audio/x-scpls"))
         let channels = """
-        {"channels": [{"id": "teststation", "title": "Test Station", "genre": "ambient",
-          "playlists": [{"url": "\(server.url("/teststation.pls"))", "format": "mp3", "quality": "highest"}]}]}
-        """
+            {"channels": [{"id": "teststation", "title": "Test Station", "genre": "ambient",
+              "playlists": [{"url": "\(server.url("/teststation.pls"))", "format": "mp3", "quality": "highest"}]}]}
+            """
         server.route("/channels.json", .file(Array(channels.utf8), contentType: "application/json"))
         let client = try HTTPClient()
         defer { client.shutdown() }

@@ -2,16 +2,18 @@ import AudioCore
 import Codecs
 import HTTP
 import Media
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct MediaStandInTests {
     /// Reads a live ICY stream through libcurl until `titles` distinct titles arrived (or 5 s passed).
     private func listen(_ url: String, wantTitles: Int) async throws -> (titles: [String], format: AudioFormat?, frames: Int, headers: IcyHeaders) {
         let client = try HTTPClient()
         defer { client.shutdown() }
-        let response = try await client.execute(HTTPRequest(url: url, headers: [HTTPHeader("Icy-MetaData", "1")],
-                                                            totalTimeout: .seconds(5)))
+        let response = try await client.execute(
+            HTTPRequest(
+                url: url, headers: [HTTPHeader("Icy-MetaData", "1")],
+                totalTimeout: .seconds(5)))
         #expect(response.status == 200)
         let headers = IcyHeaders { response.head.value(for: $0) }
         var demuxer = IcyDemuxer(metaInterval: headers.metaInterval)
@@ -20,11 +22,14 @@ import TestSupport
         var frames = 0
         for try await chunk in response.body {
             try chunk.withUnsafeBytes { raw in
-                try demuxer.push(raw, audio: { audio in
-                    try decoder.decode(audio) { frames += $0.frameCount }
-                }, onMetadata: { meta in
-                    if let title = meta.streamTitle, titles.last != title { titles.append(title) }
-                })
+                try demuxer.push(
+                    raw,
+                    audio: { audio in
+                        try decoder.decode(audio) { frames += $0.frameCount }
+                    },
+                    onMetadata: { meta in
+                        if let title = meta.streamTitle, titles.last != title { titles.append(title) }
+                    })
             }
             if titles.count >= wantTitles { break }
         }
@@ -97,10 +102,15 @@ import TestSupport
         server.route("/live", .live(MediaStandIn.LiveStream(audio: mp3)))
         server.route("/station.pls", .file(MediaStandIn.pls(["ftp://nope/x", server.url("/live")]), contentType: "audio/x-scpls"))
         server.route("/outer.m3u", .file(Array("#EXTM3U\n/station.pls\n".utf8), contentType: "audio/x-mpegurl"))
-        server.route("/feed.xml", .file(MediaStandIn.rss(title: "Stand-in Show", episodes: [
-            ("Old", "/ep1.mp3", mp3.count, "Mon, 01 Jan 2024 00:00:00 GMT"),
-            ("New", "/ep2.mp3", mp3.count, "Mon, 08 Jan 2024 00:00:00 GMT"),
-        ]), contentType: "application/rss+xml"))
+        server.route(
+            "/feed.xml",
+            .file(
+                MediaStandIn.rss(
+                    title: "Stand-in Show",
+                    episodes: [
+                        ("Old", "/ep1.mp3", mp3.count, "Mon, 01 Jan 2024 00:00:00 GMT"),
+                        ("New", "/ep2.mp3", mp3.count, "Mon, 08 Jan 2024 00:00:00 GMT")
+                    ]), contentType: "application/rss+xml"))
         server.route("/moved.pls", .redirect(to: "/station.pls"))
         let client = try HTTPClient()
         defer { client.shutdown() }

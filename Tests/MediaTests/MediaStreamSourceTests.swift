@@ -5,8 +5,8 @@ import HTTP
 import Media
 import Synchronization
 import TestProcess
-import Testing
 import TestSupport
+import Testing
 
 /// Collects what the source writes; accepts at most `framesPerCall` per write (back-pressure).
 final class CollectingSink: PCMSink {

@@ -1,5 +1,6 @@
-@testable import Media
 import Testing
+
+@testable import Media
 
 /// Playlists and ICY titles as stations and IPTV lists really write them.
 @Suite struct PlaylistRealWorldTests {
@@ -16,7 +17,9 @@ import Testing
     }
 
     @Test func windows1252PlaylistTitlesAreDecoded() throws {
-        let bytes = Array("[playlist]\nFile1=http://h/s\nTitle1=".utf8) + [0x93, 0x4A, 0x61, 0x7A, 0x7A, 0x94, 0x20, 0x96, 0x20, 0x43, 0x61, 0x66, 0xE9] + Array("\n".utf8)
+        let bytes =
+            Array("[playlist]\nFile1=http://h/s\nTitle1=".utf8) + [0x93, 0x4A, 0x61, 0x7A, 0x7A, 0x94, 0x20, 0x96, 0x20, 0x43, 0x61, 0x66, 0xE9]
+            + Array("\n".utf8)
         let playlist = try Playlist(parsing: bytes, kind: .pls, base: nil)
         #expect(playlist.entries.first?.title == "“Jazz” – Café")
     }
@@ -39,7 +42,7 @@ import Testing
         ("", "http://a.example/b/c/d.m3u?q=1"),
         ("//cdn.example/s", "http://cdn.example/s"),
         ("stream?u=http://x", "http://a.example/b/c/stream?u=http://x"),
-        ("HTTPS://Other.Example/s", "https://other.example/s"),
+        ("HTTPS://Other.Example/s", "https://other.example/s")
     ])
     func relativeReferencesResolvePerRFC3986(_ reference: String, _ expected: String) throws {
         let base = try MediaURL(parsing: "http://a.example/b/c/d.m3u?q=1")

@@ -6,29 +6,34 @@ import Testing
 
     @Test func plsGivesEntriesInNumberOrder() throws {
         let text = """
-        [playlist]
-        numberofentries=3
-        File2=https://ice2.somafm.com/groovesalad-128-mp3
-        Title2=SomaFM: Groove Salad (#2): A nicely chilled plate of ambient/downtempo beats and grooves.
-        File1=https://ice1.somafm.com/groovesalad-128-mp3
-        Title1=SomaFM: Groove Salad (#1)
-        File3=ftp://bad.example/stream
-        Length1=-1
-        Version=2
-        """
+            [playlist]
+            numberofentries=3
+            File2=https://ice2.somafm.com/groovesalad-128-mp3
+            Title2=SomaFM: Groove Salad (#2): A nicely chilled plate of ambient/downtempo beats and grooves.
+            File1=https://ice1.somafm.com/groovesalad-128-mp3
+            Title1=SomaFM: Groove Salad (#1)
+            File3=ftp://bad.example/stream
+            Length1=-1
+            Version=2
+            """
         let playlist = try Playlist(parsing: Array(text.utf8), kind: .pls, base: base)
-        #expect(playlist.entries.map(\.url.absoluteString) == ["https://ice1.somafm.com/groovesalad-128-mp3", "https://ice2.somafm.com/groovesalad-128-mp3"])
+        #expect(
+            playlist.entries.map(\.url.absoluteString) == [
+                "https://ice1.somafm.com/groovesalad-128-mp3", "https://ice2.somafm.com/groovesalad-128-mp3"
+            ])
         #expect(playlist.entries.first?.title == "SomaFM: Groove Salad (#1)")
         #expect(playlist.rejectedEntries == 1)
         #expect(try playlist.firstStream().host == "ice1.somafm.com")
     }
 
     @Test func m3uSkipsCommentsAndResolvesRelativeEntries() throws {
-        let text = "\u{FEFF}#EXTM3U\r\n#EXTINF:-1,Radio One\r\nstream.mp3\r\n\r\n/abs/path.mp3\r\nhttp://other.example:8000/live\r\nfile:///etc/passwd\r\n"
+        let text =
+            "\u{FEFF}#EXTM3U\r\n#EXTINF:-1,Radio One\r\nstream.mp3\r\n\r\n/abs/path.mp3\r\nhttp://other.example:8000/live\r\nfile:///etc/passwd\r\n"
         let playlist = try Playlist(parsing: Array(text.utf8), kind: .m3u, base: try MediaURL(parsing: "http://radio.example/lists/x.m3u"))
-        #expect(playlist.entries.map(\.url.absoluteString) == [
-            "http://radio.example/lists/stream.mp3", "http://radio.example/abs/path.mp3", "http://other.example:8000/live",
-        ])
+        #expect(
+            playlist.entries.map(\.url.absoluteString) == [
+                "http://radio.example/lists/stream.mp3", "http://radio.example/abs/path.mp3", "http://other.example:8000/live"
+            ])
         #expect(playlist.entries[0].title == "Radio One")
         #expect(playlist.rejectedEntries == 1)
     }
@@ -62,8 +67,10 @@ import Testing
         #expect(url.absoluteString == "https://User:pw@ice1.somafm.com:8443/groovesalad?token=abc")
         #expect(url.description == "https://ice1.somafm.com:8443/groovesalad?…")
         #expect(try MediaURL(parsing: "http://[::1]:8000").pathAndQuery == "/")
-        for bad in ["file:///etc/passwd", "ftp://x/y", "javascript:alert(1)", "data:audio/mpeg;base64,AAAA", "//host/x", "relative/path", "",
-                    "http://", "http://host:0/", "http://host:99999/", "http://ho st/", "http://host/\u{7}"] {
+        for bad in [
+            "file:///etc/passwd", "ftp://x/y", "javascript:alert(1)", "data:audio/mpeg;base64,AAAA", "//host/x", "relative/path", "",
+            "http://", "http://host:0/", "http://host:99999/", "http://ho st/", "http://host/\u{7}"
+        ] {
             #expect(throws: MediaURLError.self, "\(bad)") { try MediaURL(parsing: bad) }
         }
         do {

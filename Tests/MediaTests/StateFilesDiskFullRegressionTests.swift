@@ -1,9 +1,10 @@
 import Glibc
 import HTTP
-@testable import Media
 import TestProcess
-import Testing
 import TestSupport
+import Testing
+
+@testable import Media
 
 /// Disk full for the player's state files, injected without root mounts: the state file's temporary
 /// and the history file are symlinks to /dev/full, whose writes fail with ENOSPC like a full disk.

@@ -1,6 +1,6 @@
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// A stopped stand-in keeps its port (`ReservedPort`, taken before the listener closes): a connection is
 /// refused, as to a server that went down, and the port cannot be bound by anyone else.

@@ -1,6 +1,7 @@
 import Basics
 import FoundationEssentials
 import Testing
+
 @testable import Realtime
 
 @Suite struct Base64Tests {

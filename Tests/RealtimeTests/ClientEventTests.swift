@@ -1,5 +1,6 @@
 import Basics
 import Testing
+
 @testable import Realtime
 
 /// Client events must encode to exactly the GA shapes in reference/realtime-protocol.md §2.2 and §3.
@@ -20,13 +21,19 @@ import Testing
     @Test func conversationItems() {
         expectEncodes(
             .conversationItemCreate(.message(role: .user, text: "Set a timer for ten minutes.")),
-            to: #"{"type":"conversation.item.create","item":{"type":"message","role":"user","content":[{"type":"input_text","text":"Set a timer for ten minutes."}]}}"#)
+            to:
+                #"{"type":"conversation.item.create","item":{"type":"message","role":"user","content":[{"type":"input_text","text":"Set a timer for ten minutes."}]}}"#
+        )
         expectEncodes(
             .conversationItemCreate(.message(role: .system, text: "The user is now in the kitchen.")),
-            to: #"{"type":"conversation.item.create","item":{"type":"message","role":"system","content":[{"type":"input_text","text":"The user is now in the kitchen."}]}}"#)
+            to:
+                #"{"type":"conversation.item.create","item":{"type":"message","role":"system","content":[{"type":"input_text","text":"The user is now in the kitchen."}]}}"#
+        )
         expectEncodes(
             .conversationItemCreate(.functionCallOutput(callID: "call_sHlR7iaFwQ2YQOqm", output: #"{"ok":true,"timer_id":"t1"}"#)),
-            to: #"{"type":"conversation.item.create","item":{"type":"function_call_output","call_id":"call_sHlR7iaFwQ2YQOqm","output":"{\"ok\":true,\"timer_id\":\"t1\"}"}}"#)
+            to:
+                #"{"type":"conversation.item.create","item":{"type":"function_call_output","call_id":"call_sHlR7iaFwQ2YQOqm","output":"{\"ok\":true,\"timer_id\":\"t1\"}"}}"#
+        )
         expectEncodes(
             .conversationItemTruncate(itemID: "item_CCXHwGjjDUfOXbiySlK7i", contentIndex: 0, audioEndMs: 1480),
             to: #"{"type":"conversation.item.truncate","item_id":"item_CCXHwGjjDUfOXbiySlK7i","content_index":0,"audio_end_ms":1480}"#)
@@ -47,13 +54,17 @@ import Testing
     @Test func sessionUpdateVariants() {
         expectEncodes(
             .sessionUpdate(SessionConfiguration(audio: .init(input: .init(turnDetection: .semanticVAD(.init(eagerness: .low)))))),
-            to: #"{"type":"session.update","session":{"type":"realtime","audio":{"input":{"turn_detection":{"type":"semantic_vad","eagerness":"low","create_response":true,"interrupt_response":true}}}}}"#)
+            to:
+                #"{"type":"session.update","session":{"type":"realtime","audio":{"input":{"turn_detection":{"type":"semantic_vad","eagerness":"low","create_response":true,"interrupt_response":true}}}}}"#
+        )
         expectEncodes(
             .sessionUpdate(SessionConfiguration(audio: .init(input: .init(turnDetection: .disabled)))),
             to: #"{"type":"session.update","session":{"type":"realtime","audio":{"input":{"turn_detection":null}}}}"#)
         expectEncodes(
             .sessionUpdate(SessionConfiguration(audio: .init(input: .init(format: .pcmu), output: .init(format: .pcma)))),
-            to: #"{"type":"session.update","session":{"type":"realtime","audio":{"input":{"format":{"type":"audio/pcmu"}},"output":{"format":{"type":"audio/pcma"}}}}}"#)
+            to:
+                #"{"type":"session.update","session":{"type":"realtime","audio":{"input":{"format":{"type":"audio/pcmu"}},"output":{"format":{"type":"audio/pcma"}}}}}"#
+        )
         expectEncodes(
             .sessionUpdate(SessionConfiguration(toolChoice: .function(name: "set_timer"))),
             to: #"{"type":"session.update","session":{"type":"realtime","tool_choice":{"type":"function","name":"set_timer"}}}"#)
@@ -66,9 +77,9 @@ import Testing
                 "type": "object",
                 "properties": [
                     "seconds": ["type": "integer", "minimum": 1, "description": "Duration in seconds"],
-                    "label": ["type": "string"],
+                    "label": ["type": "string"]
                 ],
-                "required": ["seconds"], "additionalProperties": false,
+                "required": ["seconds"], "additionalProperties": false
             ])
         let session = SessionConfiguration(
             instructions: "You are a concise voice assistant for a kitchen appliance. Answer in one or two short sentences. Use tools for timers.",
@@ -113,8 +124,9 @@ import Testing
     }
 
     @Test func settingsBuilderUsesGAShapeAndRouterPrompt() throws {
-        let settings = RealtimeSessionSettings(voice: "cedar", handsFreeDetection: .server(threshold: 0.6, prefixPaddingMs: 250, silenceDurationMs: 700),
-                                               instructions: "Route every request through ask_jarvis.")
+        let settings = RealtimeSessionSettings(
+            voice: "cedar", handsFreeDetection: .server(threshold: 0.6, prefixPaddingMs: 250, silenceDurationMs: 700),
+            instructions: "Route every request through ask_jarvis.")
         let tool = FunctionTool(name: "ask_jarvis", description: "d", parameters: ["type": "object"])
         let handsFree = try #require(JSONValue.parse(settings.sessionUpdate(tools: [tool], turnTaking: .handsFree).jsonText()))
         let session = try #require(handsFree["session"])
@@ -122,10 +134,11 @@ import Testing
         #expect(session["voice"] == nil && session["turn_detection"] == nil && session["modalities"] == nil)
         #expect(session["audio"]?["output"]?["voice"] == "cedar")
         #expect(session["audio"]?["input"]?["format"] == ["type": "audio/pcm", "rate": 24000])
-        #expect(session["audio"]?["input"]?["turn_detection"] == [
-            "type": "server_vad", "threshold": 0.6, "prefix_padding_ms": 250, "silence_duration_ms": 700,
-            "idle_timeout_ms": nil, "create_response": false, "interrupt_response": false,
-        ], "barge-in and answering are the appliance's decisions (echo must not interrupt or be answered)")
+        #expect(
+            session["audio"]?["input"]?["turn_detection"] == [
+                "type": "server_vad", "threshold": 0.6, "prefix_padding_ms": 250, "silence_duration_ms": 700,
+                "idle_timeout_ms": nil, "create_response": false, "interrupt_response": false
+            ], "barge-in and answering are the appliance's decisions (echo must not interrupt or be answered)")
         #expect(session["audio"]?["input"]?["transcription"] == .null)
         #expect(session["tools"]?.jsonText.contains("ask_jarvis") == true)
         #expect(session["instructions"] == "Route every request through ask_jarvis.")
@@ -135,12 +148,20 @@ import Testing
 
         let semantic = RealtimeSessionSettings(transcriptionModel: "gpt-4o-mini-transcribe", transcriptionLanguage: "en")
         let update = try #require(JSONValue.parse(semantic.turnTakingUpdate(.handsFree).jsonText()))
-        #expect(update == [
-            "type": "session.update",
-            "session": ["type": "realtime", "audio": ["input": ["turn_detection": [
-                "type": "semantic_vad", "eagerness": "auto", "create_response": false, "interrupt_response": false,
-            ]]]],
-        ])
+        #expect(
+            update == [
+                "type": "session.update",
+                "session": [
+                    "type": "realtime",
+                    "audio": [
+                        "input": [
+                            "turn_detection": [
+                                "type": "semantic_vad", "eagerness": "auto", "create_response": false, "interrupt_response": false
+                            ]
+                        ]
+                    ]
+                ]
+            ])
         let full = try #require(JSONValue.parse(semantic.sessionUpdate(tools: [], turnTaking: .handsFree).jsonText()))
         #expect(full["session"]?["audio"]?["input"]?["transcription"] == ["model": "gpt-4o-mini-transcribe", "language": "en"])
     }

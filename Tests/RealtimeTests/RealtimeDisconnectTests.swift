@@ -29,7 +29,8 @@ import Testing
         #expect(Self.closed(1011, error: nil).kind == .transient)
         #expect(Self.refused(401).reason == .invalidAPIKey(source: "/etc/credstore/openai-api-key"))
         #expect(Self.refused(503).kind == .transient)
-        #expect(RealtimeDisconnect(kind: .fatal, reason: .invalidAPIKey(source: "/etc/credstore/openai-api-key")).description
+        #expect(
+            RealtimeDisconnect(kind: .fatal, reason: .invalidAPIKey(source: "/etc/credstore/openai-api-key")).description
                 == "the Realtime API rejected the API key from /etc/credstore/openai-api-key; put a valid OpenAI API key there")
         #expect(Self.closed(1008, reason: "api key", error: nil).kind == .transient, "close reasons are text for people, never classified")
     }
@@ -49,8 +50,9 @@ import Testing
         #expect(retired.description.contains(#""gpt-realtime""#), "names the model")
         #expect(Self.refused(404).reason == .modelNotFound(model: "gpt-realtime"), "a bare 404 at the upgrade: the model path")
         #expect(Self.refused(403, code: "invalid_api_key").kind == .fatal)
-        #expect(Self.refused(500, type: "server_error", code: "session_expired").reason == .upgradeRejected(status: 500),
-                "an expiry code cannot refuse an upgrade")
+        #expect(
+            Self.refused(500, type: "server_error", code: "session_expired").reason == .upgradeRejected(status: 500),
+            "an expiry code cannot refuse an upgrade")
         #expect(Backoff.realtimeReconnect.delay(attempt: 1, notBefore: limited.retryAfter) == .seconds(2), "Retry-After is a floor")
         #expect(Backoff.realtimeReconnect.delay(attempt: 1, notBefore: nil) == .milliseconds(250))
     }

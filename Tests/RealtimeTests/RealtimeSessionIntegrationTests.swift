@@ -1,14 +1,16 @@
 import AudioCore
 import Basics
-@testable import Realtime
 import Glibc
 import NIOCore
 import TestProcess
-import Testing
 import TestSupport
+import Testing
+
+@testable import Realtime
 
 @Suite struct RealtimeSessionIntegrationTests {
-    static let answer: [Int16] = SpeechFixture.speech("You have nothing on your calendar today.") ?? SpeechFixture.tone(milliseconds: 900, frequency: 330)
+    static let answer: [Int16] =
+        SpeechFixture.speech("You have nothing on your calendar today.") ?? SpeechFixture.tone(milliseconds: 900, frequency: 330)
 
     static func script() -> RealtimeStandInScript {
         var script = RealtimeStandInScript()
@@ -129,7 +131,11 @@ import TestSupport
             #expect(await harness.waitForServer { if case .inputAudioBufferCommitted = $0 { true } else { false } } != nil)
             #expect(!harness.serverEvents.contains { $0.type == "input_audio_buffer.speech_started" })
             session.send(.responseCreate(nil))
-            guard case .functionCallArgumentsDone(let call)? = await harness.waitForServer({ if case .functionCallArgumentsDone = $0 { true } else { false } }) else {
+            guard
+                case .functionCallArgumentsDone(let call)? = await harness.waitForServer({
+                    if case .functionCallArgumentsDone = $0 { true } else { false }
+                })
+            else {
                 Issue.record("no function call")
                 return
             }
@@ -148,14 +154,19 @@ import TestSupport
             // A second response.create while one is active: the real API's benign error.
             session.send(.responseCreate(nil), eventID: "evt_dup")
             session.send(.responseCancel(responseID: nil))
-            let cancelled = await harness.waitForServer { if case .responseDone(let r) = $0 { r.status != "completed" || r.output.first?.type == "message" } else { false } }
+            let cancelled = await harness.waitForServer {
+                if case .responseDone(let r) = $0 { r.status != "completed" || r.output.first?.type == "message" } else { false }
+            }
             guard case .responseDone(let response)? = cancelled else {
                 Issue.record("no cancelled response.done")
                 return
             }
             #expect(response.status == "cancelled")
             #expect(response.statusReason == "client_cancelled")
-            #expect(harness.serverEvents.contains { if case .error(let e) = $0 { e.code == "conversation_already_has_active_response" && e.eventID == "evt_dup" } else { false } })
+            #expect(
+                harness.serverEvents.contains {
+                    if case .error(let e) = $0 { e.code == "conversation_already_has_active_response" && e.eventID == "evt_dup" } else { false }
+                })
             session.send(.conversationItemTruncate(itemID: delta.itemID, contentIndex: 0, audioEndMs: 40))
             #expect(await harness.waitForServer { if case .conversationItemTruncated(_, _, let end) = $0 { end == 40 } else { false } } != nil)
             session.send(.responseCancel(responseID: nil))
@@ -174,7 +185,8 @@ import TestSupport
             await harness.standIn.perform(.unknownEvent(type: "mcp_list_tools.in_progress"))
             await harness.standIn.perform(.malformedEvent(type: "response.output_audio.delta"))
             await harness.standIn.perform(.unknownEvent(type: "output_audio_buffer.started"))
-            await harness.standIn.perform(.error(code: "conversation_already_has_active_response", message: "Conversation already has an active response"))
+            await harness.standIn.perform(
+                .error(code: "conversation_already_has_active_response", message: "Conversation already has an active response"))
             #expect(await harness.waitForServer { if case .error = $0 { true } else { false } } != nil)
             let undecodable = harness.events.filter { if case .undecodable = $0 { true } else { false } }
             #expect(undecodable.count == 2)
@@ -196,7 +208,11 @@ import TestSupport
             let session = harness.session
             session.send(Self.settings.sessionUpdate(tools: [SessionHarness.askJarvis], turnTaking: .pushToTalk))
             session.send(.responseCreate(nil))
-            guard case .functionCallArgumentsDone(let call)? = await harness.waitForServer({ if case .functionCallArgumentsDone = $0 { true } else { false } }) else {
+            guard
+                case .functionCallArgumentsDone(let call)? = await harness.waitForServer({
+                    if case .functionCallArgumentsDone = $0 { true } else { false }
+                })
+            else {
                 Issue.record("no function call")
                 return
             }
@@ -258,7 +274,8 @@ import TestSupport
     }
 
     @Test func wssAgainstAPlainSocketFailsTheTLSHandshakeAsTransient() async throws {
-        try await SessionHarness.run(script: Self.script(), maximumAttempts: 1, urlTransform: { $0.replacingPrefix("ws://", with: "wss://") }) { harness in
+        let secure: (String) -> String = { $0.replacingPrefix("ws://", with: "wss://") }
+        try await SessionHarness.run(script: Self.script(), maximumAttempts: 1, urlTransform: secure) { harness in
             guard case .stopped(let reason)? = await harness.waitFor({ if case .stopped = $0 { true } else { false } }) else {
                 Issue.record("session did not stop: \(harness.events)")
                 return
@@ -296,7 +313,8 @@ import TestSupport
     @Test func betaShapedSessionUpdateIsRejectedWithClose4000AndStops() async throws {
         try await SessionHarness.run(script: Self.script()) { harness in
             #expect(await harness.waitConnected())
-            harness.session.send(text: #"{"type":"session.update","session":{"modalities":["audio","text"],"voice":"alloy","input_audio_format":"pcm16"}}"#)
+            harness.session.send(
+                text: #"{"type":"session.update","session":{"modalities":["audio","text"],"voice":"alloy","input_audio_format":"pcm16"}}"#)
             guard case .stopped(let reason)? = await harness.waitFor({ if case .stopped = $0 { true } else { false } }) else {
                 Issue.record("session did not stop")
                 return
@@ -317,8 +335,9 @@ import TestSupport
         let url = "ws://127.0.0.1:\(closed.port)/v1/realtime"
         let started = ContinuousClock.now
         do {
-            _ = try await RealtimeConnection.open(configuration: RealtimeConnectionConfiguration(
-                url: url, apiKey: RealtimeAPIKey("sk-test"), connectTimeout: .seconds(5)))
+            _ = try await RealtimeConnection.open(
+                configuration: RealtimeConnectionConfiguration(
+                    url: url, apiKey: RealtimeAPIKey("sk-test"), connectTimeout: .seconds(5)))
             Issue.record("connected to a closed port")
         } catch {
             #expect(error.kind == .transient)
@@ -329,12 +348,15 @@ import TestSupport
     }
 
     @Test func connectErrorsAreClassifiedByTypeAndErrno() {
-        #expect(WebSocketDialer.classifyConnect(IOError(errnoCode: ECONNREFUSED, reason: "connect"), host: "h").reason
-            == .unreachable(host: "h", .connectionRefused))
-        #expect(WebSocketDialer.classifyConnect(IOError(errnoCode: ENETUNREACH, reason: "connect"), host: "h").reason
-            == .unreachable(host: "h", .networkUnreachable))
-        #expect(WebSocketDialer.classifyConnect(ChannelError.connectTimeout(.seconds(10)), host: "h").reason
-            == .unreachable(host: "h", .timedOut))
+        #expect(
+            WebSocketDialer.classifyConnect(IOError(errnoCode: ECONNREFUSED, reason: "connect"), host: "h").reason
+                == .unreachable(host: "h", .connectionRefused))
+        #expect(
+            WebSocketDialer.classifyConnect(IOError(errnoCode: ENETUNREACH, reason: "connect"), host: "h").reason
+                == .unreachable(host: "h", .networkUnreachable))
+        #expect(
+            WebSocketDialer.classifyConnect(ChannelError.connectTimeout(.seconds(10)), host: "h").reason
+                == .unreachable(host: "h", .timedOut))
         let other = WebSocketDialer.classifyConnect(ChannelError.eof, host: "h")
         #expect(!other.isUnreachable)
         #expect(other.kind == .transient)

@@ -45,8 +45,9 @@ import Testing
         let failure = try #require(await Self.open(url: listener.url, connectTimeout: .milliseconds(500)))
         #expect(failure.kind == .transient)
         #expect(failure.reason == .upgradeTimedOut(milliseconds: 500))
-        #expect(failure.description
-            == "the Realtime API took the connection but did not answer the WebSocket upgrade within 0.5 s")
+        #expect(
+            failure.description
+                == "the Realtime API took the connection but did not answer the WebSocket upgrade within 0.5 s")
     }
 
     /// Dials `url` once; returns how it failed (nil if it unexpectedly connected).
@@ -126,7 +127,10 @@ struct LoopbackListener {
         let bound = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
         }
-        guard bound, listen(fd, 16) == 0 else { Glibc.close(fd); throw LoopbackListener.Failure(call: "bind/listen") }
+        guard bound, listen(fd, 16) == 0 else {
+            Glibc.close(fd)
+            throw LoopbackListener.Failure(call: "bind/listen")
+        }
         self.fd = fd
         url = "ws://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/v1/realtime"
     }
@@ -141,15 +145,18 @@ private final class Thread: @unchecked Sendable {
     func start() {
         var handle = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
-        if pthread_create(&handle, nil, { raw in
-            Unmanaged<Thread>.fromOpaque(raw!).takeRetainedValue().body()
-            return nil
-        }, context) == 0 {
+        if pthread_create(
+            &handle, nil,
+            { raw in
+                Unmanaged<Thread>.fromOpaque(raw!).takeRetainedValue().body()
+                return nil
+            }, context) == 0
+        {
             pthread_detach(handle)
         }
     }
 }
 
-private extension Array where Element == UInt8 {
-    func ends(with suffix: [UInt8]) -> Bool { count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix }
+extension Array where Element == UInt8 {
+    fileprivate func ends(with suffix: [UInt8]) -> Bool { count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix }
 }

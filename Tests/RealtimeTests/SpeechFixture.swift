@@ -4,7 +4,8 @@ import Glibc
 /// the bytes are deterministic), and plain tone bursts.
 enum SpeechFixture {
     static func speech(_ text: String) -> [Int16]? {
-        let command = "espeak-ng -v en-us -s 170 --stdout '\(text)' 2>/dev/null | sox -D -t wav - -t raw -r 24000 -e signed-integer -b 16 -c 1 - 2>/dev/null"
+        let command =
+            "espeak-ng -v en-us -s 170 --stdout '\(text)' 2>/dev/null | sox -D -t wav - -t raw -r 24000 -e signed-integer -b 16 -c 1 - 2>/dev/null"
         guard let pipe = popen(command, "r") else { return nil }
         defer { pclose(pipe) }
         var bytes: [UInt8] = []

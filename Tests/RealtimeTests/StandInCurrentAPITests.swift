@@ -1,6 +1,6 @@
 import Basics
-import Testing
 import TestSupport
+import Testing
 
 /// The Realtime stand-in speaks the API as it is after the 2027-01-20 shutdowns: retired models and an
 /// account that cannot pay or asks too often are refused at the upgrade with OpenAI's status and JSON body,
@@ -46,7 +46,7 @@ import TestSupport
 
     // MARK: - Refused upgrades
 
-    @Test(arguments: RealtimeStandInScript.shutDownOn2027_01_20.sorted())
+    @Test(arguments: RealtimeStandInScript.shutDownOnJanuary20th2027.sorted())
     func aRetiredModelIsRefusedWith404(_ model: String) async throws {
         try await Self.withStandIn { standIn in
             let response = try await HTTPProbe.realtimeUpgrade(port: standIn.port, model: model, apiKey: standIn.script.apiKey)
@@ -89,8 +89,9 @@ import TestSupport
         try await Self.withStandIn(script) { standIn in
             let response = try await HTTPProbe.realtimeUpgrade(port: standIn.port, model: "gpt-realtime", apiKey: "sk-wrong")
             #expect(response.status == 401)
-            #expect(response.body
-                == #"{"error":{"message":"Incorrect API key provided.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}"#)
+            #expect(
+                response.body
+                    == #"{"error":{"message":"Incorrect API key provided.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}"#)
             #expect(standIn.authorizationFailures == 1)
             #expect(standIn.refusedUpgrades == 1)
         }
@@ -178,14 +179,16 @@ import TestSupport
 
             client.send([
                 "type": "conversation.item.create",
-                "item": ["type": "function_call_output", "call_id": .string(script.callID), "output": #"{"answer":"nothing today"}"#],
+                "item": ["type": "function_call_output", "call_id": .string(script.callID), "output": #"{"answer":"nothing today"}"#]
             ])
             client.send(["type": "response.create"])
             #expect(await client.waitForEvent("response.done", count: 2))
             #expect(client.events(ofType: "response.created").count == 2, "one response, two message items")
             let second = try #require(client.events(ofType: "response.done").last?["response"])
             let answerOutput = second["output"]?.elements ?? []
-            #expect(answerOutput.map { $0["content"]?.elements.first?["transcript"]?.stringValue } == [script.preambleTranscript, script.answerTranscript])
+            #expect(
+                answerOutput.map { $0["content"]?.elements.first?["transcript"]?.stringValue } == [script.preambleTranscript, script.answerTranscript]
+            )
             let ids = answerOutput.compactMap { $0["id"]?.stringValue }
             #expect(Set(ids + [preambleID, callID]).count == 4, "every item has its own id")
             let answerDeltas = client.events(ofType: "response.output_audio.delta").dropFirst(2)
@@ -218,10 +221,15 @@ import TestSupport
             let sentMs = client.events(ofType: "response.output_audio.delta").count * 100
             #expect(sentMs < 30_000)
 
-            client.send(["type": "conversation.item.truncate", "item_id": .string(preambleID), "content_index": 0, "audio_end_ms": .number(Double(sentMs + 100))])
+            client.send([
+                "type": "conversation.item.truncate", "item_id": .string(preambleID), "content_index": 0,
+                "audio_end_ms": .number(Double(sentMs + 100))
+            ])
             #expect(await client.waitForEvent("error"))
             #expect(client.events(ofType: "error").last?["error"]?["param"]?.stringValue == "audio_end_ms")
-            client.send(["type": "conversation.item.truncate", "item_id": .string(preambleID), "content_index": 0, "audio_end_ms": .number(Double(sentMs))])
+            client.send([
+                "type": "conversation.item.truncate", "item_id": .string(preambleID), "content_index": 0, "audio_end_ms": .number(Double(sentMs))
+            ])
             #expect(await client.waitForEvent("conversation.item.truncated"))
             #expect(client.events(ofType: "conversation.item.truncated").first?["audio_end_ms"]?.numberValue == Double(sentMs))
 
@@ -257,13 +265,15 @@ import TestSupport
             let expected = (reasoning ? [script.preambleTranscript] : []) + (toldToSayAFiller ? [script.fillerTranscript] : [])
             #expect(said == expected)
             #expect(output.last?["type"]?.stringValue == "function_call")
-            #expect(client.events(ofType: "response.output_item.added").compactMap { $0["output_index"]?.numberValue } == (0...expected.count).map { Double($0) })
+            #expect(
+                client.events(ofType: "response.output_item.added").compactMap { $0["output_index"]?.numberValue }
+                    == (0...expected.count).map { Double($0) })
         }
     }
 }
 
-private extension JSONValue {
-    var elements: [JSONValue] {
+extension JSONValue {
+    fileprivate var elements: [JSONValue] {
         if case .array(let items) = self { return items }
         return []
     }

@@ -1,6 +1,6 @@
 import Realtime
-import Testing
 import TestSupport
+import Testing
 
 /// The stand-in's multi-call script: one call per response, in order, each after the previous output.
 @Suite(.timeLimit(.minutes(3))) struct StandInScriptedCallsTests {
@@ -12,7 +12,7 @@ import TestSupport
         var script = RealtimeStandInScript()
         script.functionCalls = [
             ScriptedFunctionCall(name: "play_audio", arguments: #"{"url":"https://x.org/a.mp3","title":"A"}"#, callID: "call_1"),
-            ScriptedFunctionCall(name: "get_now_playing", arguments: "{}", callID: "call_2"),
+            ScriptedFunctionCall(name: "get_now_playing", arguments: "{}", callID: "call_2")
         ]
         script.answerAudio = SpeechFixture.tone(milliseconds: 200)
         try await SessionHarness.run(script: script) { harness in

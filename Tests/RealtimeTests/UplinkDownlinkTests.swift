@@ -13,9 +13,17 @@ import Testing
         #expect(ring.availableToRead == 1000)
 
         var frames: [String] = []
-        #expect(pump.pump { frames.append($0); return true } == 2)
+        #expect(
+            pump.pump {
+                frames.append($0)
+                return true
+            } == 2)
         #expect(ring.availableToRead == 40)
-        #expect(pump.pump(flush: true) { frames.append($0); return true } == 1)
+        #expect(
+            pump.pump(flush: true) {
+                frames.append($0)
+                return true
+            } == 1)
         #expect(ring.availableToRead == 0)
         #expect(frames.count == 3)
         var decoded: [Int16] = []
@@ -32,7 +40,10 @@ import Testing
     }
 
     @Test func downlinkDecodesDeltasAndCountsPerItem() {
-        final class Collected: @unchecked Sendable { var samples: [Int16] = []; var items: [String] = [] }
+        final class Collected: @unchecked Sendable {
+            var samples: [Int16] = []
+            var items: [String] = []
+        }
         let collected = Collected()
         var downlink = DownlinkAudio(initialCapacityBytes: 8) { item, samples in
             collected.samples += samples

@@ -1,11 +1,12 @@
-import Testing
 import Glibc
+import Testing
+
 @testable import SpeexDSP
 
 private func noise(_ n: Int, seed: UInt64, amplitude: Float = 8000) -> [Int16] {
     var s = seed
     return (0..<n).map { _ in
-        s = s &* 6364136223846793005 &+ 1442695040888963407
+        s = s &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
         let u = Float(Int64(bitPattern: s >> 11) % 2001 - 1000) / 1000
         return Int16(u * amplitude)
     }
@@ -21,12 +22,17 @@ private func energy(_ x: ArraySlice<Int16>) -> Double { x.reduce(0) { $0 + Doubl
     let aec = try EchoCanceller(frameSize: frame, filterLength: 1024, sampleRate: 16000)
     #expect(aec.impulseResponseLength == 1024)
     var out = [Int16](repeating: 0, count: n)
-    mic.withUnsafeBufferPointer { m in ref.withUnsafeBufferPointer { r in out.withUnsafeMutableBufferPointer { o in
-        for f in stride(from: 0, to: n, by: frame) {
-            aec.process(mic: UnsafeBufferPointer(rebasing: m[f..<f + frame]), reference: UnsafeBufferPointer(rebasing: r[f..<f + frame]),
+    mic.withUnsafeBufferPointer { m in
+        ref.withUnsafeBufferPointer { r in
+            out.withUnsafeMutableBufferPointer { o in
+                for f in stride(from: 0, to: n, by: frame) {
+                    aec.process(
+                        mic: UnsafeBufferPointer(rebasing: m[f..<f + frame]), reference: UnsafeBufferPointer(rebasing: r[f..<f + frame]),
                         output: UnsafeMutableBufferPointer(rebasing: o[f..<f + frame]))
+                }
+            }
         }
-    } } }
+    }
     let tail = (n - 16000)..<n
     let erle = 10 * log10(energy(mic[tail]) / max(energy(out[tail]), 1))
     #expect(erle > 20, "ERLE \(erle) dB")
@@ -127,7 +133,7 @@ private func energy(_ x: ArraySlice<Int16>) -> Double { x.reduce(0) { $0 + Doubl
     var out = [Int16](repeating: 0, count: 600)
     for input in [loud, silent] {
         var produced = 0
-        for _ in 0..<1250 { // 20 s
+        for _ in 0..<1250 {  // 20 s
             let r = input.withUnsafeBufferPointer { i in out.withUnsafeMutableBufferPointer { rs.process(input: i, output: $0) } }
             #expect(r.consumed == 256)
             produced += r.produced

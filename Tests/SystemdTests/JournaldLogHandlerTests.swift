@@ -1,10 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Logging
 import Synchronization
 import Testing
+
 @testable import Systemd
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 final class CapturedLines: Sendable {
     private let lines = Mutex<[String]>([])
@@ -16,7 +18,7 @@ final class CapturedLines: Sendable {
     @Test func priorityPrefixes() {
         let expected: [(Logger.Level, String)] = [
             (.trace, "<7>"), (.debug, "<7>"), (.info, "<6>"), (.notice, "<5>"),
-            (.warning, "<4>"), (.error, "<3>"), (.critical, "<2>"),
+            (.warning, "<4>"), (.error, "<3>"), (.critical, "<2>")
         ]
         for (level, prefix) in expected {
             #expect(JournaldLogHandler.format(level: level, label: "audio", message: "m", metadata: [:]) == "\(prefix)audio: m")
@@ -28,10 +30,13 @@ final class CapturedLines: Sendable {
             level: .warning, label: "realtime", message: "reconnecting\nsoon",
             metadata: [
                 "rt.attempt": "3", "audio.xruns": .stringConvertible(2),
-                "reason": "socket closed", "quote": "say \"hi\"", "empty": "", "list": ["a", "b"], "map": ["k": "v", "a": ["x"]],
+                "reason": "socket closed", "quote": "say \"hi\"", "empty": "", "list": ["a", "b"], "map": ["k": "v", "a": ["x"]]
             ]
         )
-        #expect(line == #"<4>realtime: reconnecting\nsoon audio.xruns=2 empty="" list=[a,b] map="{a=[x],k=v}" quote="say \"hi\"" reason="socket closed" rt.attempt=3"#)
+        #expect(
+            line
+                == #"<4>realtime: reconnecting\nsoon audio.xruns=2 empty="" list=[a,b] map="{a=[x],k=v}" quote="say \"hi\"" reason="socket closed" rt.attempt=3"#
+        )
     }
 
     @Test func handlerMergesMetadataAndFiltersLevels() {
@@ -49,11 +54,12 @@ final class CapturedLines: Sendable {
         logger.notice("ready")
         logger.logLevel = .debug
         logger.debug("now shown")
-        #expect(captured.all == [
-            "<6>jarvis: asked conversation=7 device=override jarvis.duration_ms=812",
-            "<5>jarvis: ready conversation=7 device=hw:1",
-            "<7>jarvis: now shown conversation=7 device=hw:1",
-        ])
+        #expect(
+            captured.all == [
+                "<6>jarvis: asked conversation=7 device=override jarvis.duration_ms=812",
+                "<5>jarvis: ready conversation=7 device=hw:1",
+                "<7>jarvis: now shown conversation=7 device=hw:1"
+            ])
     }
 
     @Test func writerWritesWholeLinesAndDropsWhenBlocked() throws {

@@ -1,9 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import Testing
 import TestProcess
+import Testing
+
 @testable import Systemd
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 @Suite struct SDNotifyTests {
     @Test(arguments: [true, false])
@@ -63,7 +65,7 @@ import TestProcess
     @Test func watchdogLoopPingsUntilCancelled() async throws {
         let listener = NotifyListener(abstract: true)
         let notify = SDNotify(environment: [
-            "NOTIFY_SOCKET": listener.address, "WATCHDOG_USEC": "100000", "WATCHDOG_PID": "\(getpid())",
+            "NOTIFY_SOCKET": listener.address, "WATCHDOG_USEC": "100000", "WATCHDOG_PID": "\(getpid())"
         ])
         #expect(notify.watchdogPingInterval == .milliseconds(50))
         let task = Task { await notify.keepWatchdogAlive() }

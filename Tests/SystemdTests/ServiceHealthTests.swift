@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Systemd
 
 /// `ServiceHealth` driven by hand: times are CLOCK_MONOTONIC-style nanoseconds the test advances.
@@ -25,10 +26,13 @@ import Testing
             if micOpen && micFlows { micLastPeriod = now - 10_000_000 }
             if speakerOpen { speakerLastPeriod = now - 10_000_000 }
             if serviceLoopAlive { serviceTick = now - 50_000_000 }
-            return health.tick(ServiceHealth.Observation(now: now, devices: [
-                .init(name: ServiceHealthTests.mic, isOpen: micOpen, lastPeriodNanoseconds: micLastPeriod),
-                .init(name: ServiceHealthTests.speaker, isOpen: speakerOpen, lastPeriodNanoseconds: speakerLastPeriod),
-            ], serviceLoopTick: serviceTick))
+            return health.tick(
+                ServiceHealth.Observation(
+                    now: now,
+                    devices: [
+                        .init(name: ServiceHealthTests.mic, isOpen: micOpen, lastPeriodNanoseconds: micLastPeriod),
+                        .init(name: ServiceHealthTests.speaker, isOpen: speakerOpen, lastPeriodNanoseconds: speakerLastPeriod)
+                    ], serviceLoopTick: serviceTick))
         }
     }
 
@@ -44,8 +48,11 @@ import Testing
             #expect(rig.tick(after: 5) == [.watchdog], "nothing new to say, still alive")
         }
         rig.speakerOpen = true
-        #expect(rig.tick(after: 5) == [.notice("waiting for \(Self.mic) (the service keeps running and picks it up when it appears)"),
-                                       .status("waiting for \(Self.mic)…"), .watchdog])
+        #expect(
+            rig.tick(after: 5) == [
+                .notice("waiting for \(Self.mic) (the service keeps running and picks it up when it appears)"),
+                .status("waiting for \(Self.mic)…"), .watchdog
+            ])
         rig.micOpen = true
         #expect(rig.tick(after: 5) == [.notice("audio running: \(Self.mic) and \(Self.speaker) open"), .status("idle"), .watchdog])
         #expect(rig.health.engineStateChanged("idle") == [], "unchanged")
@@ -61,8 +68,11 @@ import Testing
         // Unplugged for ten minutes: the capture loop is in its reopen backoff, the rest runs.
         rig.micOpen = false
         let unplugged = rig.tick(after: 5)
-        #expect(unplugged == [.notice("waiting for \(Self.mic) (the service keeps running and picks it up when it appears)"),
-                              .status("waiting for \(Self.mic)…"), .watchdog])
+        #expect(
+            unplugged == [
+                .notice("waiting for \(Self.mic) (the service keeps running and picks it up when it appears)"),
+                .status("waiting for \(Self.mic)…"), .watchdog
+            ])
         for _ in 0..<120 {
             #expect(rig.tick(after: 5) == [.watchdog])
         }
@@ -95,7 +105,9 @@ import Testing
         _ = rig.tick(after: 0)
         rig.serviceLoopAlive = false
         #expect(rig.tick(after: 4) == [.watchdog])
-        #expect(rig.tick(after: 2) == [.error("the audio service loop has not run for 6.0 s; withholding watchdog pings so systemd restarts the service")])
+        #expect(
+            rig.tick(after: 2) == [.error("the audio service loop has not run for 6.0 s; withholding watchdog pings so systemd restarts the service")]
+        )
         rig.serviceLoopAlive = true
         #expect(rig.tick(after: 1) == [.notice("service loops are alive again; watchdog pings resumed"), .watchdog])
     }

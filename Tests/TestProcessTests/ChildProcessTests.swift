@@ -1,6 +1,6 @@
 import Glibc
-import Testing
 import TestProcess
+import Testing
 
 @Suite struct ChildProcessTests {
     @Test func capturesBothStreamsAndTheExitCode() async throws {
@@ -12,8 +12,9 @@ import TestProcess
     }
 
     @Test func addsEnvironmentToOurs() async throws {
-        let result = try await ChildProcess.run(["sh", "-c", "printf '%s %s' \"$JV_EXTRA\" \"${PATH:+path}\""],
-                                                environment: ["JV_EXTRA": "a b=c"])
+        let result = try await ChildProcess.run(
+            ["sh", "-c", "printf '%s %s' \"$JV_EXTRA\" \"${PATH:+path}\""],
+            environment: ["JV_EXTRA": "a b=c"])
         #expect(result.stdout == "a b=c path")
     }
 

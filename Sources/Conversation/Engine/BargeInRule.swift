@@ -27,10 +27,12 @@ public struct BargeInRule: Sendable, Equatable {
     /// answer. Default 1.5 s.
     public var possibleSpeechLimit: Duration
 
-    public init(localDetector: Bool = false, confirmation: Duration = .zero, echoGuard: Duration = .milliseconds(800),
-                lookback: Duration = .milliseconds(300), serverTurnWait: Duration = .seconds(2),
-                minimumSpeech: Duration = .milliseconds(400), resumeAfter: Duration = .milliseconds(500),
-                possibleSpeechLimit: Duration = .milliseconds(1500)) {
+    public init(
+        localDetector: Bool = false, confirmation: Duration = .zero, echoGuard: Duration = .milliseconds(800),
+        lookback: Duration = .milliseconds(300), serverTurnWait: Duration = .seconds(2),
+        minimumSpeech: Duration = .milliseconds(400), resumeAfter: Duration = .milliseconds(500),
+        possibleSpeechLimit: Duration = .milliseconds(1500)
+    ) {
         self.localDetector = localDetector
         self.confirmation = confirmation
         self.echoGuard = echoGuard

@@ -125,8 +125,11 @@ extension ConversationEngine {
         cancelTimer(.bargeInConfirmation)
         emit(.pauseVoice)
         voice.pause = VoicePlayback.Pause(speechSince: nearEnd.active ? nearEnd.lastHeard : nil)
-        log(.info, nearEnd.active ? "near-end speech over the assistant: voice paused"
-            : "someone may be talking over the assistant: voice paused")
+        log(
+            .info,
+            nearEnd.active
+                ? "near-end speech over the assistant: voice paused"
+                : "someone may be talking over the assistant: voice paused")
         if nearEnd.active {
             armMinimumSpeech()
         } else if nearEnd.possible {
@@ -168,16 +171,20 @@ extension ConversationEngine {
     mutating func resumeVoice() {
         guard let pause = voice.pause, !nearEnd.active, !nearEnd.possible else { return }
         letVoiceGoOn()
-        log(.info, "near-end speech over the assistant lasted \(pause.heard.wholeMilliseconds) ms, "
-            + "under the \(rule.minimumSpeech.wholeMilliseconds) ms that stop it: the voice goes on")
+        log(
+            .info,
+            "near-end speech over the assistant lasted \(pause.heard.wholeMilliseconds) ms, "
+                + "under the \(rule.minimumSpeech.wholeMilliseconds) ms that stop it: the voice goes on")
     }
 
     /// Only possible near-end speech has held the pause for `possibleSpeechLimit`: the answer goes on while it lasts.
     mutating func possibleSpeechLimitReached() {
         guard voice.pause != nil, !nearEnd.active else { return }
         letVoiceGoOn()
-        log(.info, "a sound near the device held the assistant for \(rule.possibleSpeechLimit.wholeMilliseconds) ms "
-            + "without near-end speech: the voice goes on")
+        log(
+            .info,
+            "a sound near the device held the assistant for \(rule.possibleSpeechLimit.wholeMilliseconds) ms "
+                + "without near-end speech: the voice goes on")
     }
 
     private mutating func letVoiceGoOn() {
@@ -219,14 +226,17 @@ extension ConversationEngine {
     /// `listening`, so a sound the server never takes for speech delays the end only once.
     mutating func extendQuietPeriodForNearEndSpeech() -> Bool {
         guard rule.localDetector, turnTaking == .handsFree, state == .listening, !quietPeriodExtended,
-              let last = nearEnd.lastHeard else { return false }
+            let last = nearEnd.lastHeard
+        else { return false }
         let since = nearEnd.active ? Duration.zero : .milliseconds(now.milliseconds(since: last))
         guard since < configuration.quietPeriod else { return false }
         quietPeriodExtended = true
         let wait = max(configuration.quietPeriod - since, rule.serverTurnWait)
         let heard = nearEnd.active ? "is talking" : "talked \(since.wholeMilliseconds) ms ago"
-        log(.info, "quiet period over, but someone near the device \(heard): waiting \(wait.wholeMilliseconds) ms more "
-            + "for the server to hear a turn")
+        log(
+            .info,
+            "quiet period over, but someone near the device \(heard): waiting \(wait.wholeMilliseconds) ms more "
+                + "for the server to hear a turn")
         arm(.quietPeriod, after: wait)
         return true
     }

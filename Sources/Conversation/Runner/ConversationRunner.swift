@@ -192,7 +192,11 @@ public final class ConversationRunner: Service, Sendable {
             return !idleTicks.load(ordering: .acquiring)
         }
         if woken { nap.cancel() }
-        await withTaskCancellationHandler { _ = await nap.result } onCancel: { nap.cancel() }
+        await withTaskCancellationHandler {
+            _ = await nap.result
+        } onCancel: {
+            nap.cancel()
+        }
         idleNap.withLock { $0 = nil }
     }
 }

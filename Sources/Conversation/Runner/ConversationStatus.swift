@@ -22,10 +22,12 @@ public struct ConversationStatus: Sendable, Equatable {
     /// Estimated Realtime API spending since start and by local day.
     public var spending: SpendingLedger
 
-    public init(state: ConversationState = .idle, realtimeConnected: Bool = false, jarvisSessionID: String? = nil,
-                media: MediaGainStatus = MediaGainStatus(ducked: false, volume: 1), toolsRunning: Int = 0,
-                malformedEvents: Int = 0, unknownEvents: Int = 0, bargeIns: Int = 0, echoTurnsIgnored: Int = 0,
-                pausesResumed: Int = 0, spending: SpendingLedger = SpendingLedger()) {
+    public init(
+        state: ConversationState = .idle, realtimeConnected: Bool = false, jarvisSessionID: String? = nil,
+        media: MediaGainStatus = MediaGainStatus(ducked: false, volume: 1), toolsRunning: Int = 0,
+        malformedEvents: Int = 0, unknownEvents: Int = 0, bargeIns: Int = 0, echoTurnsIgnored: Int = 0,
+        pausesResumed: Int = 0, spending: SpendingLedger = SpendingLedger()
+    ) {
         self.state = state
         self.realtimeConnected = realtimeConnected
         self.jarvisSessionID = jarvisSessionID
@@ -44,7 +46,7 @@ public struct ConversationStatus: Sendable, Equatable {
         [
             "state": .string(state.rawValue),
             "realtime_connected": .bool(realtimeConnected),
-            "jarvis_session_id": jarvisSessionID.map(JSONValue.string) ?? .null,
+            "jarvis_session_id": jarvisSessionID.map(JSONValue.string) ?? .null
         ]
     }
 }

@@ -18,9 +18,11 @@ public final class MixerConversationAudio: ConversationAudio, @unchecked Sendabl
         /// The resampler tail is pushed out once the queued speech falls below this. Default 60 ms.
         public var lowWaterMilliseconds: Int
 
-        public init(earconFormat: AudioFormat = .realtime, uplink: UplinkConfiguration = UplinkConfiguration(),
-                    ducker: Ducker.Configuration = Ducker.Configuration(), resamplerQuality: Int = 5,
-                    lowWaterMilliseconds: Int = 60) {
+        public init(
+            earconFormat: AudioFormat = .realtime, uplink: UplinkConfiguration = UplinkConfiguration(),
+            ducker: Ducker.Configuration = Ducker.Configuration(), resamplerQuality: Int = 5,
+            lowWaterMilliseconds: Int = 60
+        ) {
             self.earconFormat = earconFormat
             self.uplink = uplink
             self.ducker = ducker
@@ -53,13 +55,15 @@ public final class MixerConversationAudio: ConversationAudio, @unchecked Sendabl
     ///   - nearEndPause: arms the playback side's own pause at that verdict (`NearEndPauseReflex.isArmed`).
     ///   - uplinkActivity: told when a conversation starts (true) and stops (false) capturing, so the capture
     ///     side can idle in between (`AudioPipeline.uplinkActive`).
-    public init(mixer: Mixer, captureRing: SPSCRing<Int16>, configuration: Configuration = Configuration(),
-                earcons: @escaping @Sendable (Earcon) -> [Int16]? = { _ in nil },
-                deviceDelayFrames: @escaping @Sendable () -> Int = { 0 },
-                nearEndSpeech: @escaping @Sendable () -> Bool = { false },
-                possibleNearEndSpeech: (@Sendable () -> Bool)? = nil,
-                nearEndPause: @escaping @Sendable (Bool) -> Void = { _ in },
-                uplinkActivity: @escaping @Sendable (Bool) -> Void = { _ in }) throws {
+    public init(
+        mixer: Mixer, captureRing: SPSCRing<Int16>, configuration: Configuration = Configuration(),
+        earcons: @escaping @Sendable (Earcon) -> [Int16]? = { _ in nil },
+        deviceDelayFrames: @escaping @Sendable () -> Int = { 0 },
+        nearEndSpeech: @escaping @Sendable () -> Bool = { false },
+        possibleNearEndSpeech: (@Sendable () -> Bool)? = nil,
+        nearEndPause: @escaping @Sendable (Bool) -> Void = { _ in },
+        uplinkActivity: @escaping @Sendable (Bool) -> Void = { _ in }
+    ) throws {
         self.mixer = mixer
         let voiceWriter = try PlaybackChannelWriter(
             mixer: mixer, channel: .voice, sourceFormat: .realtime, quality: configuration.resamplerQuality)
@@ -80,10 +84,13 @@ public final class MixerConversationAudio: ConversationAudio, @unchecked Sendabl
     }
 
     /// With a fixed earcon table (PCM in `configuration.earconFormat`).
-    public convenience init(mixer: Mixer, captureRing: SPSCRing<Int16>, configuration: Configuration = Configuration(),
-                            earconTable: [Earcon: [Int16]], deviceDelayFrames: @escaping @Sendable () -> Int = { 0 }) throws {
-        try self.init(mixer: mixer, captureRing: captureRing, configuration: configuration,
-                      earcons: { earconTable[$0] }, deviceDelayFrames: deviceDelayFrames)
+    public convenience init(
+        mixer: Mixer, captureRing: SPSCRing<Int16>, configuration: Configuration = Configuration(),
+        earconTable: [Earcon: [Int16]], deviceDelayFrames: @escaping @Sendable () -> Int = { 0 }
+    ) throws {
+        try self.init(
+            mixer: mixer, captureRing: captureRing, configuration: configuration,
+            earcons: { earconTable[$0] }, deviceDelayFrames: deviceDelayFrames)
     }
 
     // MARK: speech and earcons

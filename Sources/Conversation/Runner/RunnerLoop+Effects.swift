@@ -61,13 +61,14 @@ extension RunnerLoop {
     }
 
     private func log(_ level: LogLevel, _ line: String) {
-        let swiftLogLevel: Logger.Level = switch level {
-        case .debug: .debug
-        case .info: .info
-        case .notice: .notice
-        case .warning: .warning
-        case .error: .error
-        }
+        let swiftLogLevel: Logger.Level =
+            switch level {
+            case .debug: .debug
+            case .info: .info
+            case .notice: .notice
+            case .warning: .warning
+            case .error: .error
+            }
         logger.log(level: swiftLogLevel, "\(line)")
     }
 

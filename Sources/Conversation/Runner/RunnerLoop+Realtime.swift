@@ -113,14 +113,15 @@ extension RunnerLoop {
         let attempt = connection.generation
         let clock = runner.clock
         let continuation = continuation
-        connection.scheduled(Task {
-            do {
-                try await clock.sleep(for: delay)
-            } catch {
-                return
-            }
-            continuation.yield(.retryConnect(generation: attempt))
-        })
+        connection.scheduled(
+            Task {
+                do {
+                    try await clock.sleep(for: delay)
+                } catch {
+                    return
+                }
+                continuation.yield(.retryConnect(generation: attempt))
+            })
     }
 
     /// Stops wanting a session: abandons a connect in progress and closes the open link.

@@ -55,7 +55,7 @@ struct SampleRing {
     }
 
     /// Visits the samples, oldest first.
-    func forEach(_ body: (Int16) -> Void) {
+    func visitOldestFirst(_ body: (Int16) -> Void) {
         storage.withUnsafeBufferPointer { buffer in
             var index = start
             for _ in 0..<count {

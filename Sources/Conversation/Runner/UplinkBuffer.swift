@@ -20,8 +20,10 @@ public struct UplinkConfiguration: Sendable, Equatable {
     /// contain before it "heard speech"; a long hold that heard none is the reset gesture. Default 200 ms.
     public var speechMinimum: Duration
 
-    public init(chunkMilliseconds: Int = 40, idleHistory: Duration = .seconds(1), preRollLimit: Duration = .seconds(8),
-                speechThresholdDBFS: Float = -40, speechMinimum: Duration = .milliseconds(200)) {
+    public init(
+        chunkMilliseconds: Int = 40, idleHistory: Duration = .seconds(1), preRollLimit: Duration = .seconds(8),
+        speechThresholdDBFS: Float = -40, speechMinimum: Duration = .milliseconds(200)
+    ) {
         self.chunkMilliseconds = min(max(chunkMilliseconds, 10), 100)
         self.idleHistory = idleHistory
         self.preRollLimit = preRollLimit
@@ -82,7 +84,7 @@ struct UplinkBuffer {
         mode = .capturing
         speech.reset()
         speechReported = false
-        ring.forEach { speech.feed($0) }
+        ring.visitOldestFirst { speech.feed($0) }
     }
 
     /// True once per capture, when it has heard speech (pre-roll included).

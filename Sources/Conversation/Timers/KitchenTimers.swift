@@ -176,9 +176,11 @@ public final class KitchenTimers: Sendable {
             let timers = state.timers.map { timer -> JSONValue in
                 var fields: [String: JSONValue] = [
                     "id": .string(timer.id), "kind": .string(timer.kind.rawValue),
-                    "due_epoch_ms": .number(Double(timer.kind == .duration
-                        ? wall + timer.remainingMilliseconds(monotonic: monotonic, wallEpochMilliseconds: wall)
-                        : timer.dueEpochMilliseconds)),
+                    "due_epoch_ms": .number(
+                        Double(
+                            timer.kind == .duration
+                                ? wall + timer.remainingMilliseconds(monotonic: monotonic, wallEpochMilliseconds: wall)
+                                : timer.dueEpochMilliseconds))
                 ]
                 if let label = timer.label { fields["label"] = .string(label) }
                 return .object(fields)

@@ -9,11 +9,13 @@ public struct AskJarvisTool: FixedDefinitionTool {
 
     public static let definition = ToolDefinition(
         name: "ask_jarvis",
-        description: "Routes any meaningful user request to the Jarvis AI agent backend running on Sam's homelab. Use this tool for EVERY real question, task, or request. Do not attempt to answer from your own knowledge.",
+        description:
+            "Routes any meaningful user request to the Jarvis AI agent backend running on Sam's homelab. Use this tool for EVERY real question, task, or request. Do not attempt to answer from your own knowledge.",
         parameters: [
             .string(
                 "query",
-                "The user's complete request in natural language, including all relevant context they stated (names, dates, quantities, locations). Do not abbreviate or reframe.")
+                "The user's complete request in natural language, including all relevant context they stated (names, dates, quantities, locations). Do not abbreviate or reframe."
+            )
         ],
         prompt: """
             You are only the mouth and ears: you never think, know or decide anything yourself. Jarvis, reached \
@@ -35,7 +37,6 @@ public struct AskJarvisTool: FixedDefinitionTool {
             for example: "Let me ask Jarvis." "One moment." "Checking now." "On it." "Let me look that up." \
             "Sure, give me a second." Then call ask_jarvis immediately and say nothing else.
             """)
-
 
     public func run(_ arguments: ToolArguments) async -> ToolOutput {
         guard let query = arguments.string("query") else { return .failure("ask_jarvis needs a query") }

@@ -72,11 +72,15 @@ public struct ToolParameter: Sendable, Equatable {
         ToolParameter(name: name, description: description, kind: .string(allowed: allowed), isRequired: required)
     }
 
-    public static func number(_ name: String, _ description: String, minimum: Double? = nil, maximum: Double? = nil, required: Bool = true) -> ToolParameter {
+    public static func number(_ name: String, _ description: String, minimum: Double? = nil, maximum: Double? = nil, required: Bool = true)
+        -> ToolParameter
+    {
         ToolParameter(name: name, description: description, kind: .number(minimum: minimum, maximum: maximum), isRequired: required)
     }
 
-    public static func integer(_ name: String, _ description: String, minimum: Int? = nil, maximum: Int? = nil, required: Bool = true) -> ToolParameter {
+    public static func integer(_ name: String, _ description: String, minimum: Int? = nil, maximum: Int? = nil, required: Bool = true)
+        -> ToolParameter
+    {
         ToolParameter(name: name, description: description, kind: .integer(minimum: minimum, maximum: maximum), isRequired: required)
     }
 

@@ -15,9 +15,10 @@ public struct WhatTimeIsItTool: FixedDefinitionTool {
 
     public func run(_ arguments: ToolArguments) async -> ToolOutput {
         let local = now()
-        return .success(JSONValue.object([
-            "time": .string(local.time), "weekday": .string(local.weekdayName), "date": .string(local.date),
-            "time_zone": .string(local.zoneName), "utc_offset": .string(local.utcOffset),
-        ]).jsonText)
+        return .success(
+            JSONValue.object([
+                "time": .string(local.time), "weekday": .string(local.weekdayName), "date": .string(local.date),
+                "time_zone": .string(local.zoneName), "utc_offset": .string(local.utcOffset)
+            ]).jsonText)
     }
 }

@@ -38,7 +38,8 @@ public struct IdleCaptureGate {
     public mutating func observe(reference: UnsafeBufferPointer<Int16>, gain: Int) {
         referenceEnvelope = max(Self.power(reference), referenceEnvelope * holdDecay)
         let scale = Float(gain)
-        farEndActive = referenceEnvelope > EchoControlTuning.LevelMatching.soundPower
+        farEndActive =
+            referenceEnvelope > EchoControlTuning.LevelMatching.soundPower
             && referenceEnvelope * scale * scale > EchoControlTuning.farEndPower
     }
 

@@ -14,8 +14,10 @@ public struct NearEndActivity: Sendable, Equatable {
     /// (diagnostic).
     public var nearToEchoDB: Float
 
-    public init(farEndActive: Bool = false, nearEndSpeech: Bool = false, possibleNearEndSpeech: Bool? = nil,
-                nearToEchoDB: Float = 0) {
+    public init(
+        farEndActive: Bool = false, nearEndSpeech: Bool = false, possibleNearEndSpeech: Bool? = nil,
+        nearToEchoDB: Float = 0
+    ) {
         self.farEndActive = farEndActive
         self.nearEndSpeech = nearEndSpeech
         self.possibleNearEndSpeech = possibleNearEndSpeech ?? nearEndSpeech

@@ -36,10 +36,12 @@ final class NearEndVerdicts {
         referencePeriodicity = PeriodicityMeter(length: windowLength, sampleRate: sampleRate)
         heldPitchShortestLag = Tuning.heldPitchShortestMilliseconds * sampleRate / 1000
         heldOnsetShortestLag = Tuning.heldOnsetShortestMilliseconds * sampleRate / 1000
-        speech = NearEndDetector(margin: Tuning.speechMargin, bandFraction: Tuning.speechBandFraction,
-                                 onsetFrames: onsetFrames, hangoverFrames: hangoverFrames)
-        possibleSpeech = NearEndDetector(margin: Tuning.speechMargin, bandFraction: Tuning.possibleSpeechBandFraction,
-                                         onsetFrames: onsetFrames, hangoverFrames: hangoverFrames)
+        speech = NearEndDetector(
+            margin: Tuning.speechMargin, bandFraction: Tuning.speechBandFraction,
+            onsetFrames: onsetFrames, hangoverFrames: hangoverFrames)
+        possibleSpeech = NearEndDetector(
+            margin: Tuning.speechMargin, bandFraction: Tuning.possibleSpeechBandFraction,
+            onsetFrames: onsetFrames, hangoverFrames: hangoverFrames)
         farEndRhythm = SpeechLikeFarEnd(frameMilliseconds: frameMilliseconds)
     }
 
@@ -59,9 +61,11 @@ final class NearEndVerdicts {
     /// `output`: the suppressed window as the inverse transform leaves it (analysis-windowed, unscaled);
     /// `reference`: the aligned reference's window, unwindowed; `window`: the analysis window; `windowLength`
     /// samples each. Returns near-end speech and possible near-end speech.
-    func update(speechBandsAbove: Int, bandCount: Int, speechEnergy: Float, predicted: Float, farEndActive: Bool,
-                output: UnsafePointer<Float>, reference referenceSamples: UnsafePointer<Float>,
-                window: UnsafePointer<Float>) -> (speech: Bool, possible: Bool) {
+    func update(
+        speechBandsAbove: Int, bandCount: Int, speechEnergy: Float, predicted: Float, farEndActive: Bool,
+        output: UnsafePointer<Float>, reference referenceSamples: UnsafePointer<Float>,
+        window: UnsafePointer<Float>
+    ) -> (speech: Bool, possible: Bool) {
         let w = windowLength
         // A verdict starts only on a voiced frame of a counted run; once on, it holds as before.
         let possibleMayStart = farEndRhythm.isOpen
@@ -69,11 +73,13 @@ final class NearEndVerdicts {
         let possibleBands = possibleSpeech.counts(bandsAbove: speechBandsAbove, bandCount: bandCount)
         let possibleCounts = possibleStarting && possibleBands
         // Fewer bands count for possible near-end speech's start where the output's pitch is not the reference's.
-        let pitchCandidate = possibleStarting && farEndActive && !possibleCounts
+        let pitchCandidate =
+            possibleStarting && farEndActive && !possibleCounts
             && Float(speechBandsAbove) >= Tuning.pitchBandFraction * Float(bandCount)
             && speechEnergy > Tuning.pitchWholeBand * predicted
         // A pitch the reference lacks held over frames counts with one band, further under the echo.
-        let heldPitchCandidate = possibleStarting && farEndActive && speechBandsAbove >= 1
+        let heldPitchCandidate =
+            possibleStarting && farEndActive && speechBandsAbove >= 1
             && speechEnergy > Tuning.heldPitchWholeBand * predicted
         let speechStarting = !speech.speech && speech.counts(bandsAbove: speechBandsAbove, bandCount: bandCount)
         var voiced = false, addsSound = speechEnergy > predicted, pitchCounts = false
@@ -97,15 +103,18 @@ final class NearEndVerdicts {
                 // itself.
                 if briefOverEcho && (reference.playsOutputPitch || playedHarmonic) { addsSound = false }
                 // Well under the echo, a clipped echo's harmonic the reference does not favour.
-                let echoHarmonic = playedHarmonic || (reference.outputRepeatsReferencePeriod
-                    && speechEnergy < Tuning.echoPeriodWholeBand * predicted)
+                let echoHarmonic =
+                    playedHarmonic
+                    || (reference.outputRepeatsReferencePeriod
+                        && speechEnergy < Tuning.echoPeriodWholeBand * predicted)
                 if reference.differs && !echoHarmonic {
                     addsSound = true
                     pitchCounts = pitchCandidate
                 }
                 // A reference with no pitch at all lacks the output's too, for a pitch held over frames.
                 if heldPitchCandidate && periodicity.bestLag >= heldPitchShortestLag
-                    && ((reference.differs && !playedHarmonic) || reference.voicing < Tuning.voicedPeriodicity) {
+                    && ((reference.differs && !playedHarmonic) || reference.voicing < Tuning.voicedPeriodicity)
+                {
                     differingLag = periodicity.bestLag
                 }
             }
@@ -116,7 +125,8 @@ final class NearEndVerdicts {
             }
         }
         // Over the echo for longer than a played voice's onset stands over it: a talker, whatever his pitch.
-        let sustainedOverEcho = possibleStarting && farEndActive && voiced
+        let sustainedOverEcho =
+            possibleStarting && farEndActive && voiced
             && aboveEchoFrames >= Tuning.sustainedOverEchoFrames
             && Float(speechBandsAbove) >= Tuning.pitchBandFraction * Float(bandCount)
         var onsetHeard = false
@@ -128,9 +138,10 @@ final class NearEndVerdicts {
             onsetHeard = heldPitchIsOnset(speechEnergy: speechEnergy, predicted: predicted)
         }
         let speechVerdict = speech.update(bandsAbove: speechBandsAbove, bandCount: bandCount, mayStart: speechMayStart)
-        let possibleVerdict = possibleSpeech.update(counted: possibleBands || pitchCounts || sustainedOverEcho,
-                                     mayStart: voiced && possibleMayStart && addsSound,
-                                     onsetHeard: onsetHeard)
+        let possibleVerdict = possibleSpeech.update(
+            counted: possibleBands || pitchCounts || sustainedOverEcho,
+            mayStart: voiced && possibleMayStart && addsSound,
+            onsetHeard: onsetHeard)
         return (speechVerdict, possibleVerdict)
     }
 
@@ -153,21 +164,25 @@ final class NearEndVerdicts {
     /// `outputVoicing`: the output's periodicity; `outputRepeatsReferencePeriod` (where the reference does not
     /// repeat at the output's period): the output repeats itself at the reference's own best period at least
     /// `echoPeriodRepeat` times as well as at its own.
-    private func referencePitchAgainstOutput(outputVoicing: Float, reference: UnsafePointer<Float>,
-                                             window: UnsafePointer<Float>) -> ReferencePitch {
+    private func referencePitchAgainstOutput(
+        outputVoicing: Float, reference: UnsafePointer<Float>,
+        window: UnsafePointer<Float>
+    ) -> ReferencePitch {
         for i in 0..<windowLength { referencePeriodicity.input[i] = reference[i] * window[i] }
         let voicing = referencePeriodicity.measure()
         guard voicing >= Tuning.pitchedReference else { return ReferencePitch(voicing: voicing) }
         let lag = periodicity.bestLag, own = referencePeriodicity.bestLag
         let outputAtReferencePeriod = periodicity.correlation(near: own, slack: Self.pitchSlack(own))
         guard referencePeriodicity.correlation(near: lag, slack: Self.pitchSlack(lag)) < Tuning.pitchMismatch * voicing else {
-            let octaveUnder = abs(lag - 2 * own) <= Self.pitchSlack(lag)
+            let octaveUnder =
+                abs(lag - 2 * own) <= Self.pitchSlack(lag)
                 && outputAtReferencePeriod < Tuning.pitchMismatch * outputVoicing
             return ReferencePitch(voicing: voicing, differs: octaveUnder)
         }
-        return ReferencePitch(voicing: voicing, differs: true,
-                              outputRepeatsReferencePeriod: outputAtReferencePeriod >= Tuning.echoPeriodRepeat * outputVoicing,
-                              outputAtHarmonic: lag >= heldPitchShortestLag && Self.isHarmonic(lag, of: own))
+        return ReferencePitch(
+            voicing: voicing, differs: true,
+            outputRepeatsReferencePeriod: outputAtReferencePeriod >= Tuning.echoPeriodRepeat * outputVoicing,
+            outputAtHarmonic: lag >= heldPitchShortestLag && Self.isHarmonic(lag, of: own))
     }
 
     /// `referencePitchAgainstOutput`'s answer.

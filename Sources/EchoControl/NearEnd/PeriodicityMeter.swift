@@ -51,7 +51,10 @@ final class PeriodicityMeter {
             for i in 0..<n {
                 let x = input[i]
                 let y = b0 * x + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2
-                x2 = x1; x1 = x; y2 = y1; y1 = y
+                x2 = x1
+                x1 = x
+                y2 = y1
+                y1 = y
                 input[i] = y
             }
         }

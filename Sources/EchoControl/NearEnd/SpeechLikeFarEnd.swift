@@ -27,8 +27,10 @@ struct SpeechLikeFarEnd {
     /// (not held: a voice whose gaps came back is not steady, though the window is still closed).
     private(set) var isSteady = false
 
-    init(frameMilliseconds: Float, windowMilliseconds: Float = Tuning.windowMilliseconds,
-         minimumMilliseconds: Float = Tuning.minimumMilliseconds, holdMilliseconds: Float = Tuning.holdMilliseconds) {
+    init(
+        frameMilliseconds: Float, windowMilliseconds: Float = Tuning.windowMilliseconds,
+        minimumMilliseconds: Float = Tuning.minimumMilliseconds, holdMilliseconds: Float = Tuning.holdMilliseconds
+    ) {
         windowFrames = max(1, Int((windowMilliseconds / frameMilliseconds).rounded()))
         minimumFrames = max(1, Int((minimumMilliseconds / frameMilliseconds).rounded()))
         holdFrames = Int((holdMilliseconds / frameMilliseconds).rounded())

@@ -29,7 +29,8 @@ public struct RealtimeConnectionConfiguration: Sendable {
 
     public init(
         url: String = "wss://api.openai.com/v1/realtime", model: String = RealtimeModels.defaultID, apiKey: RealtimeAPIKey,
-        apiKeySource: String = "the configured API key", maxFrameSize: Int = 16 << 20, connectTimeout: Duration = .seconds(10), pingInterval: Duration = .seconds(20),
+        apiKeySource: String = "the configured API key", maxFrameSize: Int = 16 << 20, connectTimeout: Duration = .seconds(10),
+        pingInterval: Duration = .seconds(20),
         pongTimeout: Duration = .seconds(10), closeTimeout: Duration = .seconds(2)
     ) {
         self.url = url

@@ -109,7 +109,8 @@ public struct RealtimeDisconnect: Error, Sendable, Equatable, CustomStringConver
 
     /// Classifies an HTTP upgrade answered with something other than 101, by its status, the API error in
     /// its JSON body (when it has one) and its `Retry-After` header.
-    public static func classify(upgradeStatus status: Int, body: RealtimeError?, retryAfterSeconds: Int?, context: RealtimeConnectionContext) -> Self {
+    public static func classify(upgradeStatus status: Int, body: RealtimeError?, retryAfterSeconds: Int?, context: RealtimeConnectionContext) -> Self
+    {
         if let body, let meaning = classify(body, context: context), meaning.kind != .expired { return meaning }
         switch status {
         case 401, 403: return .init(kind: .fatal, reason: .invalidAPIKey(source: context.apiKeySource))
@@ -147,11 +148,12 @@ public struct RealtimeDisconnect: Error, Sendable, Equatable, CustomStringConver
 
     private static func modelAdvice(_ model: String) -> String {
         let replacement = RealtimeModels.named(model)?.replacement ?? RealtimeModels.defaultID
-        let why: String = switch RealtimeModels.lifecycle(of: model, on: .today()) {
-        case .shutDown(let day, _): "it was shut down on \(day)"
-        case .deprecated(let day, _): "it is deprecated (shutdown \(day)) and not available to this key"
-        case .current, .unknown: "it does not exist or this API key may not use it"
-        }
+        let why: String =
+            switch RealtimeModels.lifecycle(of: model, on: .today()) {
+            case .shutDown(let day, _): "it was shut down on \(day)"
+            case .deprecated(let day, _): "it is deprecated (shutdown \(day)) and not available to this key"
+            case .current, .unknown: "it does not exist or this API key may not use it"
+            }
         return "the Realtime API does not serve the model \"\(model)\": \(why); set [realtime] model = \"\(replacement)\" in the config file"
             + " (`jarvis-voice models` lists the current ones)"
     }

@@ -80,7 +80,8 @@ final class RealtimeSocket: Sendable {
                             let output = decode(frame.data)
                             deliver(output)
                         case .binary:
-                            deliver(.undecodable(RealtimeDecodingError(kind: .invalidJSON, detail: "binary frame of \(frame.data.readableBytes) bytes")))
+                            deliver(
+                                .undecodable(RealtimeDecodingError(kind: .invalidJSON, detail: "binary frame of \(frame.data.readableBytes) bytes")))
                         case .ping:
                             outbound.yield(WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.data))
                         case .connectionClose:

@@ -8,7 +8,7 @@ import NIOWebSocket
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Set by the upgrade's deadline as it closes the channel: the failure that follows is the timeout's.

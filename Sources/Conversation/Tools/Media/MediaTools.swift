@@ -17,7 +17,7 @@ public enum MediaTools {
             PlayAudioTool(player: player), PausePlaybackTool(player: player), ResumePlaybackTool(player: player),
             StopPlaybackTool(player: player), SkipTrackTool(player: player), GetNowPlayingTool(player: player),
             SetVolumeTool(player: player), DuckAudioTool(ducking: ducking), EnqueueTool(player: player),
-            ClearQueueTool(player: player), PlayStationTool(player: player), PlayPodcastTool(player: player),
+            ClearQueueTool(player: player), PlayStationTool(player: player), PlayPodcastTool(player: player)
         ]
     }
 }

@@ -15,7 +15,8 @@ struct GetNowPlayingTool: MediaTool {
 
     static let definition = ToolDefinition(
         name: "get_now_playing",
-        description: "Returns what is playing on this speaker (state, title, the stream's current song, show or station, position, volume), the queue, and the most recently played items.",
+        description:
+            "Returns what is playing on this speaker (state, title, the stream's current song, show or station, position, volume), the queue, and the most recently played items.",
         parameters: [],
         prompt: """
             get_now_playing answers "what's playing?": its stream_title is the song on air, and its recent list \
@@ -39,7 +40,7 @@ struct GetNowPlayingTool: MediaTool {
             "url": now.item.map { .string($0.url) } ?? .null,
             "volume": MediaToolJSON.level(now.volume),
             "queue": .array(now.queue.map(MediaToolJSON.item)),
-            "recent": .array(history.map(entry)),
+            "recent": .array(history.map(entry))
         ]
         if now.item != nil {
             fields["position_seconds"] = MediaToolJSON.seconds(now.positionSeconds)

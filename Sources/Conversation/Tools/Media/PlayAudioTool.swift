@@ -8,11 +8,12 @@ struct PlayAudioTool: MediaTool {
 
     static let definition = ToolDefinition(
         name: "play_audio",
-        description: "Plays a media URL on this speaker now (music, a podcast episode, a radio stream or ambient sound), replacing what is playing. Use exactly the URL, title and type Jarvis gave; never invent a URL.",
+        description:
+            "Plays a media URL on this speaker now (music, a podcast episode, a radio stream or ambient sound), replacing what is playing. Use exactly the URL, title and type Jarvis gave; never invent a URL.",
         parameters: [
             .string("url", "The http(s) URL of the stream, file, playlist (PLS/M3U) or podcast feed."),
             .string("title", "What it is, as it should be announced (e.g. \"Darknet Diaries ep 147\")."),
-            .string("type", "What kind of audio it is.", allowed: MediaKind.allCases.map(\.rawValue), required: false),
+            .string("type", "What kind of audio it is.", allowed: MediaKind.allCases.map(\.rawValue), required: false)
         ],
         prompt: """
             # Media
@@ -57,10 +58,12 @@ struct PlayPodcastTool: MediaTool {
 
     static let definition = ToolDefinition(
         name: "play_podcast",
-        description: "Plays an episode of a podcast from its RSS feed URL: the latest by default, or the n-th most recent. Resumes where it was left off.",
+        description:
+            "Plays an episode of a podcast from its RSS feed URL: the latest by default, or the n-th most recent. Resumes where it was left off.",
         parameters: [
             .string("feed_url", "The http(s) URL of the podcast's RSS feed."),
-            .integer("episode", "1 is the latest episode, 2 the one before, and so on. Omit for the latest.", minimum: 1, maximum: 1000, required: false),
+            .integer(
+                "episode", "1 is the latest episode, 2 the one before, and so on. Omit for the latest.", minimum: 1, maximum: 1000, required: false)
         ], answersInstantly: true)
 
     func answer(_ arguments: ToolArguments) async throws(MediaCommandError) -> String {

@@ -5,7 +5,8 @@ import Realtime
 struct PausePlaybackTool: MediaTool {
     let player: any MediaControlling
 
-    static let definition = ToolDefinition(name: "pause_playback", description: "Pauses the media playing on this speaker.", parameters: [], answersInstantly: true)
+    static let definition = ToolDefinition(
+        name: "pause_playback", description: "Pauses the media playing on this speaker.", parameters: [], answersInstantly: true)
 
     func answer(_ arguments: ToolArguments) async throws(MediaCommandError) -> String {
         try await player.pause()
@@ -29,7 +30,8 @@ struct StopPlaybackTool: MediaTool {
     let player: any MediaControlling
 
     static let definition = ToolDefinition(
-        name: "stop_playback", description: "Stops the media playing on this speaker and clears what is playing.", parameters: [], answersInstantly: true)
+        name: "stop_playback", description: "Stops the media playing on this speaker and clears what is playing.", parameters: [],
+        answersInstantly: true)
 
     func answer(_ arguments: ToolArguments) async throws(MediaCommandError) -> String {
         let stopped = await player.stop()
@@ -42,7 +44,8 @@ struct SkipTrackTool: MediaTool {
     let player: any MediaControlling
 
     static let definition = ToolDefinition(
-        name: "skip_track", description: "Skips to the next item in the queue (stops when the queue is empty).", parameters: [], answersInstantly: true)
+        name: "skip_track", description: "Skips to the next item in the queue (stops when the queue is empty).", parameters: [],
+        answersInstantly: true)
 
     func answer(_ arguments: ToolArguments) async throws(MediaCommandError) -> String {
         guard let next = await player.skip() else { return MediaToolJSON.status("stopped", item: nil, extra: ["queue": "empty"]) }

@@ -24,8 +24,10 @@ struct DuckAudioTool: MediaTool {
 
     static let definition = ToolDefinition(
         name: "duck_audio",
-        description: "Sets how loud media stays while you and the user talk, for the rest of this conversation: 0.0 silences it, 1.0 keeps it at full volume. Media returns to its volume when the conversation ends.",
-        parameters: [.number("level", "The media level while talking, from 0.0 to 1.0 of the current volume.", minimum: 0, maximum: 1)], answersInstantly: true)
+        description:
+            "Sets how loud media stays while you and the user talk, for the rest of this conversation: 0.0 silences it, 1.0 keeps it at full volume. Media returns to its volume when the conversation ends.",
+        parameters: [.number("level", "The media level while talking, from 0.0 to 1.0 of the current volume.", minimum: 0, maximum: 1)],
+        answersInstantly: true)
 
     func answer(_ arguments: ToolArguments) async throws(MediaCommandError) -> String {
         guard let level = arguments.number("level") else { throw MediaCommandError("duck_audio needs a level") }

@@ -9,7 +9,7 @@ public struct CancelTimerTool: FixedDefinitionTool {
         description: "Cancels a timer or alarm on this speaker, by its label (e.g. \"pasta\") or its id.",
         parameters: [
             .string("label", "The timer's label, e.g. \"pasta\".", required: false),
-            .string("id", "The timer's id, from list_timers.", required: false),
+            .string("id", "The timer's id, from list_timers.", required: false)
         ],
         answersInstantly: true)
 

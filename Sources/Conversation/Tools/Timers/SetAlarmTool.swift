@@ -9,7 +9,7 @@ public struct SetAlarmTool: FixedDefinitionTool {
         description: "Sets an alarm on this speaker for the next time the local clock shows the given time, e.g. \"07:00\".",
         parameters: [
             .string("time", "The time of day, 24-hour HH:MM, e.g. \"07:00\" or \"18:30\"."),
-            .string("label", "A short name, e.g. \"wake up\"; leave out when none was said.", required: false),
+            .string("label", "A short name, e.g. \"wake up\"; leave out when none was said.", required: false)
         ],
         answersInstantly: true)
 

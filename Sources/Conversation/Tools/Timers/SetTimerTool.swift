@@ -11,7 +11,7 @@ public struct SetTimerTool: FixedDefinitionTool {
         description: "Sets a timer on this speaker that rings when the time is up, e.g. ten minutes for the pasta.",
         parameters: [
             .number("seconds", "How long the timer runs, in seconds (1 to 86400).", minimum: 1, maximum: 86_400),
-            .string("label", "A short name for what it is for, e.g. \"pasta\"; leave out when none was said.", required: false),
+            .string("label", "A short name for what it is for, e.g. \"pasta\"; leave out when none was said.", required: false)
         ],
         prompt: """
             # Timers and alarms
@@ -47,7 +47,7 @@ enum TimerToolText {
     static func json(_ timer: KitchenTimer, secondsLeft: Int) -> JSONValue {
         .object([
             "id": .string(timer.id), "label": timer.label.map(JSONValue.string) ?? .null, "kind": .string(timer.kind.rawValue),
-            "seconds_left": .number(Double(secondsLeft)), "left": .string(TimerDuration.clock(secondsLeft)),
+            "seconds_left": .number(Double(secondsLeft)), "left": .string(TimerDuration.clock(secondsLeft))
         ])
     }
 }
