@@ -12,6 +12,18 @@ final class BufferStore {
         return buffer
     }
 
+    /// `count` elements the caller writes before it reads them (tables filled at init, scratch).
+    func takeUninitialized<Element: BitwiseCopyable>(_ count: Int) -> UnsafeMutablePointer<Element> {
+        let buffer = UnsafeMutablePointer<Element>.allocate(capacity: max(1, count))
+        allocations.append(UnsafeMutableRawPointer(buffer))
+        return buffer
+    }
+
+    /// `count` elements, each `value`, as a buffer pointer.
+    func takeBuffer<Element: BitwiseCopyable>(_ count: Int, _ value: Element) -> UnsafeMutableBufferPointer<Element> {
+        UnsafeMutableBufferPointer(start: take(count, value), count: count)
+    }
+
     /// `count` floats, each `value`.
     func floats(_ count: Int, _ value: Float = 0) -> UnsafeMutablePointer<Float> { take(count, value) }
 

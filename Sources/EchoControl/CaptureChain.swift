@@ -30,6 +30,8 @@ import SpeexDSP
 /// thread-safe: one thread at a time (`@unchecked Sendable` only so an owner can hand it to the
 /// realtime capture thread).
 public final class CaptureChain: @unchecked Sendable {
+    /// Owns every buffer below.
+    private let buffers = BufferStore()
     public let configuration: CaptureChainConfiguration
     public let frameSize: Int
     public let uplinkFrameSize: Int
@@ -172,33 +174,16 @@ public final class CaptureChain: @unchecked Sendable {
         var capacity = 1024
         while capacity < maxDelay + 4 * frameSize { capacity <<= 1 }
         ringMask = capacity - 1
-        micRing = .allocate(capacity: capacity)
-        micRing.initialize(repeating: 0, count: capacity)
-        refRing = .allocate(capacity: capacity)
-        refRing.initialize(repeating: 0, count: capacity)
+        micRing = buffers.take(capacity, 0)
+        refRing = buffers.take(capacity, 0)
         // Nominal alignment: the echo's direct path lands `margin` samples into the filter.
         micDelay = margin + slack + drift.latency
         refRead = -slack
-        alignedMic = .allocate(capacity: frameSize)
-        alignedMic.initialize(repeating: 0)
-        alignedRef = .allocate(capacity: frameSize)
-        alignedRef.initialize(repeating: 0)
-        processed = .allocate(capacity: frameSize)
-        processed.initialize(repeating: 0)
-        resampled = .allocate(capacity: 2 * frameSize + 64)
-        resampled.initialize(repeating: 0)
-        pending = .allocate(capacity: maxDelay + 2 * frameSize)
-        pending.initialize(repeating: 0)
-    }
-
-    deinit {
-        micRing.deallocate()
-        refRing.deallocate()
-        alignedMic.deallocate()
-        alignedRef.deallocate()
-        processed.deallocate()
-        resampled.deallocate()
-        pending.deallocate()
+        alignedMic = buffers.takeBuffer(frameSize, 0)
+        alignedRef = buffers.takeBuffer(frameSize, 0)
+        processed = buffers.takeBuffer(frameSize, 0)
+        resampled = buffers.takeBuffer(2 * frameSize + 64, 0)
+        pending = buffers.takeBuffer(maxDelay + 2 * frameSize, 0)
     }
 
     /// speexdsp's residual echo suppression (linked to the canceller) takes up to `echo_suppress_active_db`

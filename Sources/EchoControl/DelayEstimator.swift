@@ -8,6 +8,8 @@ import Glibc
 /// slice of the analysis (a permutation or butterfly stages of an FFT), so the cost per frame is
 /// bounded no matter when an analysis completes.
 public final class DelayEstimator {
+    /// Owns every buffer below.
+    private let buffers = BufferStore()
     public struct Estimate: Sendable, Equatable {
         /// Positive: the echo in the mic is later than the reference, in samples at the input rate.
         public var lagSamples: Double
@@ -61,7 +63,7 @@ public final class DelayEstimator {
         lowBin = Int(100 / decimatedRate * Double(2 * b))
         highBin = min(b - 1, Int(1900 / decimatedRate * Double(2 * b)))
 
-        fir = .allocate(capacity: Self.firLength)
+        fir = buffers.takeUninitialized(Self.firLength)
         let cutoff = 0.85 / Double(2 * decimation)
         let center = Double(Self.firLength - 1) / 2
         for i in 0..<Self.firLength {
@@ -70,32 +72,16 @@ public final class DelayEstimator {
             let hann = 0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(Self.firLength - 1))
             fir[i] = Float(sinc * hann)
         }
-        micHistory = .allocate(capacity: Self.firLength)
-        micHistory.initialize(repeating: 0, count: Self.firLength)
-        refHistory = .allocate(capacity: Self.firLength)
-        refHistory.initialize(repeating: 0, count: Self.firLength)
-        micBlock = .allocate(capacity: b)
-        micBlock.initialize(repeating: 0, count: b)
-        refBlock = .allocate(capacity: b)
-        refBlock.initialize(repeating: 0, count: b)
-        smoothedRe = .allocate(capacity: b + 1)
-        smoothedRe.initialize(repeating: 0, count: b + 1)
-        smoothedIm = .allocate(capacity: b + 1)
-        smoothedIm.initialize(repeating: 0, count: b + 1)
+        micHistory = buffers.take(Self.firLength, 0)
+        refHistory = buffers.take(Self.firLength, 0)
+        micBlock = buffers.take(b, 0)
+        refBlock = buffers.take(b, 0)
+        smoothedRe = buffers.take(b + 1, 0)
+        smoothedIm = buffers.take(b + 1, 0)
         // Finish one analysis (2 FFTs + 3 other steps) within ~70 % of a hop, assuming 64-sample frames or larger.
         let totalSteps = 2 * (fft.stages + 1) + 2
         let callsPerHop = max(1, hop * decimation / 256)
         stepsPerCall = max(1, (totalSteps * 10 + 7 * callsPerHop - 1) / (7 * callsPerHop))
-    }
-
-    deinit {
-        fir.deallocate()
-        micHistory.deallocate()
-        refHistory.deallocate()
-        micBlock.deallocate()
-        refBlock.deallocate()
-        smoothedRe.deallocate()
-        smoothedIm.deallocate()
     }
 
     /// Forgets everything (call after the alignment of the fed signals changed).

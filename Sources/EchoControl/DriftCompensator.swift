@@ -8,6 +8,8 @@ import SpeexDSP
 /// sub-sample (parabolic) precision; once 16 points lie on a line, its slope is the residual drift
 /// and is added to the resampler ratio. No allocation after init.
 final class DriftCompensator {
+    /// Owns every buffer below.
+    private let buffers = BufferStore()
     static let ratioDenominator: UInt32 = 10_000_000
 
     let resampler: Resampler
@@ -34,16 +36,9 @@ final class DriftCompensator {
             ratioNumerator: Self.ratioDenominator + 1, ratioDenominator: Self.ratioDenominator,
             inputRate: sampleRate, outputRate: sampleRate, quality: 5)
         try resampler.setRatio(numerator: Self.ratioDenominator, denominator: Self.ratioDenominator)
-        impulse = .allocate(capacity: impulseResponseLength)
-        impulse.initialize(repeating: 0)
-        times = .allocate(capacity: Self.pointsPerFit)
-        peaks = .allocate(capacity: Self.pointsPerFit)
-    }
-
-    deinit {
-        impulse.deallocate()
-        times.deallocate()
-        peaks.deallocate()
+        impulse = buffers.takeBuffer(impulseResponseLength, 0)
+        times = buffers.takeUninitialized(Self.pointsPerFit)
+        peaks = buffers.takeUninitialized(Self.pointsPerFit)
     }
 
     /// Reference delay added by the resampler, in samples (0 when disabled: no resampler in the path).

@@ -5,6 +5,8 @@ import Glibc
 /// their spectra (N = 512: 1024 butterflies instead of 2304).
 /// Write the block into `input`, call `compute()`, read `re`, `im` and `power`. All storage is allocated in init.
 final class RealSpectrum {
+    /// Owns every buffer below.
+    private let buffers = BufferStore()
     let size: Int
     /// `size` samples, zero until written.
     let input: UnsafeMutablePointer<Float>
@@ -21,30 +23,17 @@ final class RealSpectrum {
         precondition(size >= 4 && size & (size - 1) == 0, "size must be a power of two >= 4")
         self.size = size
         fft = StagedFFT(size: size / 2)
-        input = .allocate(capacity: size)
-        input.initialize(repeating: 0, count: size)
-        re = .allocate(capacity: size / 2 + 1)
-        re.initialize(repeating: 0, count: size / 2 + 1)
-        im = .allocate(capacity: size / 2 + 1)
-        im.initialize(repeating: 0, count: size / 2 + 1)
-        power = .allocate(capacity: size / 2 + 1)
-        power.initialize(repeating: 0, count: size / 2 + 1)
-        twiddleRe = .allocate(capacity: size / 2 + 1)
-        twiddleIm = .allocate(capacity: size / 2 + 1)
+        input = buffers.take(size, 0)
+        re = buffers.take(size / 2 + 1, 0)
+        im = buffers.take(size / 2 + 1, 0)
+        power = buffers.take(size / 2 + 1, 0)
+        twiddleRe = buffers.takeUninitialized(size / 2 + 1)
+        twiddleIm = buffers.takeUninitialized(size / 2 + 1)
         for k in 0...size / 2 {
             let a = -2 * Double.pi * Double(k) / Double(size)
             twiddleRe[k] = Float(cos(a))
             twiddleIm[k] = Float(sin(a))
         }
-    }
-
-    deinit {
-        input.deallocate()
-        re.deallocate()
-        im.deallocate()
-        power.deallocate()
-        twiddleRe.deallocate()
-        twiddleIm.deallocate()
     }
 
     func compute() {

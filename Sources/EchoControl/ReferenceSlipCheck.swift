@@ -25,6 +25,8 @@ import SpeexDSP
 /// early room), enough to tell a sample's shift in the speech band. Allocation-free after init;
 /// realtime-safe. One thread.
 final class ReferenceSlipCheck {
+    /// Owns every buffer below.
+    private let buffers = BufferStore()
     static let maxSlip = 4
     static let searched = maxSlip + 1
     static let taps = 1024
@@ -48,25 +50,14 @@ final class ReferenceSlipCheck {
 
     init(frameSize: Int, impulseResponseLength: Int) {
         self.frameSize = frameSize
-        impulse = .allocate(capacity: impulseResponseLength)
-        impulse.initialize(repeating: 0)
+        impulse = buffers.takeBuffer(impulseResponseLength, 0)
         var capacity = 1
         while capacity < impulseResponseLength + 2 * frameSize { capacity <<= 1 }
         historyMask = capacity - 1
-        history = .allocate(capacity: capacity)
-        history.initialize(repeating: 0, count: capacity)
-        predicted = .allocate(capacity: frameSize)
-        predicted.initialize(repeating: 0, count: frameSize)
-        cross = .allocate(capacity: 2 * Self.searched + 1)
-        power = .allocate(capacity: 2 * Self.searched + 1)
-    }
-
-    deinit {
-        impulse.deallocate()
-        history.deallocate()
-        predicted.deallocate()
-        cross.deallocate()
-        power.deallocate()
+        history = buffers.take(capacity, 0)
+        predicted = buffers.take(frameSize, 0)
+        cross = buffers.takeUninitialized(2 * Self.searched + 1)
+        power = buffers.takeUninitialized(2 * Self.searched + 1)
     }
 
     /// Every frame, once its aligned reference is final: what the canceller gets (or would get).

@@ -4,6 +4,8 @@ import Glibc
 /// one butterfly stage per call), so heavy correlation can be spread over realtime frames.
 /// All storage is allocated in init.
 final class StagedFFT {
+    /// Owns every buffer below.
+    private let buffers = BufferStore()
     let size: Int
     let stages: Int
     let re: UnsafeMutablePointer<Float>
@@ -19,12 +21,10 @@ final class StagedFFT {
         precondition(size >= 2 && size & (size - 1) == 0, "FFT size must be a power of two")
         self.size = size
         stages = size.trailingZeroBitCount
-        re = .allocate(capacity: size)
-        re.initialize(repeating: 0, count: size)
-        im = .allocate(capacity: size)
-        im.initialize(repeating: 0, count: size)
-        twiddleRe = .allocate(capacity: size)
-        twiddleIm = .allocate(capacity: size)
+        re = buffers.take(size, 0)
+        im = buffers.take(size, 0)
+        twiddleRe = buffers.takeUninitialized(size)
+        twiddleIm = buffers.takeUninitialized(size)
         var half = 1
         while half < size {
             let step = size / (2 * half)
@@ -35,20 +35,12 @@ final class StagedFFT {
             }
             half <<= 1
         }
-        bitReversed = .allocate(capacity: size)
+        bitReversed = buffers.takeUninitialized(size)
         for i in 0..<size {
             var r = 0
             for b in 0..<stages where i & (1 << b) != 0 { r |= 1 << (stages - 1 - b) }
             bitReversed[i] = Int32(r)
         }
-    }
-
-    deinit {
-        re.deallocate()
-        im.deallocate()
-        twiddleRe.deallocate()
-        twiddleIm.deallocate()
-        bitReversed.deallocate()
     }
 
     /// Step 0 of a transform.

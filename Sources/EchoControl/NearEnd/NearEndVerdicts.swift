@@ -45,8 +45,6 @@ final class NearEndVerdicts {
         farEndRhythm = SpeechLikeFarEnd(frameMilliseconds: frameMilliseconds)
     }
 
-    deinit { farEndRhythm.deallocate() }
-
     /// The near-end speech margin over the predicted echo (the suppressor counts its bands with it).
     var speechMargin: Float { speech.margin }
 

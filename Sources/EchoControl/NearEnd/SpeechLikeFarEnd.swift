@@ -13,6 +13,8 @@
 /// (`EchoControlTuning.Suppressor.steadyFarEndTalkerMilliseconds`).
 /// Allocation-free after init; realtime-safe.
 struct SpeechLikeFarEnd {
+    /// Owns every buffer below.
+    private let buffers = BufferStore()
     typealias Tuning = EchoControlTuning.FarEndRhythm
 
     let windowFrames: Int
@@ -34,12 +36,8 @@ struct SpeechLikeFarEnd {
         windowFrames = max(1, Int((windowMilliseconds / frameMilliseconds).rounded()))
         minimumFrames = max(1, Int((minimumMilliseconds / frameMilliseconds).rounded()))
         holdFrames = Int((holdMilliseconds / frameMilliseconds).rounded())
-        powers = .allocate(capacity: windowFrames)
-        powers.initialize(repeating: 0, count: windowFrames)
+        powers = buffers.take(windowFrames, 0)
     }
-
-    /// Frees the window; call once, from the owner's deinit.
-    func deallocate() { powers.deallocate() }
 
     /// One frame: the reference's mean-square power, and whether the far end played within an echo tail.
     mutating func update(power: Float, farEndActive: Bool) {
