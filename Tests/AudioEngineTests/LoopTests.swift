@@ -14,10 +14,8 @@ final class Recorder: @unchecked Sendable {
     private(set) var count = 0
 
     init(capacity: Int) {
-        mic = .allocate(capacity: capacity)
-        mic.initialize(repeating: 0)
-        reference = .allocate(capacity: capacity)
-        reference.initialize(repeating: 0)
+        mic = .zeroed(capacity: capacity)
+        reference = .zeroed(capacity: capacity)
     }
 
     deinit {
@@ -63,8 +61,6 @@ final class SignalSource: @unchecked Sendable {
         }
     }
 }
-
-private let mono16k = PCMConfiguration(sampleRate: 16_000, channels: 1, periodMicroseconds: 10_000, periods: 4)
 
 private func drain(_ next: () -> AudioLoopEvent?) -> [AudioLoopEvent.Kind] {
     var kinds: [AudioLoopEvent.Kind] = []

@@ -32,13 +32,7 @@ func bestLag(_ x: [Double], _ y: [Double], range: ClosedRange<Int>) -> (lag: Int
     /// to the capture processor must lead the echo by exactly that acoustic delay.
     @Test(arguments: [30.0, 12.5])
     func alignedReferenceLagsEchoByTheAcousticDelayOnly(echoDelayMilliseconds: Double) async throws {
-        // Links are process-wide by name: a unique one keeps parallel tests out of each other's room.
-        let room = "room-" + dir.path.split(separator: "/").last!
-        try TestPCMConfig.write(
-            [
-                .paced(name: "spk", PacedPCMOptions(link: room)),
-                .paced(name: "mic", PacedPCMOptions(link: room, echoGain: 0.5, echoDelayMilliseconds: echoDelayMilliseconds))
-            ], to: config)
+        try writeLinkedSpeakerAndMic(to: config, in: dir, echoDelayMilliseconds: echoDelayMilliseconds)
         // The claim is about steady streaming. The loops run without SCHED_FIFO here, so on a loaded
         // machine (suites run in parallel on 2 cores) a run can glitch; such a run measures nothing
         // and is repeated. Runs without an xrun must align.
@@ -70,26 +64,12 @@ func bestLag(_ x: [Double], _ y: [Double], range: ClosedRange<Int>) -> (lag: Int
     private func measureAlignment() async throws -> AlignmentRun {
         let tap = try ReferenceTap(sampleRate: 16_000)
         let source = SignalSource(testNoise(count: 16_000, seed: 42))
-        // Different buffering on the two sides: 20 ms x 3 for playback, 10 ms x 4 for capture.
-        let playback = PlaybackLoop(
-            configuration: PlaybackLoopConfiguration(
-                device: PCMDevice(name: "spk", configFile: config),
-                pcm: PCMConfiguration(sampleRate: 16_000, channels: 1, periodMicroseconds: 20_000, periods: 3),
-                referenceTap: tap, fifoPriority: nil)
-        ) { source.render($0) }
         let recorder = Recorder(capacity: 16_000)
-        let capture = CaptureLoop(
-            configuration: CaptureLoopConfiguration(
-                device: PCMDevice(name: "mic", configFile: config),
-                pcm: PCMConfiguration(sampleRate: 16_000, channels: 1, periodMicroseconds: 10_000, periods: 4),
-                referenceTap: tap, fifoPriority: nil)
-        ) { recorder.record($0) }
-        try playback.start()
-        #expect(await waitUntil { playback.status.frames > 0 })
-        try capture.start()
-        #expect(await waitUntil { capture.status.frames >= 9_600 })  // 600 ms
-        capture.stop()
-        playback.stop()
+        // Different buffering on the two sides: 20 ms x 3 for playback, 10 ms x 4 for capture.
+        let (playback, capture) = try await runDuplex(
+            config: config, tap: tap, source: source,
+            until: { $0.status.frames >= 9_600 },  // 600 ms
+            process: { period, _ in recorder.record(period) })
 
         let start = 1_600  // skip the first 100 ms
         let mic = (start..<recorder.count).map { Double(recorder.mic[$0]) }

@@ -34,12 +34,7 @@ import Testing
 
     @Test(arguments: [Xrun.captureOverrun, .playbackUnderrun])
     func referenceRealignsAfterAnXrun(_ xrun: Xrun) async throws {
-        let room = "room-" + dir.path.split(separator: "/").last!
-        try TestPCMConfig.write(
-            [
-                .paced(name: "spk", PacedPCMOptions(link: room)),
-                .paced(name: "mic", PacedPCMOptions(link: room, echoGain: 0.5, echoDelayMilliseconds: 30))
-            ], to: config)
+        try writeLinkedSpeakerAndMic(to: config, in: dir)
         // Without SCHED_FIFO on a loaded machine a run can glitch more than on purpose; every xrun,
         // wanted or not, must be followed by a realigned reference. A run in which nothing after the
         // wanted xrun could be measured (glitching throughout) is repeated.
@@ -81,12 +76,7 @@ import Testing
     /// stretch fell on.
     @Test(arguments: [Xrun.captureOverrun, .playbackUnderrun])
     func echoCancellerKeepsItsFilterAcrossAnXrun(_ xrun: Xrun) async throws {
-        let room = "room-" + dir.path.split(separator: "/").last!
-        try TestPCMConfig.write(
-            [
-                .paced(name: "spk", PacedPCMOptions(link: room)),
-                .paced(name: "mic", PacedPCMOptions(link: room, echoGain: 0.5, echoDelayMilliseconds: 30))
-            ], to: config)
+        try writeLinkedSpeakerAndMic(to: config, in: dir)
         // 3 s to converge (white noise, 192 ms filter), then the xrun, then 2 s. Only runs with just
         // the wanted xrun are the experiment (another one could move the lag again); without
         // SCHED_FIFO on a loaded machine a run may glitch and is repeated.
@@ -144,26 +134,11 @@ import Testing
         // it). Counted from the capture, not from playback's start: on a loaded machine the capture
         // loop may start a second or more after playback does.
         if xrun == .playbackUnderrun { source.stallOnceWhen = { trace.count >= at + 40 } }
-        let playback = PlaybackLoop(
-            configuration: PlaybackLoopConfiguration(
-                device: PCMDevice(name: "spk", configFile: config),
-                pcm: PCMConfiguration(sampleRate: 16_000, channels: 1, periodMicroseconds: 20_000, periods: 3),
-                referenceTap: tap, fifoPriority: nil)
-        ) { source.render($0) }
-        let capture = CaptureLoop(
-            configuration: CaptureLoopConfiguration(
-                device: PCMDevice(name: "mic", configFile: config),
-                pcm: PCMConfiguration(sampleRate: 16_000, channels: 1, periodMicroseconds: 10_000, periods: 4),
-                referenceTap: tap, fifoPriority: nil)
-        ) { [playback] period in
-            trace.record(period, playbackXruns: playback.status.xruns, alignmentResidual: tap.alignmentResidual)
-        }
-        try playback.start()
-        #expect(await waitUntil { playback.status.frames > 0 })
-        try capture.start()
-        #expect(await waitUntil(timeout: .seconds(60)) { trace.isFull })
-        capture.stop()
-        playback.stop()
+        let (_, capture) = try await runDuplex(
+            config: config, tap: tap, source: source, timeout: .seconds(60), until: { _ in trace.isFull },
+            process: { period, playback in
+                trace.record(period, playbackXruns: playback.status.xruns, alignmentResidual: tap.alignmentResidual)
+            })
         trace.captureRunsAtEnd = capture.status.xruns
         return trace
     }
@@ -192,20 +167,13 @@ final class PeriodTrace: @unchecked Sendable {
         self.periodFrames = periodFrames
         capacity = periods
         self.stallAtPeriod = stallAtPeriod
-        mic = .allocate(capacity: periods * periodFrames)
-        mic.initialize(repeating: 0)
-        reference = .allocate(capacity: periods * periodFrames)
-        reference.initialize(repeating: 0)
-        captureRuns = .allocate(capacity: periods)
-        captureRuns.initialize(repeating: 0)
-        referenceEpochs = .allocate(capacity: periods)
-        referenceEpochs.initialize(repeating: 0)
-        playbackXruns = .allocate(capacity: periods)
-        playbackXruns.initialize(repeating: 0)
-        firstFrameNanoseconds = .allocate(capacity: periods)
-        firstFrameNanoseconds.initialize(repeating: 0)
-        alignmentResidual = .allocate(capacity: periods)
-        alignmentResidual.initialize(repeating: 0)
+        mic = .zeroed(capacity: periods * periodFrames)
+        reference = .zeroed(capacity: periods * periodFrames)
+        captureRuns = .zeroed(capacity: periods)
+        referenceEpochs = .zeroed(capacity: periods)
+        playbackXruns = .zeroed(capacity: periods)
+        firstFrameNanoseconds = .zeroed(capacity: periods)
+        alignmentResidual = .zeroed(capacity: periods)
     }
 
     deinit {

@@ -24,14 +24,35 @@ import Testing
         return path
     }
 
-    func config(realtimeURL: String, apiKey: String, jarvisURL: String, logLevel: String = "debug", voice: String = "marin") throws -> String {
-        let key = dir.write("openai.key", apiKey + "\n")
+    /// The service's configuration against the stand-ins (written to the same file each time).
+    func config(_ realtime: RealtimeStandIn, _ jarvis: TermLLMStandIn, logLevel: String = "debug", voice: String = "marin") throws -> String {
+        let key = dir.write("openai.key", realtime.script.apiKey + "\n")
         let token = dir.write("jarvis.token", "s3cret\n")
         return ServiceConfig(
-            capture: "run_mic", playback: "run_speaker", audio: ["realtime_priority = 0"], realtimeURL: realtimeURL,
-            apiKeyFile: key, realtime: ["voice = \"\(voice)\""], jarvisURL: jarvisURL, tokenFile: token,
+            capture: "run_mic", playback: "run_speaker", audio: ["realtime_priority = 0"], realtimeURL: realtime.url,
+            apiKeyFile: key, realtime: ["voice = \"\(voice)\""], jarvisURL: jarvis.baseURL, tokenFile: token,
             controlSocket: dir.file("run/control.sock"), media: ["state_dir = \"\(dir.file("state"))\""], logLevel: logLevel
         ).write(to: dir)
+    }
+
+    /// The Realtime and term-llm stand-ins, the paced devices and a configuration pointing at them.
+    func startStandIns(logLevel: String = "debug") async throws -> (
+        realtime: RealtimeStandIn, jarvis: TermLLMStandIn, alsa: String, config: String
+    ) {
+        let realtime = try await RealtimeStandIn.start()
+        let jarvis = try await TermLLMStandIn.start()
+        let alsa = try alsaConfig()
+        return (realtime, jarvis, alsa, try config(realtime, jarvis, logLevel: logLevel))
+    }
+
+    /// `run` in the background, its stderr in `log`; `notify` and `watchdogUSec` set systemd's variables.
+    func startService(_ config: String, alsa: String, log: String, notify: NotifyRecorder? = nil, watchdogUSec: Int? = nil) throws
+        -> BackgroundProcess
+    {
+        var environment = environment(alsa: alsa)
+        if let notify { environment["NOTIFY_SOCKET"] = notify.address }
+        if let watchdogUSec { environment["WATCHDOG_USEC"] = String(watchdogUSec) }
+        return try BackgroundProcess([try binary, "run", "--config", config], environment: environment, stderr: .file(log))
     }
 
     func environment(alsa: String) -> [String: String] {
@@ -64,14 +85,9 @@ import Testing
     }
 
     @Test func servesControlTapsAndShutsDownCleanly() async throws {
-        let realtime = try await RealtimeStandIn.start()
-        let jarvis = try await TermLLMStandIn.start()
-        let alsa = try alsaConfig()
-        let config = try config(realtimeURL: realtime.url, apiKey: realtime.script.apiKey, jarvisURL: jarvis.baseURL)
+        let (realtime, jarvis, alsa, config) = try await startStandIns()
         let log = dir.file("service.log")
-        let service = try BackgroundProcess(
-            [try binary, "run", "--config", config], environment: environment(alsa: alsa),
-            stderr: .file(log))
+        let service = try startService(config, alsa: alsa, log: log)
         defer { _ = service.signal(SIGKILL) }
 
         let first = try #require(await waitForStatus(config), "no status answer; log:\n\(readLog(log))")
@@ -106,7 +122,7 @@ import Testing
         #expect(readLog(log).contains("<3>config: \(config):1:"))
         #expect(service.exitStatus == nil)
         // ctl only needs [control]: restore a readable file for it.
-        _ = try self.config(realtimeURL: realtime.url, apiKey: realtime.script.apiKey, jarvisURL: jarvis.baseURL)
+        _ = try self.config(realtime, jarvis)
         let stillThere = try await ctl(config, "status")
         #expect(stillThere.status == 0, "\(stillThere)")
 
@@ -128,16 +144,10 @@ import Testing
     }
 
     @Test func notifiesSystemdAndAppliesTheLogLevelOnReload() async throws {
-        let realtime = try await RealtimeStandIn.start()
-        let jarvis = try await TermLLMStandIn.start()
-        let alsa = try alsaConfig()
-        let config = try config(realtimeURL: realtime.url, apiKey: realtime.script.apiKey, jarvisURL: jarvis.baseURL, logLevel: "info")
+        let (realtime, jarvis, alsa, config) = try await startStandIns(logLevel: "info")
         let notify = NotifyRecorder()
-        var environment = environment(alsa: alsa)
-        environment["NOTIFY_SOCKET"] = notify.address
-        environment["WATCHDOG_USEC"] = "500000"
         let log = dir.file("service.log")
-        let service = try BackgroundProcess([try binary, "run", "--config", config], environment: environment, stderr: .file(log))
+        let service = try startService(config, alsa: alsa, log: log, notify: notify, watchdogUSec: 500_000)
         defer { _ = service.signal(SIGKILL) }
 
         #expect(await notify.receive { $0.hasPrefix("READY=1") }, "\(notify.messages); log:\n\(readLog(log))")
@@ -160,9 +170,7 @@ import Testing
         #expect(!readLog(log).contains("withholding watchdog pings"), "log:\n\(readLog(log))")
 
         // A good file: the new level applies at once; other changes are named as needing a restart.
-        _ = try self.config(
-            realtimeURL: realtime.url, apiKey: realtime.script.apiKey, jarvisURL: jarvis.baseURL,
-            logLevel: "debug", voice: "cedar")
+        _ = try self.config(realtime, jarvis, logLevel: "debug", voice: "cedar")
         #expect(service.signal(SIGHUP))
         #expect(await notify.receive { $0.hasPrefix("RELOADING=1") }, "\(notify.messages)")
         #expect(
@@ -173,9 +181,7 @@ import Testing
         #expect(await waitUntilLogged(log, "<7>control: control command status"), "log:\n\(readLog(log))")
 
         // A quieter level still says what the reload applied (before it silences notices).
-        _ = try self.config(
-            realtimeURL: realtime.url, apiKey: realtime.script.apiKey, jarvisURL: jarvis.baseURL,
-            logLevel: "error", voice: "cedar")
+        _ = try self.config(realtime, jarvis, logLevel: "error", voice: "cedar")
         #expect(service.signal(SIGHUP))
         #expect(await waitUntilLogged(log, "reloaded \(config): applied [log] level = error"), "log:\n\(readLog(log))")
 
@@ -187,17 +193,11 @@ import Testing
     }
 
     @Test func readyWithoutACaptureDeviceAndPicksItUpLater() async throws {
-        let realtime = try await RealtimeStandIn.start()
-        let jarvis = try await TermLLMStandIn.start()
-        let alsa = try alsaConfig()
-        let config = try config(realtimeURL: realtime.url, apiKey: realtime.script.apiKey, jarvisURL: jarvis.baseURL, logLevel: "info")
+        let (realtime, jarvis, alsa, config) = try await startStandIns(logLevel: "info")
         try TestFiles.write([], to: dir.file("unplugged"))
         let notify = NotifyRecorder()
-        var environment = environment(alsa: alsa)
-        environment["NOTIFY_SOCKET"] = notify.address
-        environment["WATCHDOG_USEC"] = "1000000"
         let log = dir.file("nodevice.log")
-        let service = try BackgroundProcess([try binary, "run", "--config", config], environment: environment, stderr: .file(log))
+        let service = try startService(config, alsa: alsa, log: log, notify: notify, watchdogUSec: 1_000_000)
         defer { _ = service.signal(SIGKILL) }
 
         // Serving without a mic: READY, what it waits for, watchdog pings, and the control socket.

@@ -14,6 +14,18 @@ import Testing
         effects.filter { if case .uplink = $0 { true } else { false } }
     }
 
+    /// An interlude "first" from idle, its reply R1 (`samples` of item A1) playing, and "second" announced behind it.
+    static func secondAnnouncedWhileTheFirstIsSpoken(samples: Int) -> EngineHarness {
+        var h = EngineHarness()
+        h.handle(.announce("first"))
+        h.handle(.realtimeConnected, after: 100)
+        h.server(.sessionCreated(SessionInfo()), after: 50)
+        h.server(.responseCreated(ResponseInfo(id: "R1", status: "in_progress")))
+        h.server(EngineHarness.delta("R1", "A1", samples: samples), after: 100)
+        h.handle(.announce("second"), after: 50)
+        return h
+    }
+
     @Test func inIdleItConnectsSpeaksAndEndsWithoutOpeningTheMic() {
         var h = EngineHarness()
         var all: [ConversationEffect] = []
@@ -76,13 +88,7 @@ import Testing
     }
 
     @Test func aSecondAnnouncementDuringAnInterludeIsSpokenBeforeItEnds() {
-        var h = EngineHarness()
-        h.handle(.announce("first"))
-        h.handle(.realtimeConnected, after: 100)
-        h.server(.sessionCreated(SessionInfo()), after: 50)
-        h.server(.responseCreated(ResponseInfo(id: "R1", status: "in_progress")))
-        h.server(EngineHarness.delta("R1", "A1", samples: 4_800), after: 100)
-        h.handle(.announce("second"), after: 50)
+        var h = Self.secondAnnouncedWhileTheFirstIsSpoken(samples: 4_800)
         #expect(h.lastSent.isEmpty, "not while speaking")
         h.server(.responseDone(ResponseInfo(id: "R1", status: "completed")))
         h.handle(.voicePlayed(samples: 4_800), after: 200)
@@ -97,13 +103,7 @@ import Testing
     }
 
     @Test func aTapStopsTheInterludeAndWhatWaitsBehindIt() {
-        var h = EngineHarness()
-        h.handle(.announce("first"))
-        h.handle(.realtimeConnected, after: 100)
-        h.server(.sessionCreated(SessionInfo()), after: 50)
-        h.server(.responseCreated(ResponseInfo(id: "R1", status: "in_progress")))
-        h.server(EngineHarness.delta("R1", "A1", samples: 24_000), after: 100)
-        h.handle(.announce("second"), after: 50)
+        var h = Self.secondAnnouncedWhileTheFirstIsSpoken(samples: 24_000)
         h.handle(.voicePlayed(samples: 4_800), after: 200)
         h.handle(.button(.tap(pressedAt: h.now)), after: 100)
         #expect(h.lastSent.contains(.responseCancel(responseID: nil)))

@@ -18,19 +18,18 @@ import Testing
         }
     }
 
-    func userTurn(_ link: FakeRealtimeLink, _ item: String, _ h: RunnerHarness) async {
-        link.serverSends(ServerFrames.speechStarted(item))
-        link.serverSends(ServerFrames.speechStopped(item))
-        await h.waitForState(.processing)
+    /// Connected, the user's turn U1 taken, and a direct reply of `milliseconds` playing.
+    func replyPlaying(milliseconds: Int) async throws -> (h: RunnerHarness, link: FakeRealtimeLink) {
+        let s = try base.setup()
+        let link = try await base.connect(s)
+        await base.userTurn(link, "U1", s.h)
+        startReply(link, milliseconds: milliseconds)
+        await s.h.waitForState(.fillerSpeaking)
+        return (s.h, link)
     }
 
     @Test func vadBargeInTruncatesAtWhatWasRenderedMinusDeviceDelay() async throws {
-        let s = try base.setup()
-        let h = s.h
-        let link = try await base.connect(s)
-        await userTurn(link, "U1", h)
-        startReply(link, milliseconds: 1_500)
-        await h.waitForState(.fillerSpeaking)
+        let (h, link) = try await replyPlaying(milliseconds: 1_500)
         h.deviceDelay.withLock { $0 = 2_400 }  // 50 ms at 48 kHz still in the device
         for _ in 0..<50 { h.render(milliseconds: 10) }  // 500 ms left the mixer
 
@@ -52,12 +51,7 @@ import Testing
     }
 
     @Test func tapWhileSpeakingCancelsTheResponseAndTruncatesAtThePlayhead() async throws {
-        let s = try base.setup()
-        let h = s.h
-        let link = try await base.connect(s)
-        await userTurn(link, "U1", h)
-        startReply(link, milliseconds: 400)
-        await h.waitForState(.fillerSpeaking)
+        let (h, link) = try await replyPlaying(milliseconds: 400)
         for _ in 0..<25 { h.render(milliseconds: 10) }  // 250 ms played
         h.runner.tap()
         await h.waitForState(.processing)  // until the server confirms the cancel
@@ -74,7 +68,7 @@ import Testing
         let h = s.h
         await s.jarvis.set(delay: .seconds(30))
         let link = try await base.connect(s)
-        await userTurn(link, "U1", h)
+        await base.userTurn(link, "U1", h)
         h.startPlayback(speed: 8)
         base.fillerAndCall(link, query: "book a table")
         await h.waitForState(.waitingForJarvis)
@@ -93,7 +87,7 @@ import Testing
         let h = s.h
         h.runner.mediaChanged(playing: true)
         let link = try await base.connect(s)
-        await userTurn(link, "U1", h)
+        await base.userTurn(link, "U1", h)
         // Processing: the first tap cancels the answer the appliance asked for (create_response is off);
         // with no speech and no tool left, the second stops media.
         h.runner.tap()

@@ -79,9 +79,7 @@ import Testing
         s.server.setPlanner { _ in TermLLMTurnPlan(steps: [.sleep(.seconds(10)), .text("too late")]) }
         s.server.updateOptions { $0.pingInterval = .milliseconds(100) }
         let link = try await base.connect(ConversationRunnerTests.Setup(h: s.h, transport: s.transport, jarvis: ScriptedJarvis()))
-        link.serverSends(ServerFrames.speechStarted("U1"))
-        link.serverSends(ServerFrames.speechStopped("U1"))
-        await s.h.waitForState(.processing)
+        await base.userTurn(link, "U1", s.h)
         base.fillerAndCall(link, query: "plan my week")
         await s.h.waitForState(.waitingForJarvis)
         #expect(await s.server.waitUntil { $0.openConnections == 1 })

@@ -60,6 +60,13 @@ import Testing
         try SpeechFixture.speech(Self.question) + [Int16](repeating: 0, count: 24 * 900)
     }
 
+    /// A tap, and once listening, the user's utterance.
+    func tapAndAsk(_ h: RunnerHarness) async throws {
+        h.runner.tap()
+        await h.waitForState(.listening)
+        await h.speak(try utterance())
+    }
+
     func answerHeardMs(_ h: RunnerHarness) -> Int {
         SignalAnalysis.milliseconds(of: Self.answerHz, in: h.renderedLeft24k, others: [ConversationRunnerTests.earconHz, 300])
     }
@@ -98,9 +105,7 @@ import Testing
         let s = try await setup(jarvisToken: "not-the-token")
         let h = s.h
         h.startPlayback(speed: 4)
-        h.runner.tap()
-        await h.waitForState(.listening)
-        await h.speak(try utterance())
+        try await tapAndAsk(h)
         #expect(await s.realtime.waitForClientEvent("conversation.item.create"))
         let output = try #require(s.realtime.clientEvents(ofType: "conversation.item.create").first?.json)
         #expect(output["item"]?["output"]?.stringValue?.hasPrefix("Authentication to Jarvis failed") == true)
@@ -145,9 +150,7 @@ import Testing
             script.deltaPause = .milliseconds(10)
         }
         let h = s.h
-        h.runner.tap()
-        await h.waitForState(.listening)
-        await h.speak(try utterance())
+        try await tapAndAsk(h)
         await h.waitForState(.aiSpeaking)
         #expect(await waitUntil { h.mixer.framesQueued(.voice) >= 48_000 }, "a second of the answer is queued")
         for _ in 0..<40 { h.render(milliseconds: 10) }  // 400 ms heard
@@ -166,9 +169,7 @@ import Testing
             script.deltaPause = .milliseconds(10)
         })
         let h = s.h
-        h.runner.tap()
-        await h.waitForState(.listening)
-        await h.speak(try utterance())
+        try await tapAndAsk(h)
         await h.waitForState(.error)
         #expect(h.mixer.requestedGain(.media) == 1, "ducking released on the error")
         await h.waitForState(.idle)

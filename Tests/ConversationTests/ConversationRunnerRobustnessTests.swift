@@ -131,9 +131,7 @@ import Testing
         let s = try base.setup()
         let h = s.h
         let link = try await base.connect(s)
-        link.serverSends(ServerFrames.speechStarted("U1"))
-        link.serverSends(ServerFrames.speechStopped("U1"))
-        await h.waitForState(.processing)
+        await base.userTurn(link, "U1", h)
         base.answer(link, milliseconds: 1_000)  // queued, not played yet
         await h.waitForState(.fillerSpeaking)
         for _ in 0..<10 { h.render(milliseconds: 10) }
@@ -318,9 +316,7 @@ extension ConversationRunnerRobustnessTests {
         let s = try base.setup()
         let h = s.h
         let link = try await base.connect(s)
-        link.serverSends(ServerFrames.speechStarted("U1"))
-        link.serverSends(ServerFrames.speechStopped("U1"))
-        await h.waitForState(.processing)
+        await base.userTurn(link, "U1", h)
         link.serverSends(ServerFrames.responseCreated("R1"))
         link.serverSends(
             #"{"type":"response.output_audio.delta","event_id":"e","response_id":"R1","item_id":"A1","output_index":0,"content_index":0,"delta":"AAAA*AAAAAAAAAAA"}"#

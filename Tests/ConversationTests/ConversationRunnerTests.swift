@@ -37,6 +37,13 @@ import Testing
         return link
     }
 
+    /// The user's turn `item` (speech started, then stopped): the conversation is processing.
+    func userTurn(_ link: FakeRealtimeLink, _ item: String, _ h: RunnerHarness) async {
+        link.serverSends(ServerFrames.speechStarted(item))
+        link.serverSends(ServerFrames.speechStopped(item))
+        await h.waitForState(.processing)
+    }
+
     /// The model's first response: a filler phrase and an ask_jarvis call.
     func fillerAndCall(_ link: FakeRealtimeLink, response: String = "R1", callID: String = "call_1", query: String) {
         link.serverSends(ServerFrames.responseCreated(response))
@@ -178,9 +185,7 @@ extension ConversationRunnerTests {
         h.start()
         h.startPlayback(speed: 8)
         let link = try await connect(Setup(h: h, transport: transport, jarvis: jarvis))
-        link.serverSends(ServerFrames.speechStarted("U1"))
-        link.serverSends(ServerFrames.speechStopped("U1"))
-        await h.waitForState(.processing)
+        await userTurn(link, "U1", h)
         answer(link, milliseconds: 100, chunks: 1)
         await h.waitForState(.listening)
         #expect(h.logs.contains(#"said: "It is sunny.""#))

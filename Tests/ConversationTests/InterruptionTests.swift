@@ -18,6 +18,15 @@ import Testing
         return h
     }
 
+    /// `speaking` with item A1 done and fully played, then R1 ends with an ask_jarvis call `c1` running.
+    func waitingForJarvis(received samples: Int) -> EngineHarness {
+        var h = speaking(received: samples, played: samples, audioDone: true)
+        h.server(
+            .functionCallArgumentsDone(FunctionCall(responseID: "R1", itemID: "F1", callID: "c1", name: "ask_jarvis", arguments: #"{"query":"q"}"#)))
+        h.server(.responseDone(ResponseInfo(id: "R1", status: "completed")), after: 5)
+        return h
+    }
+
     @Test func bargeInTruncatesAtPlayedAudio() {
         var h = speaking(received: 48_000, played: 36_000)
         h.server(.speechStarted(audioStartMs: 5_000, itemID: "U2"), after: 10)
@@ -42,10 +51,7 @@ import Testing
 
     @Test func truncateCountsOnlyTheCurrentItem() {
         // A filler item (0.5 s, fully played) then the answer item in a later response on the same channel.
-        var h = speaking(received: 12_000, played: 12_000, audioDone: true)
-        h.server(
-            .functionCallArgumentsDone(FunctionCall(responseID: "R1", itemID: "F1", callID: "c1", name: "ask_jarvis", arguments: #"{"query":"q"}"#)))
-        h.server(.responseDone(ResponseInfo(id: "R1", status: "completed")), after: 5)
+        var h = waitingForJarvis(received: 12_000)
         #expect(h.state == .waitingForJarvis)
         h.handle(.toolFinished(callID: "c1", output: .success("answer")), after: 500)
         h.server(.responseCreated(ResponseInfo(id: "R2", status: "in_progress")), after: 50)
@@ -140,10 +146,7 @@ import Testing
     }
 
     @Test func toolTimeoutAnswersTheModel() {
-        var h = speaking(received: 2_400, played: 2_400, audioDone: true)
-        h.server(
-            .functionCallArgumentsDone(FunctionCall(responseID: "R1", itemID: "F1", callID: "c1", name: "ask_jarvis", arguments: #"{"query":"q"}"#)))
-        h.server(.responseDone(ResponseInfo(id: "R1", status: "completed")), after: 5)
+        var h = waitingForJarvis(received: 2_400)
         #expect(h.state == .waitingForJarvis)
         h.fire(.toolTimeout)
         #expect(h.last.contains(.cancelTool(callID: "c1")))
@@ -163,10 +166,7 @@ import Testing
     }
 
     @Test func toolResultWhileUserSpeaksWaitsForTheirTurn() {
-        var h = speaking(received: 2_400, played: 2_400, audioDone: true)
-        h.server(
-            .functionCallArgumentsDone(FunctionCall(responseID: "R1", itemID: "F1", callID: "c1", name: "ask_jarvis", arguments: #"{"query":"q"}"#)))
-        h.server(.responseDone(ResponseInfo(id: "R1", status: "completed")), after: 5)
+        var h = waitingForJarvis(received: 2_400)
         #expect(h.state == .waitingForJarvis)
         h.server(.speechStarted(audioStartMs: 9_000, itemID: "U2"), after: 500)
         #expect(h.state == .userSpeaking)
@@ -179,10 +179,7 @@ import Testing
         #expect(h.state == .processing)
 
         // If the user's turn is dropped instead (tap), the owed answer is requested.
-        var g = speaking(received: 2_400, played: 2_400, audioDone: true)
-        g.server(
-            .functionCallArgumentsDone(FunctionCall(responseID: "R1", itemID: "F1", callID: "c1", name: "ask_jarvis", arguments: #"{"query":"q"}"#)))
-        g.server(.responseDone(ResponseInfo(id: "R1", status: "completed")), after: 5)
+        var g = waitingForJarvis(received: 2_400)
         g.server(.speechStarted(audioStartMs: 9_000, itemID: "U2"), after: 500)
         g.handle(.toolFinished(callID: "c1", output: .success("answer")), after: 300)
         g.handle(.button(.tap(pressedAt: g.now)), after: 100)

@@ -5,14 +5,20 @@ import Testing
 
 /// The long hold resets Jarvis only when the hold was silent (issue #4).
 @Suite struct LongHoldTests {
-    /// A typed request answered, then a push-to-talk hold in which the user speaks.
-    static func holdingWithSpeechAfterARequest() -> EngineHarness {
+    /// A typed request answered, then a push-to-talk hold.
+    static func holdingAfterARequest() -> EngineHarness {
         var h = EngineHarness()
         h.startHandsFree()
         h.handle(.ask("hello"), after: 100)
         h.server(.responseCreated(ResponseInfo(id: "R1", status: "in_progress")))
         h.server(.responseDone(ResponseInfo(id: "R1", status: "completed")), after: 100)
         h.handle(.button(.holdStarted(pressedAt: h.now)), after: 400)
+        return h
+    }
+
+    /// `holdingAfterARequest`, and the user speaks in the hold.
+    static func holdingWithSpeechAfterARequest() -> EngineHarness {
+        var h = holdingAfterARequest()
         h.handle(.userSpeechDetected, after: 300)
         return h
     }
@@ -42,12 +48,7 @@ import Testing
     }
 
     @Test func aSilentLongHoldResetsAndDiscardsTheHold() {
-        var g = EngineHarness()
-        g.startHandsFree()
-        g.handle(.ask("hello"), after: 100)
-        g.server(.responseCreated(ResponseInfo(id: "R1", status: "in_progress")))
-        g.server(.responseDone(ResponseInfo(id: "R1", status: "completed")), after: 100)
-        g.handle(.button(.holdStarted(pressedAt: g.now)), after: 400)
+        var g = Self.holdingAfterARequest()
         g.handle(.button(.longHold), after: 2_600)
         #expect(g.last.contains(.resetJarvisSession) && g.last.contains(earcon: .reset))
         #expect(g.lastSent == [.inputAudioBufferClear])

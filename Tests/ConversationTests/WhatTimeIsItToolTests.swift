@@ -64,9 +64,7 @@ import Testing
             update["session"]?["instructions"]?.stringValue == tools.instructions(modelSpeaksPreambles: engine.model.reasons),
             "the prompt comes from the registry")
 
-        link.serverSends(ServerFrames.speechStarted("U1"))
-        link.serverSends(ServerFrames.speechStopped("U1"))
-        await h.waitForState(.processing)
+        await base.userTurn(link, "U1", h)
         link.serverSends(ServerFrames.responseCreated("R1"))
         for frame in ServerFrames.toolCall("R1", callID: "call_time", name: "what_time_is_it") { link.serverSends(frame) }
         #expect(await waitUntil { !link.sent(ofType: "conversation.item.create").isEmpty })

@@ -159,25 +159,12 @@ private func energy(_ x: [Int16], _ range: Range<Int>) -> Double { CaptureChainT
         reference[i] = 0
         mic[i] = 0
     }
-    let chain = try CaptureChain()
-    let f = chain.frameSize
-    var frame = [Int16](repeating: 0, count: f)
-    var idleAt5s = false, idleAt7s = true
-    var out = [Int16](repeating: 0, count: mic.count)
-    for start in stride(from: 0, to: mic.count / f * f, by: f) {
-        mic.withUnsafeBufferPointer { m in
-            reference.withUnsafeBufferPointer { r in
-                frame.withUnsafeMutableBufferPointer { o in
-                    chain.process(
-                        mic: UnsafeBufferPointer(rebasing: m[start..<start + f]), reference: UnsafeBufferPointer(rebasing: r[start..<start + f]),
-                        output: o)
-                }
-            }
-        }
-        if start / f == 5 * 16000 / f { idleAt5s = chain.echoCancellerIdle }
-        if start / f == 7 * 16000 / f { idleAt7s = chain.echoCancellerIdle }
-        for i in 0..<f where start - chain.latencySamples + i >= 0 { out[start - chain.latencySamples + i] = frame[i] }
-    }
+    var frame = 0, idleAt5s = false, idleAt7s = true
+    let out = try run(.init(), mic: mic, reference: reference) { chain in
+        if frame == 5 * 16000 / chain.frameSize { idleAt5s = chain.echoCancellerIdle }
+        if frame == 7 * 16000 / chain.frameSize { idleAt7s = chain.echoCancellerIdle }
+        frame += 1
+    }.out
     #expect(idleAt5s)
     #expect(!idleAt7s)
     // Converged at once after the pause: the first second of sound is cancelled as well as before it.
@@ -422,6 +409,11 @@ struct WhiteFarEndScene {
     init(seed: UInt64, suppressor: ResidualEchoSuppressor) {
         white = CaptureChainTestSignals.White(seed: seed)
         self.suppressor = suppressor
+    }
+
+    /// With a suppressor of the scene's frames (16 kHz, a 3072-sample tail) that runs `rules`.
+    init(seed: UInt64, rules: ResidualEchoSuppressor.Rules) {
+        self.init(seed: seed, suppressor: ResidualEchoSuppressor(frameSize: Self.frame, sampleRate: 16000, tailSamples: 3072, rules: rules))
     }
 
     /// One frame: `sample(i, echo, &white)` gives sample `i`'s canceller output and mic. Returns the

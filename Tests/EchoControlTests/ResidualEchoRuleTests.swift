@@ -6,6 +6,24 @@ import Testing
 
 // Each of the suppressor's rules against the same scene with that rule switched off (`ResidualEchoSuppressor.Rules`).
 
+/// Runs `frames` frames of a white far end (seed `seed`) through a suppressor with the lost-echo hold on or off;
+/// `frame(f, &scene)` runs frame `f` and says whether it is an event. Returns the events' reduction (dB, the
+/// canceller's output against the suppressor's, which is one frame late).
+private func eventReduction(
+    seed: UInt64, holdsLostEcho: Bool, frames: Int,
+    _ frame: (Int, inout WhiteFarEndScene) -> (event: Bool, energies: (input: Double, output: Double))
+) -> Double {
+    var scene = WhiteFarEndScene(seed: seed, rules: .all.switching(.holdsLostEcho, on: holdsLostEcho))
+    var inEvent = 0.0, outEvent = 0.0, previousWasEvent = false
+    for f in 0..<frames {
+        let (event, energies) = frame(f, &scene)
+        if previousWasEvent { outEvent += energies.output }
+        previousWasEvent = event
+        if event { inEvent += energies.input }
+    }
+    return 10 * log10((inEvent + 1) / (outEvent + 1))
+}
+
 /// An adapted linear filter that loses the echo for a moment (what the chain left most of on the real
 /// recordings, Benchmarks/aec-real: 15 of 2192 far-end-only 10 ms hops held half of challenge-0woDOj's
 /// residual): the canceller's output is 26 dB below the echo, and every half second, for `lostFrames`
@@ -14,12 +32,7 @@ import Testing
 /// the canceller's output against the suppressor's).
 private func lostEchoScene(lostFrames: Int, soundAtTheMic: Bool, holdsLostEcho: Bool) -> Double {
     let period = 31
-    var scene = WhiteFarEndScene(
-        seed: 3,
-        suppressor: ResidualEchoSuppressor(
-            frameSize: WhiteFarEndScene.frame, sampleRate: 16000, tailSamples: 3072, rules: .all.switching(.holdsLostEcho, on: holdsLostEcho)))
-    var inEvent = 0.0, outEvent = 0.0, previousWasEvent = false
-    for f in 0..<20 * period {
+    return eventReduction(seed: 3, holdsLostEcho: holdsLostEcho, frames: 20 * period) { f, scene in
         let event = f >= 4 * period && f % period < lostFrames
         let energies = scene.frame { _, echo, white in
             let room = Float(white.sample(rms: 6))
@@ -27,11 +40,8 @@ private func lostEchoScene(lostFrames: Int, soundAtTheMic: Bool, holdsLostEcho: 
             let left: Float = event && !soundAtTheMic ? 0.5 : 0.05
             return (left * echo + sound + room, echo + sound + room)
         }
-        if previousWasEvent { outEvent += energies.output }
-        previousWasEvent = event
-        if event { inEvent += energies.input }
+        return (event, energies)
     }
-    return 10 * log10((inEvent + 1) / (outEvent + 1))
 }
 
 @Test func echoTheFilterLosesForAMomentIsSuppressedButASoundAtTheMicIsNot() {
@@ -55,23 +65,15 @@ private func lostEchoScene(lostFrames: Int, soundAtTheMic: Bool, holdsLostEcho: 
 /// output does. Returns that frame's reduction (dB, the canceller's output against the suppressor's).
 private func swellScene(holdsLostEcho: Bool) -> Double {
     let period = 31
-    var scene = WhiteFarEndScene(
-        seed: 5,
-        suppressor: ResidualEchoSuppressor(
-            frameSize: WhiteFarEndScene.frame, sampleRate: 16000, tailSamples: 3072, rules: .all.switching(.holdsLostEcho, on: holdsLostEcho)))
-    var inEvent = 0.0, outEvent = 0.0, previousWasEvent = false
-    for f in 0..<20 * period {
+    return eventReduction(seed: 5, holdsLostEcho: holdsLostEcho, frames: 20 * period) { f, scene in
         let swell = f >= 4 * period && f % period < 6
         let event = swell && f % period == 0
         let energies = scene.frame(referenceRMS: swell ? 6000 : 1900) { _, echo, white in
             let room = Float(white.sample(rms: 6))
             return ((event ? 0.2 : 0.05) * echo + room, echo + room)
         }
-        if previousWasEvent { outEvent += energies.output }
-        previousWasEvent = event
-        if event { inEvent += energies.input }
+        return (event, energies)
     }
-    return 10 * log10((inEvent + 1) / (outEvent + 1))
 }
 
 @Test func echoTheFilterLosesAsTheFarEndSwellsIsHeld() {
@@ -209,11 +211,7 @@ private func onsetScene(
 /// late).
 private func syllableScene(talkerBandsRecoverAtOnce: Bool) -> Double {
     let frame = WhiteFarEndScene.frame
-    var scene = WhiteFarEndScene(
-        seed: 9,
-        suppressor: ResidualEchoSuppressor(
-            frameSize: frame, sampleRate: 16000, tailSamples: 3072,
-            rules: .all.switching(.talkerBandsRecoverAtOnce, on: talkerBandsRecoverAtOnce)))
+    var scene = WhiteFarEndScene(seed: 9, rules: .all.switching(.talkerBandsRecoverAtOnce, on: talkerBandsRecoverAtOnce))
     var voiceIn = 0.0, voiceOut = 0.0, previousCounts = false
     var glottis: Float = 0
     let voiceFrom = 120
@@ -247,10 +245,7 @@ private func syllableScene(talkerBandsRecoverAtOnce: Bool) -> Double {
 /// two seconds.
 private func fluctuatingLeakScene(recoversSlowly: Bool) -> (out: Double, residual: Double) {
     var scene = WhiteFarEndScene(
-        seed: 21,
-        suppressor: ResidualEchoSuppressor(
-            frameSize: WhiteFarEndScene.frame, sampleRate: 16000, tailSamples: 3072,
-            rules: ResidualEchoSuppressor.Rules.all.switching(.recoversSlowlyWithoutTalker, on: recoversSlowly).subtracting(.followsMusicLeak)))
+        seed: 21, rules: ResidualEchoSuppressor.Rules.all.switching(.recoversSlowlyWithoutTalker, on: recoversSlowly).subtracting(.followsMusicLeak))
     var out = 0.0, residualEnergy = 0.0, previousCounts = false
     for f in 0..<375 {
         let leak: Float = [0, 0, 300, 600][Int((scene.white.next() + 1) * 1.999)]
@@ -284,9 +279,7 @@ private func fluctuatingLeakScene(recoversSlowly: Bool) -> (out: Double, residua
 private func changingRoomScene(followsLinearEstimate: Bool, talker: Bool) -> (input: Double, output: Double) {
     var scene = WhiteFarEndScene(
         seed: 13,
-        suppressor: ResidualEchoSuppressor(
-            frameSize: WhiteFarEndScene.frame, sampleRate: 16000, tailSamples: 3072,
-            rules: ResidualEchoSuppressor.Rules.all.switching(.followsLinearEstimate, on: followsLinearEstimate).subtracting(.followsMusicLeak)))
+        rules: ResidualEchoSuppressor.Rules.all.switching(.followsLinearEstimate, on: followsLinearEstimate).subtracting(.followsMusicLeak))
     var input = 0.0, output = 0.0, previousCounts = false
     var glottis: Float = 0
     for f in 0..<375 {

@@ -16,10 +16,8 @@ private func steadyFarEndScene(easesOnlyForAHeardTalker: Bool, followsMusicLeak:
     let frame = WhiteFarEndScene.frame
     var scene = WhiteFarEndScene(
         seed: 31,
-        suppressor: ResidualEchoSuppressor(
-            frameSize: frame, sampleRate: 16000, tailSamples: 3072,
-            rules: ResidualEchoSuppressor.Rules.all.switching(.easesOverSteadyFarEndOnlyForAHeardTalker, on: easesOnlyForAHeardTalker)
-                .switching(.followsMusicLeak, on: followsMusicLeak)))
+        rules: ResidualEchoSuppressor.Rules.all.switching(.easesOverSteadyFarEndOnlyForAHeardTalker, on: easesOnlyForAHeardTalker)
+            .switching(.followsMusicLeak, on: followsMusicLeak))
     var input = 0.0, output = 0.0, eased: [Bool] = [], previousCounts = false
     var glottis: Float = 0, lost: Float = 0
     let scored = 375

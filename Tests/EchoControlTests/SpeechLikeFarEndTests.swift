@@ -12,7 +12,6 @@ import Testing
 
     @Test func aVoiceOpensItOnceHalfASecondHasPlayed() {
         var r = rhythm()
-        defer { r.deallocate() }
         var opened: Int?
         for f in 0..<200 {
             r.update(power: voice(f), farEndActive: true)
@@ -25,7 +24,6 @@ import Testing
 
     @Test func musicThatPlaysOnKeepsItClosedAndHoldsItClosedAfter() {
         var r = rhythm()
-        defer { r.deallocate() }
         // Loud and soft passages 10 dB apart, never 20 dB under the loudest.
         for f in 0..<400 {
             r.update(power: f % 40 < 20 ? 1e7 : 1e6, farEndActive: true)
@@ -50,7 +48,6 @@ import Testing
     /// stretch of music is still known as music.
     @Test func silenceOpensItButIsLeftOutOfTheWindow() {
         var r = rhythm()
-        defer { r.deallocate() }
         for f in 0..<200 { r.update(power: f % 40 < 20 ? 1e7 : 1e6, farEndActive: true) }
         r.update(power: 0, farEndActive: false)
         #expect(r.isOpen && !r.isSteady)
