@@ -124,12 +124,11 @@ final class DriftCompensator {
         guard worst < 1.0 else { return }
         // The peak moves towards smaller taps when the echo path runs fast: consume more reference.
         let residualPPM = -slope / Double(frameSize) * 1e6
-        // Below 3 ppm the fit is within its own noise (measured: 1-2 ppm on an aligned scene), and
-        // each ratio change between fractional ratios costs a sub-sample phase step (see Resampler).
-        guard abs(residualPPM) >= 3, abs(residualPPM) <= EchoControlTuning.Alignment.maxDriftPPM else { return }
-        // The first correction is taken whole; later ones are noisier refinements: take half.
-        // (Resetting the canceller after the first one was measured: it lost more than it gained
-        // when the reset fell into double talk.)
+        // Below 3 ppm the fit is within its own noise (1-2 ppm on an aligned scene), and each ratio
+        // change between fractional ratios costs a sub-sample phase step (see Resampler).
+        guard abs(residualPPM) >= EchoControlTuning.Alignment.minDriftPPM, abs(residualPPM) <= EchoControlTuning.Alignment.maxDriftPPM else { return }
+        // The first correction is taken whole; later ones are noisier refinements: take half. The
+        // canceller is not reset after one: a reset that fell into double talk lost more than it gained.
         setCorrection(correctionPPM + (corrections == 0 ? residualPPM : 0.5 * residualPPM))
         corrections += 1
         settle = 2

@@ -25,7 +25,8 @@ public enum EchoControlTuning {
         static let slipDecisiveShare: Double = 0.25
         /// A slip is taken when it leaves a quarter (6 dB) or less of the residual of no shift and its neighbours.
         static let slipShare: Double = 0.25
-        /// Drift beyond ±1000 ppm is no sound card's: a measurement error, not corrected.
+        /// Drift under 3 ppm is the fit's own noise; beyond ±1000 ppm it is no sound card's: neither is corrected.
+        static let minDriftPPM = 3.0
         static let maxDriftPPM = 1000.0
     }
 
