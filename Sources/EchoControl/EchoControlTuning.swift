@@ -112,8 +112,6 @@ public enum EchoControlTuning {
         static let initialLeak: Float = 0.01
         /// Per-frame smoothing of the residual-reference cross spectra (time constant ~45 ms) for the coherence test.
         static let coherenceSmoothing: Float = 0.7
-        /// Reference power (about −50 dBFS RMS) above which the far end plays, held over the echo tail.
-        static let farEndPower: Float = 10_000
         /// RMS (LSB, −58 dBFS) of the quietest band energy that may count as speech: quieter room sounds are not talkers.
         static let quietBandRMS: Float = 41
         /// A band whose reference is under this share of the quiet-band level (about −68 dBFS) plays nothing.

@@ -10,9 +10,9 @@ import SpeexDSP
 /// first frames of far-end sound after it, this check asks the adapted filter itself which whole-sample shift
 /// of the reference, up to `maxSlip` either way, predicts the mic best: per shift s, the least-squares
 /// residual of the mic against the filter's prediction y moved by s (mic(n) against y(n − s)). A frame
-/// decides once the best shift explains the mic (its residual `decisiveShare` of the mic, 6 dB, or less;
+/// decides once the best shift explains the mic (its residual `Alignment.slipDecisiveShare` of the mic, 6 dB, or less;
 /// before the echo arrives, or over a talker, it does not, and the next frame is asked, up to `maxFrames`);
-/// a shift that leaves `slipShare` of the residual of none and of each neighbouring shift (6 dB) or less is
+/// a shift that leaves `Alignment.slipShare` of the residual of none and of each neighbouring shift (6 dB) or less is
 /// the slip, and the caller moves the reference by it and keeps the filter. Shifts one beyond `maxSlip` are
 /// measured too, so a slip is a peak. The real slips of the tests stand 9-14 dB clear (11-14 dB against
 /// 0-2 at every other shift). The sweep's answers (Benchmarks/aec/barge_in_sweep.py, resampled 24 -> 48
