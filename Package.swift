@@ -69,6 +69,9 @@ let package = Package(
         cLibrary("CSpeexDSP", pkgConfig: "speexdsp", apt: "libspeexdsp-dev"),
         cLibrary("COpus", pkgConfig: "opus", apt: "libopus-dev"),
         cLibrary("CMPG123", pkgConfig: "libmpg123", apt: "libmpg123-dev"),
+        cLibrary("CFAAD2", pkgConfig: "faad2", apt: "libfaad-dev"),
+        cLibrary("CVorbis", pkgConfig: "vorbis", apt: "libvorbis-dev"),
+        cLibrary("CFLAC", pkgConfig: "flac", apt: "libflac-dev"),
         cLibrary("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
         cLibrary("CGPIOD", pkgConfig: "libgpiod", apt: "libgpiod-dev"),
         // per-library shims: what Swift cannot import (variadics, function-like macros, callbacks)
@@ -90,7 +93,7 @@ let package = Package(
         swiftTarget("SpeexDSP", ["CSpeexDSP"]),
         swiftTarget("HTTP", ["CCurl", "CCurlShim", "Basics"]),
         swiftTarget("GPIO", ["CGPIODShim", "Basics"]),
-        swiftTarget("Codecs", ["CMPG123", "COpus", "COpusShim", "AudioCore"]),
+        swiftTarget("Codecs", ["CMPG123", "COpus", "COpusShim", "CFAAD2", "CVorbis", "CFLAC", "AudioCore"]),
 
         // signal processing: echo control and near-end detection, pure (no devices, threads or loops)
         swiftTarget("EchoControl", ["AudioCore", "SpeexDSP"]),

@@ -143,3 +143,15 @@ for i, line in enumerate(['{"command":"status"}\n', '{"command":"volume","argume
 put("somafm", "channels.json", '{"channels":[{"id":"groovesalad","title":"Groove Salad","genre":"ambient|electronica","lastPlaying":"A - B","playlists":[{"url":"https://somafm.com/groovesalad.pls","format":"mp3","quality":"highest"},{"url":"https://somafm.com/groovesalad130.pls","format":"aac","quality":"high"}]}]}')
 for i, u in enumerate(["https://example.org/a/b?c=d#e", "http://[::1]:8000/x y", "../up/file.mp3", "//host/path", "?q=1", "HTTPS://EXAMPLE.ORG:65536/"]):
     put("url", f"u{i}", u)
+
+# Decoder seeds are a tenth of a second of a tone encoded by Debian's ffmpeg, so the fuzzer starts from
+# real frames and headers (its first byte is the chunk size, as above).
+import subprocess
+def ffmpeg_tone(args):
+    return subprocess.run(["ffmpeg", "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=22050",
+                           "-t", "0.1"] + args + ["-"], check=True, capture_output=True).stdout
+put("adts", "lc.aac", b"\x0d" + ffmpeg_tone(["-c:a", "aac", "-b:a", "32k", "-f", "adts"]))
+put("adts", "id3-junk.aac", b"\x03" + b"ID3\x04\x00\x00\x00\x00\x00\x04abcd" + b"\xff\xf1junk" + ffmpeg_tone(["-c:a", "aac", "-f", "adts"])[:600])
+put("vorbis", "tone.ogg", b"\x1f" + ffmpeg_tone(["-c:a", "libvorbis", "-q:a", "0", "-f", "ogg"]))
+put("flac", "tone.flac", b"\x1f" + ffmpeg_tone(["-c:a", "flac", "-f", "flac"]))
+put("flac", "tone.oga", b"\x0b" + ffmpeg_tone(["-c:a", "flac", "-f", "ogg"]))

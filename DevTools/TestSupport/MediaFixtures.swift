@@ -1,7 +1,7 @@
 import Glibc
 import Synchronization
 
-/// Audio fixtures made at test time with sox (and cached per process), so no binaries are committed.
+/// Audio fixtures made at test time with sox or ffmpeg (and cached per process), so no binaries are committed.
 public enum MediaFixtures {
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
@@ -33,9 +33,28 @@ public enum MediaFixtures {
         return stride(from: 0, to: bytes.count - 1, by: 2).map { Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8) }
     }
 
+    /// A sine (amplitude 0.5) encoded by ffmpeg into a file of extension `ext` with `encoder`'s options,
+    /// e.g. `["-c:a", "aac", "-f", "adts"]`.
+    public static func ffmpegSine(
+        _ ext: String, encoder: [String], seconds: Double = 2, frequency: Int = 440, sampleRate: Int = 44_100, channels: Int = 2
+    ) throws -> [UInt8] {
+        try toolOutput(
+            "ffmpeg", extension: ext,
+            [
+                "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "sine=frequency=\(frequency):sample_rate=\(sampleRate)",
+                // lavfi's sine is at 1/8 of full scale; pan copies it to both channels at full level
+                "-af", channels == 2 ? "volume=4,pan=stereo|c0=c0|c1=c0" : "volume=4", "-t", String(seconds)
+            ] + encoder + ["-y", "%OUT%"])
+    }
+
     /// Runs sox with `%OUT%` replaced by a temporary file of that extension and returns the file's bytes.
     public static func soxOutput(extension ext: String, _ arguments: [String]) throws -> [UInt8] {
-        let key = ext + " " + arguments.joined(separator: " ")
+        try toolOutput("sox", extension: ext, arguments)
+    }
+
+    /// Runs `tool` with `%OUT%` replaced by a temporary file of that extension and returns the file's bytes.
+    public static func toolOutput(_ tool: String, extension ext: String, _ arguments: [String]) throws -> [UInt8] {
+        let key = tool + " " + ext + " " + arguments.joined(separator: " ")
         if let cached = cache.withLock({ $0[key] }) { return cached }
         var template = Array("/tmp/jarvis-media-fixture-XXXXXX".utf8CString)
         guard let dir = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
@@ -47,10 +66,10 @@ public enum MediaFixtures {
             unlink(output)
             rmdir(directory)
         }
-        let argv = ["sox"] + arguments.map { $0 == "%OUT%" ? output : $0 }
+        let argv = [tool] + arguments.map { $0 == "%OUT%" ? output : $0 }
         let status = spawnAndWait(argv)
         guard status == 0 else { throw Failure(description: "\(argv.joined(separator: " ")) exited with \(status)") }
-        guard let bytes = readFile(output), !bytes.isEmpty else { throw Failure(description: "sox wrote nothing to \(output)") }
+        guard let bytes = readFile(output), !bytes.isEmpty else { throw Failure(description: "\(tool) wrote nothing to \(output)") }
         cache.withLock { $0[key] = bytes }
         return bytes
     }

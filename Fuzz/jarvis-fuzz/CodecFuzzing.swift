@@ -1,20 +1,52 @@
 import AudioCore
 import Codecs
 
-/// Bytes of a radio stream or a file on disk: Ogg pages and the Opus headers in them, WAV files.
+/// Bytes of a radio stream or a file on disk: Ogg pages and the Opus headers in them; AAC ADTS, Ogg
+/// Vorbis and FLAC through their decoders (our framing and the libraries' parsing); WAV files.
 enum CodecFuzzing {
+    static func adts(_ bytes: [UInt8]) {
+        keep(AudioCodec.sniff(bytes))
+        decode(bytes, with: AACDecoder())
+    }
+
+    /// Native FLAC (our metadata reader, libFLAC's frames) and, from the same bytes, Ogg FLAC.
+    static func flac(_ bytes: [UInt8]) {
+        keep(AudioCodec.sniff(bytes))
+        decode(bytes, with: FLACDecoder(container: .native))
+        decode(bytes, with: FLACDecoder(container: .ogg))
+    }
+
+    static func vorbis(_ bytes: [UInt8]) {
+        keep(AudioCodec.sniff(bytes))
+        decode(bytes, with: OggVorbisDecoder())
+    }
+
+    /// Feeds `bytes` in fuzzer-chosen chunks until the decoder refuses the stream.
+    private static func decode(_ bytes: [UInt8], with decoder: some StreamDecoder) {
+        var frames = 0
+        for chunk in chunks(bytes) {
+            let refused = Array(chunk).withUnsafeBytes { raw in
+                (try? decoder.decode(raw) { frames += $0.frameCount }) == nil
+            }
+            if refused { break }
+        }
+        let refused = (try? decoder.finish { frames += $0.frameCount }) == nil
+        keep(refused)
+        keep(frames)
+    }
+
     static func ogg(_ bytes: [UInt8]) {
         var demuxer = OggDemuxer(maxPacketBytes: 1 << 16)
         for chunk in chunks(bytes) {
             demuxer.push(Array(chunk))
             while let packet = demuxer.nextPacket() {
                 keep(try? OpusHead(parsing: packet.data))
-                keep(try? OpusTags(parsing: packet.data))
+                keep(try? VorbisComments(parsing: packet.data, after: VorbisComments.opusMagic))
             }
         }
         // The raw input as a header packet too, so header fields get fuzzed without page framing.
         keep(try? OpusHead(parsing: bytes))
-        keep(try? OpusTags(parsing: bytes))
+        keep(try? VorbisComments(parsing: bytes, after: VorbisComments.opusMagic))
     }
 
     static func wav(_ bytes: [UInt8]) {

@@ -19,7 +19,8 @@ public final class OggOpusDecoder: StreamDecoder {
     public private(set) var format: AudioFormat?
     public private(set) var head: OpusHead?
     /// The latest OpusTags (changes with each chained stream).
-    public private(set) var tags: OpusTags?
+    public private(set) var tags: VorbisComments?
+    public var streamTitle: String? { tags?.streamTitle }
     /// Logical streams started (1 for a plain file; more for a chained radio stream).
     public private(set) var streamsStarted = 0
     /// Packets libopus rejected (counted and skipped: one bad packet must not end a stream).
@@ -63,14 +64,14 @@ public final class OggOpusDecoder: StreamDecoder {
             if decoder == nil, let otherAudio {
                 throw CodecError(
                     kind: .unsupported, codec: "ogg", function: "stream headers",
-                    message: "the stream is Ogg \(otherAudio), which this release does not play (it plays MP3 and Ogg Opus)")
+                    message: "the stream is Ogg \(otherAudio), which this release does not play (it plays \(AudioCodec.playableNames))")
             }
             return
         }
         if expectingTags {
             expectingTags = false
             if packet.data.starts(with: Array("OpusTags".utf8)) {
-                tags = try? OpusTags(parsing: packet.data)
+                tags = try? VorbisComments(parsing: packet.data, after: VorbisComments.opusMagic)
                 return
             }
         }

@@ -39,23 +39,28 @@ public struct OpusHead: Sendable, Equatable {
     }
 }
 
-/// The comment header (RFC 7845 §5.2): vendor and `KEY=value` comments (keys upper-cased).
-public struct OpusTags: Sendable, Equatable {
+/// A Vorbis comment header: vendor and `KEY=value` comments (keys upper-cased). Opus (OpusTags, RFC 7845
+/// §5.2), Vorbis (its comment header) and FLAC (its VORBIS_COMMENT block) all carry one after their own magic.
+public struct VorbisComments: Sendable, Equatable {
+    public static let opusMagic = Array("OpusTags".utf8)
+    public static let vorbisMagic: [UInt8] = [0x03] + Array("vorbis".utf8)
+
     public var vendor: String
     public var comments: [(key: String, value: String)]
 
-    public static func == (lhs: OpusTags, rhs: OpusTags) -> Bool {
+    public static func == (lhs: VorbisComments, rhs: VorbisComments) -> Bool {
         lhs.vendor == rhs.vendor && lhs.comments.elementsEqual(rhs.comments) { $0.key == $1.key && $0.value == $1.value }
     }
 
-    public init(parsing packet: [UInt8]) throws(CodecError) {
+    /// Parses `packet`, which must start with `magic` (empty for a bare comment block).
+    public init(parsing packet: [UInt8], after magic: [UInt8]) throws(CodecError) {
         var reader = ByteReader(packet)
-        guard packet.starts(with: Array("OpusTags".utf8)) else {
-            throw CodecError(kind: .invalidStream, codec: "opus", function: "OpusTags", message: "not an OpusTags packet")
+        guard packet.starts(with: magic) else {
+            throw CodecError(kind: .invalidStream, codec: "ogg", function: "comment header", message: "not a comment header")
         }
-        reader.offset = 8
+        reader.offset = magic.count
         guard let vendorBytes = reader.lengthPrefixed(), let count = reader.le32() else {
-            throw CodecError(kind: .invalidStream, codec: "opus", function: "OpusTags", message: "truncated vendor string")
+            throw CodecError(kind: .invalidStream, codec: "ogg", function: "comment header", message: "truncated vendor string")
         }
         vendor = String(decoding: vendorBytes, as: UTF8.self)
         comments = []

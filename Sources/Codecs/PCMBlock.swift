@@ -21,8 +21,17 @@ public protocol StreamDecoder: AnyObject {
     var format: AudioFormat? { get }
     /// Feeds `bytes`; calls `sink` for each decoded block, in order.
     func decode(_ bytes: UnsafeRawBufferPointer, into sink: (PCMBlock) -> Void) throws(CodecError)
+    /// The stream ended (a whole file was fed): decodes what the decoder held back waiting for more.
+    func finish(into sink: (PCMBlock) -> Void) throws(CodecError)
     /// Forgets the stream (e.g. after a reconnect): the next bytes start a new one.
     func reset() throws(CodecError)
+    /// The now-playing title the stream's own tags give (a chained Ogg stream's comments), if any.
+    var streamTitle: String? { get }
+}
+
+extension StreamDecoder {
+    public var streamTitle: String? { nil }
+    public func finish(into sink: (PCMBlock) -> Void) throws(CodecError) {}
 }
 
 extension StreamDecoder {
@@ -33,10 +42,12 @@ extension StreamDecoder {
         var failure: CodecError?
         bytes.withUnsafeBytes { raw in
             do throws(CodecError) {
-                try decode(raw) { block in
+                let collect = { (block: PCMBlock) in
                     format = block.format
                     samples.append(contentsOf: block.samples)
                 }
+                try decode(raw, into: collect)
+                try finish(into: collect)
             } catch {
                 failure = error
             }

@@ -139,7 +139,8 @@ public struct CostStatus: Sendable, Equatable, Codable {
 /// The `media` object of `status`.
 public struct MediaStatus: Sendable, Equatable, Codable {
     public enum State: String, Sendable, Equatable, Codable {
-        case stopped, playing, paused
+        /// `buffering`: an item is current but none of its audio is heard yet (connecting, reconnecting).
+        case stopped, playing, paused, buffering
     }
 
     public var state: State

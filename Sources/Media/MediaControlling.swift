@@ -35,6 +35,9 @@ public enum MediaKind: String, Sendable, Equatable, CaseIterable, Codable {
 
 public enum MediaPlaybackState: String, Sendable, Equatable, Codable {
     case stopped, playing, paused
+    /// An item is current but none of its audio reaches the output yet: connecting, filling the
+    /// prebuffer, or reconnecting after a drop (published only; the player itself holds `playing`).
+    case buffering
 }
 
 /// One thing the player plays or has queued.

@@ -23,6 +23,10 @@ struct Playback {
     var streamTitles: [String] = []
     var meter: PlaybackMeter?
     var progress: MediaStreamProgress?
+    /// The current segment's decoded audio reaches the output (false while connecting or reconnecting).
+    var audible = false
+    /// Why the stream last dropped or failed to connect, for a `play` that times out.
+    var lastProblem: String?
     var task: Task<Void, Never>?
 
     var isPodcast: Bool { item.kind == .podcast }
@@ -89,6 +93,7 @@ extension MediaPlayer {
         source.progress = progress
         let generation = playback.generation
         playback.segmentOffset = offset
+        playback.audible = false
         playback.meter = meter
         playback.progress = progress
         playback.task = Task { await self.pump(source: source, sink: meter, generation: generation) }
@@ -120,6 +125,10 @@ extension MediaPlayer {
             publish()
             emit(.streamTitleChanged(title))
         case .reconnecting(let attempt, let delay, let reason):
+            playback.audible = false
+            playback.lastProblem = reason
+            current = playback
+            publish()
             let tenths = (delay.wholeMilliseconds + 50) / 100
             logger.notice("\(describe(playback.item)) dropped: \(reason); reconnecting in \(tenths / 10).\(tenths % 10) s (attempt \(attempt))")
         case .ended:
@@ -128,6 +137,9 @@ extension MediaPlayer {
         case .failed(let reason):
             Task { await self.itemFailed(generation: generation, reason: reason) }
         case .playing:
+            playback.audible = true
+            current = playback
+            publish()
             resolveStart(of: generation, .audible)
         case .connected, .format:
             break
@@ -159,11 +171,17 @@ extension MediaPlayer {
             publish()
             return
         }
-        logger.info("gave up on \(describe(failed.item)): \(reason)")
+        await fail(failed, reason: reason)
+    }
+
+    /// Stops `playback` (the current item) as failed and tells the journal, the engine and a waiting `play`
+    /// why; the player is already stopped when `play` answers.
+    func fail(_ playback: Playback, reason: String) async {
+        logger.info("gave up on \(describe(playback.item)): \(reason)")
         await finishCurrent(.failed)
-        emit(.gaveUp(failed.item, reason: reason))
+        emit(.gaveUp(playback.item, reason: reason))
         emit(.playbackChanged(.stopped))
-        resolveStart(of: generation, .failed(reason))  // a waiting `play` answers with the player already stopped
+        resolveStart(of: playback.generation, .failed(reason))
     }
 
     /// Starts the first queued item that resolves; items that do not are reported (`gaveUp`) and dropped.
@@ -294,8 +312,9 @@ extension MediaPlayer {
     /// Publishes what `nowPlayingSnapshot()` reads.
     func publish() {
         let playback = current
+        let state = playback.map { $0.state == .playing && !$0.audible ? .buffering : $0.state } ?? .stopped
         let now = MediaNowPlaying(
-            state: playback?.state ?? .stopped, item: playback?.item, streamTitle: playback?.streamTitle,
+            state: state, item: playback?.item, streamTitle: playback?.streamTitle,
             positionSeconds: playback?.segmentStart ?? 0, durationSeconds: playback?.durationSeconds,
             volume: volume.level, queue: queue)
         let meter = playback?.state == .playing ? playback?.meter : nil

@@ -118,10 +118,28 @@ public actor MediaPlayer: MediaControlling, Service {
         await replace(with: target)
         let started = generation
         release()
-        if case .failed(let reason)? = await awaitStart(of: started, limit: configuration.startLimit) {
-            throw MediaCommandError("I couldn't play \(target.item.title ?? "that"): \(reason)")
+        let name = target.item.title ?? "that"
+        switch await awaitStart(of: started, limit: configuration.startLimit) {
+        case .failed(let reason)?:
+            throw MediaCommandError("I couldn't play \(name): \(reason)")
+        case nil:
+            if let problem = await giveUpStarting(generation: started) { throw MediaCommandError("I couldn't play \(name): \(problem)") }
+        case .audible?, .superseded?:
+            break
         }
         return target.item
+    }
+
+    /// Stops generation `generation` if it is still current and has not been heard: the answer to a
+    /// `play` that waited `startLimit` in silence. Nil when it was heard (or replaced) meanwhile.
+    private func giveUpStarting(generation: Int) async -> String? {
+        await acquire()
+        defer { release() }
+        guard let playback = current, playback.generation == generation, started?.generation != generation else { return nil }
+        let seconds = Int(configuration.startLimit.inSeconds)
+        let problem = "nothing could be heard within \(seconds) s" + (playback.lastProblem.map { " (\($0))" } ?? "")
+        await fail(playback, reason: problem)
+        return problem
     }
 
     public func pause() async throws(MediaCommandError) {

@@ -38,9 +38,9 @@ public enum MediaStreamEvent: Sendable, Equatable {
     /// Connected; `resumedAt` is the byte offset of a Range resume.
     case connected(codec: AudioCodec, name: String?, resumedAt: Int?)
     case format(AudioFormat)
-    /// A new now-playing title (ICY StreamTitle or Opus tags).
+    /// A new now-playing title (ICY StreamTitle or the stream's Ogg comments).
     case title(String)
-    /// The prebuffer is full; audio flows to the sink.
+    /// The prebuffer filled and the sink took the first of it (again after each reconnect).
     case playing
     case reconnecting(attempt: Int, after: Duration, reason: String)
     /// A finite file (podcast) played to its end.

@@ -45,6 +45,15 @@ public struct MediaStreamSource: Sendable {
             let outcome = await connectOnce(&session)
             switch outcome {
             case .finished:
+                do throws(CodecError) { try session.finishDecoding() } catch {
+                    onEvent(.failed(error.description))
+                    return
+                }
+                guard session.decodedAudio else {
+                    let codec = session.codec.map { " as \($0.name)" } ?? ""
+                    onEvent(.failed("\(url) ended without any audio that could be decoded\(codec)"))
+                    return
+                }
                 await session.drainAll()
                 if Task.isCancelled { return }
                 sink.finish()
@@ -55,6 +64,7 @@ public struct MediaStreamSource: Sendable {
                 return
             case .retry(let reason, let deliveredAudio):
                 if Task.isCancelled { return }
+                session.rebuffer()
                 failures = deliveredAudio ? 1 : failures + 1
                 guard failures <= settings.maxConsecutiveFailures else {
                     onEvent(.failed("\(url) failed \(failures - 1) times in a row; last error: \(reason)"))
@@ -123,8 +133,7 @@ public struct MediaStreamSource: Sendable {
                 }
                 if !announced {
                     announced = true
-                    let declared: AudioCodec? = icy.contentType.flatMap { AudioCodec(contentType: $0) }
-                    guard let codec = declared ?? AudioCodec(sniffing: firstAudio(bytes, demuxer: demuxer)) else {
+                    guard let codec = AudioCodec.of(contentType: icy.contentType, firstBytes: firstAudio(bytes, demuxer: demuxer)) else {
                         let type = icy.contentType ?? "none"
                         return .fatal("\(url) did not return audio (Content-Type \(type))")
                     }
@@ -202,9 +211,13 @@ private struct Session {
     /// Blocks of another format wait here until `pending` has been played.
     var queued: [(AudioFormat, [Int16])] = []
     var playing = false
+    /// `.playing` is told once the output has taken the first audio after the prebuffer.
+    var tellPlaying = false
     var lastTitle: String?
     var fileLength: Int?
     var fileOffset = 0
+    /// Some audio was decoded since the run started.
+    var decodedAudio = false
 
     init(sink: any PCMSink, settings: MediaStreamSettings, progress: MediaStreamProgress?, onEvent: @escaping (MediaStreamEvent) -> Void) {
         self.sink = sink
@@ -225,6 +238,11 @@ private struct Session {
         progress?.update(byteOffset: fileOffset, fileLength: fileLength)
     }
 
+    /// After a drop: the prebuffer fills again before `.playing` is told again.
+    mutating func rebuffer() {
+        playing = false
+    }
+
     /// A new stream (or a live reconnect): fresh decoder, rebuffer.
     mutating func begin(codec: AudioCodec) throws(CodecError) {
         self.codec = codec
@@ -234,22 +252,30 @@ private struct Session {
 
     mutating func decode(_ audio: UnsafeRawBufferPointer) throws(CodecError) {
         guard let decoder else { return }
-        try decoder.decode(audio) { block in
-            self.progress?.addDecoded(frames: block.samples.count / max(1, block.format.channels), sampleRate: block.format.sampleRate)
-            if block.format != self.format {
-                self.format = block.format
-                self.onEvent(.format(block.format))
-            }
-            if self.pendingFormat == nil || (self.pendingFormat == block.format && self.queued.isEmpty) {
-                self.pendingFormat = block.format
-                self.pending.append(contentsOf: block.samples)
-            } else if let last = self.queued.indices.last, self.queued[last].0 == block.format {
-                self.queued[last].1.append(contentsOf: block.samples)
-            } else {
-                self.queued.append((block.format, Array(block.samples)))
-            }
+        try decoder.decode(audio) { block in take(block) }
+        if let title = decoder.streamTitle { announce(title: title) }
+    }
+
+    /// The file ended: what the decoder held back joins the pending audio.
+    mutating func finishDecoding() throws(CodecError) {
+        try decoder?.finish { block in take(block) }
+    }
+
+    private mutating func take(_ block: PCMBlock) {
+        decodedAudio = true
+        progress?.addDecoded(frames: block.samples.count / max(1, block.format.channels), sampleRate: block.format.sampleRate)
+        if block.format != format {
+            format = block.format
+            onEvent(.format(block.format))
         }
-        if let opus = decoder as? OggOpusDecoder, let title = opus.tags?.streamTitle { announce(title: title) }
+        if pendingFormat == nil || (pendingFormat == block.format && queued.isEmpty) {
+            pendingFormat = block.format
+            pending.append(contentsOf: block.samples)
+        } else if let last = queued.indices.last, queued[last].0 == block.format {
+            queued[last].1.append(contentsOf: block.samples)
+        } else {
+            queued.append((block.format, Array(block.samples)))
+        }
     }
 
     mutating func announce(title: String) {
@@ -270,7 +296,7 @@ private struct Session {
             let prebufferMS = Int(settings.prebuffer.wholeMilliseconds)
             guard pendingMilliseconds >= prebufferMS else { return }
             playing = true
-            onEvent(.playing)
+            tellPlaying = true
         }
         await drainAll()
     }
@@ -287,6 +313,10 @@ private struct Session {
             let accepted = pending.withUnsafeBufferPointer { sink.write($0, format: format) }
             let used = accepted * format.channels
             if used > 0 { pending.removeFirst(min(used, pending.count)) }
+            if tellPlaying, accepted > 0 {
+                tellPlaying = false
+                onEvent(.playing)
+            }
             if !pending.isEmpty, accepted == 0 {
                 try? await Task.sleep(for: settings.backPressurePoll)
             }

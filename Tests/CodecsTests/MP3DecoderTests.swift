@@ -99,13 +99,20 @@ import Testing
 
     @Test func sniffsAndNamesCodecs() throws {
         let mp3 = try MediaFixtures.sineMP3(seconds: 1, frequency: 440)
-        #expect(AudioCodec(sniffing: mp3) == .mp3)
-        #expect(AudioCodec(sniffing: Array("OggS".utf8)) == .oggOpus)
-        #expect(AudioCodec(sniffing: Array("<html>".utf8)) == nil)
-        #expect(AudioCodec(sniffing: [0xFF, 0xF1, 0x50, 0x80]) == nil, "AAC ADTS is not MP3")
+        #expect(AudioCodec.sniff(mp3) == .mp3)
+        #expect(AudioCodec.sniff(Array("OggS".utf8)) == .oggOpus)
+        #expect(AudioCodec.sniff(Array("<html>".utf8)) == nil)
+        #expect(AudioCodec.sniff([0xFF, 0xF1, 0x50, 0x80]) == .aac, "AAC ADTS is not MP3")
+        #expect(AudioCodec.sniff(Array("fLaC".utf8)) == .flac)
+        #expect(AudioCodec.sniff([0, 0, 0, 0x20] + Array("ftypM4A ".utf8)) == .mp4)
         #expect(AudioCodec(contentType: "audio/mpeg") == .mp3)
         #expect(AudioCodec(contentType: "Audio/Ogg; codecs=opus") == .oggOpus)
+        #expect(AudioCodec(contentType: "audio/aacp") == .aac)
         #expect(AudioCodec(contentType: "text/html; charset=utf-8") == nil)
+        // the bytes win over a mislabelled Content-Type; an ID3 tag alone guesses MP3
+        #expect(AudioCodec.of(contentType: "audio/mpeg", firstBytes: [0xFF, 0xF1, 0x50, 0x80]) == .aac)
+        #expect(AudioCodec.of(contentType: "audio/aac", firstBytes: Array("ID3".utf8)) == .aac)
+        #expect(AudioCodec.of(contentType: nil, firstBytes: Array("ID3".utf8)) == .mp3)
         let error = CodecError(kind: .library, codec: "mp3", function: "mpg123_feed", code: -1, message: "out of memory")
         #expect(error.description == "mp3 decoder: mpg123_feed failed (code -1): out of memory")
     }

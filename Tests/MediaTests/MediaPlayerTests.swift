@@ -183,7 +183,7 @@ import Testing
         let requests = server.requests.filter { $0.path == "/two" }.count
         #expect(try await player.resume() == two)
         #expect(await eventually { server.requests.filter { $0.path == "/two" }.count == requests + 1 }, "a live stream reconnects on resume")
-        #expect(await player.nowPlaying().state == .playing)
+        #expect(await eventually { await player.nowPlaying().state == .playing }, "playing again once its audio is heard")
 
         #expect(await player.stop() == two)
         #expect(await player.stop() == nil)
@@ -191,6 +191,37 @@ import Testing
         #expect(await player.skip() == nil)
         #expect(fixture.events.all == [.playbackChanged(.playing), .playbackChanged(.paused), .playbackChanged(.playing), .playbackChanged(.stopped)])
         #expect(await player.recentHistory(limit: 5).map(\.item.title) == ["Two", "One"])
+    }
+
+    /// Until its audio is heard an item is `buffering`, never `playing`; one that stays silent past the
+    /// start limit is stopped and `play` says why.
+    @Test func statusIsBufferingUntilAudioAndASilentStartGivesUp() async throws {
+        let server = try await MediaStandIn.start()
+        defer { Task { await server.stop() } }
+        server.route("/slow", MediaStandIn.Route(.live(try Self.liveStream()), firstByteDelay: .milliseconds(700)))
+        server.route("/never", MediaStandIn.Route(.live(try Self.liveStream()), firstByteDelay: .seconds(30)))
+        let client = try HTTPClient()
+        defer { client.shutdown() }
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let fixture = PlayerFixture(stateDir: dir.path, client: client, server: server) { $0.startLimit = .seconds(2) }
+        let player = fixture.player
+
+        let slow = Task { try await player.play(url: server.url("/slow"), title: "Slow", kind: nil) }
+        #expect(await eventually { await player.nowPlaying().item?.title == "Slow" })
+        #expect(await player.nowPlaying().state == .buffering)
+        #expect(try await slow.value.title == "Slow")
+        #expect(await player.nowPlaying().state == .playing)
+        #expect(fixture.output.snapshot.acceptedSeconds > 0)
+
+        do {
+            _ = try await player.play(url: server.url("/never"), title: "Never", kind: nil)
+            Issue.record("a silent item answered as playing")
+        } catch {
+            #expect(error.message == "I couldn't play Never: nothing could be heard within 2 s", "\(error.message)")
+        }
+        #expect(await player.nowPlaying().state == .stopped)
+        #expect(fixture.events.all.contains { if case .gaveUp(let item, _) = $0 { item.title == "Never" } else { false } })
     }
 
     @Test func failuresAreSaidNotSilent() async throws {

@@ -196,29 +196,51 @@ final class SleepLog: Sendable {
         }
     }
 
-    /// Ogg that is not Opus (a Vorbis station, made here by sox with libvorbis) fails at once with its
-    /// codec named, instead of playing as silence.
-    @Test func oggVorbisFailsNamingItsCodec() async throws {
-        let dir = TemporaryDirectory()
-        let file = dir.file("vorbis.ogg")
-        let made = try await ChildProcess.run(["/usr/bin/sox", "-n", "-r", "44100", "-c", "2", file, "synth", "1", "sine", "440"])
-        try #require(made.status == 0, "sox with libsox-fmt-all (scripts/install-deps test): \(made.stderr)")
+    /// An Ogg Vorbis file served as plain "audio/ogg" plays: the first page's packet names the codec.
+    @Test func oggVorbisServedAsAudioOggPlays() async throws {
+        let vorbis = try MediaFixtures.ffmpegSine("ogg", encoder: ["-c:a", "libvorbis"], seconds: 1, frequency: 440)
+        let events = try await play(vorbis, contentType: "audio/ogg")
+        #expect(events.log.all.contains(.connected(codec: .oggVorbis, name: nil, resumedAt: nil)), "\(events.log.all)")
+        #expect(events.log.all.last == .ended)
+        #expect(events.sink.formats == [AudioFormat(sampleRate: 44_100, channels: 2)])
+        #expect(events.sink.finished)
+    }
+
+    /// AAC from a server that calls it "audio/mpeg" plays as AAC: the bytes win.
+    @Test func mislabelledAACPlaysAsAAC() async throws {
+        let aac = try MediaFixtures.ffmpegSine("aac", encoder: ["-c:a", "aac", "-f", "adts"], seconds: 1, frequency: 440)
+        let events = try await play(aac, contentType: "audio/mpeg")
+        #expect(events.log.all.contains(.connected(codec: .aac, name: nil, resumedAt: nil)), "\(events.log.all)")
+        #expect(events.log.all.last == .ended)
+        #expect(events.sink.formats == [AudioFormat(sampleRate: 44_100, channels: 2)])
+    }
+
+    /// A format this release does not play fails at once with its name and what it does play, instead of
+    /// playing as silence or being retried.
+    @Test func anUnplayedFormatFailsNamingIt() async throws {
+        let m4a = try MediaFixtures.ffmpegSine("m4a", encoder: ["-c:a", "aac"], seconds: 1, frequency: 440)
+        let events = try await play(m4a, contentType: "audio/mp4")
+        guard case .failed(let reason)? = events.log.all.last else {
+            Issue.record("\(events.log.all)")
+            return
+        }
+        #expect(reason.contains("the stream is MP4 (M4A), which this release does not play (it plays MP3, AAC"), "\(reason)")
+        #expect(events.sleeps.all.isEmpty, "not retried")
+        #expect(events.sink.formats.isEmpty, "nothing was played")
+    }
+
+    /// Serves `bytes` as a file with `contentType` and runs a source on it to its end.
+    private func play(_ bytes: [UInt8], contentType: String) async throws -> (log: EventLog, sleeps: SleepLog, sink: CollectingSink) {
         let server = try await MediaStandIn.start()
         defer { Task { await server.stop() } }
-        server.route("/vorbis", .file(try TestFiles.read(file), contentType: "audio/ogg"))
+        server.route("/item", .file(bytes, contentType: contentType))
         let client = try HTTPClient()
         defer { client.shutdown() }
         let events = EventLog()
         let sleeps = SleepLog()
         let sink = CollectingSink()
-        try await source(server.url("/vorbis"), client: client, sleeps: sleeps).run(into: sink) { events.append($0) }
-        guard case .failed(let reason)? = events.all.last else {
-            Issue.record("\(events.all)")
-            return
-        }
-        #expect(reason.contains("the stream is Ogg Vorbis, which this release does not play (it plays MP3 and Ogg Opus)"), "\(reason)")
-        #expect(sleeps.all.isEmpty, "not retried")
-        #expect(sink.formats.isEmpty, "nothing was played")
+        try await source(server.url("/item"), client: client, sleeps: sleeps).run(into: sink) { events.append($0) }
+        return (events, sleeps, sink)
     }
 
     @Test func unreachableServerBacksOffExponentiallyThenGivesUp() async throws {

@@ -1,0 +1,2 @@
+#pragma once
+#include <FLAC/stream_decoder.h>
