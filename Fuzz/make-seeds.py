@@ -155,3 +155,10 @@ put("adts", "id3-junk.aac", b"\x03" + b"ID3\x04\x00\x00\x00\x00\x00\x04abcd" + b
 put("vorbis", "tone.ogg", b"\x1f" + ffmpeg_tone(["-c:a", "libvorbis", "-q:a", "0", "-f", "ogg"]))
 put("flac", "tone.flac", b"\x1f" + ffmpeg_tone(["-c:a", "flac", "-f", "flac"]))
 put("flac", "tone.oga", b"\x0b" + ffmpeg_tone(["-c:a", "flac", "-f", "ogg"]))
+# MP4 needs a seekable output: ffmpeg writes to a temporary file
+import tempfile
+for name, flags in [("faststart.m4a", ["-movflags", "+faststart"]), ("index-at-end.m4a", [])]:
+    with tempfile.NamedTemporaryFile(suffix=".m4a") as f:
+        subprocess.run(["ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=22050",
+                        "-t", "0.1", "-c:a", "aac", "-b:a", "32k"] + flags + [f.name], check=True)
+        put("mp4", name, b"\x1e" + open(f.name, "rb").read())

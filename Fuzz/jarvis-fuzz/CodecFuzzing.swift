@@ -16,6 +16,32 @@ enum CodecFuzzing {
         decode(bytes, with: FLACDecoder(container: .ogg))
     }
 
+    /// An MP4 file read as a source reads it, jumping wherever the decoder asks (a bounded number of
+    /// times); and the raw input as a `moov` payload.
+    static func mp4(_ bytes: [UInt8]) {
+        keep(try? MP4AudioTrack(moov: bytes))
+        let decoder = MP4Decoder()
+        var at = 1
+        var jumps = 0
+        var frames = 0
+        while at < bytes.count {
+            if let wanted = decoder.wantedOffset {
+                jumps += 1
+                guard jumps <= 8, wanted >= 0 else { break }
+                decoder.seek(to: wanted)
+                at = 1 + wanted
+                continue
+            }
+            let end = min(at + Int(bytes[0] % 31) + 1, bytes.count)
+            let refused = Array(bytes[at..<end]).withUnsafeBytes { raw in
+                (try? decoder.decode(raw) { frames += $0.frameCount }) == nil
+            }
+            if refused { break }
+            at = end
+        }
+        keep(frames)
+    }
+
     static func vorbis(_ bytes: [UInt8]) {
         keep(AudioCodec.sniff(bytes))
         decode(bytes, with: OggVorbisDecoder())

@@ -15,7 +15,21 @@ final class FAADHandle {
     }
 
     /// Opens a decoder configured from the stream's first ADTS frame.
-    init(firstFrame: UnsafeRawBufferPointer) throws(CodecError) {
+    convenience init(firstFrame: UnsafeRawBufferPointer) throws(CodecError) {
+        try self.init { handle, rate, channels in
+            NeAACDecInit(handle, Self.bytes(firstFrame), UInt(firstFrame.count), &rate, &channels) >= 0
+        }
+    }
+
+    /// Opens a decoder for raw frames (MP4) configured by their AudioSpecificConfig.
+    convenience init(audioSpecificConfig config: [UInt8]) throws(CodecError) {
+        var config = config
+        try self.init { handle, rate, channels in
+            config.withUnsafeMutableBufferPointer { NeAACDecInit2(handle, $0.baseAddress, UInt($0.count), &rate, &channels) } == 0
+        }
+    }
+
+    private init(configure: (NeAACDecHandle, inout UInt, inout UInt8) -> Bool) throws(CodecError) {
         guard let made = NeAACDecOpen() else {
             throw CodecError(kind: .library, codec: "aac", function: "NeAACDecOpen", message: "out of memory")
         }
@@ -30,11 +44,9 @@ final class FAADHandle {
         }
         var rate: UInt = 0
         var channels: UInt8 = 0
-        let result = NeAACDecInit(made, Self.bytes(firstFrame), UInt(firstFrame.count), &rate, &channels)
-        guard result >= 0 else {
+        guard configure(made, &rate, &channels) else {
             throw CodecError(
-                kind: .invalidStream, codec: "aac", function: "NeAACDecInit", code: Int32(clamping: result),
-                message: "the first ADTS frame does not configure a decoder")
+                kind: .invalidStream, codec: "aac", function: "NeAACDecInit", message: "the stream's configuration is not one libfaad decodes")
         }
     }
 

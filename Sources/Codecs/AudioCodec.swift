@@ -7,11 +7,11 @@ public enum AudioCodec: String, Sendable, Equatable, CaseIterable {
     case oggVorbis = "ogg-vorbis"
     case oggFLAC = "ogg-flac"
     case flac
-    /// AAC (or another codec) in an MP4/M4A file.
+    /// AAC in an MP4/M4A file.
     case mp4
 
     /// The codecs this release plays.
-    public static let playable: [AudioCodec] = [.mp3, .aac, .oggOpus, .oggVorbis, .flac, .oggFLAC]
+    public static let playable: [AudioCodec] = [.mp3, .aac, .oggOpus, .oggVorbis, .flac, .oggFLAC, .mp4]
 
     /// "MP3, AAC, …": what to tell the owner a stream could be instead.
     public static var playableNames: String { playable.map(\.name).joined(separator: ", ") }
@@ -25,7 +25,7 @@ public enum AudioCodec: String, Sendable, Equatable, CaseIterable {
         case .oggVorbis: "Ogg Vorbis"
         case .oggFLAC: "Ogg FLAC"
         case .flac: "FLAC"
-        case .mp4: "MP4 (M4A)"
+        case .mp4: "AAC in MP4 (M4A)"
         }
     }
 
@@ -86,10 +86,7 @@ public enum AudioCodec: String, Sendable, Equatable, CaseIterable {
         case .oggVorbis: return OggVorbisDecoder()
         case .flac: return FLACDecoder(container: .native)
         case .oggFLAC: return FLACDecoder(container: .ogg)
-        case .mp4:
-            throw CodecError(
-                kind: .unsupported, codec: rawValue, function: "format",
-                message: "the stream is \(name), which this release does not play (it plays \(Self.playableNames))")
+        case .mp4: return MP4Decoder()
         }
     }
 }

@@ -27,10 +27,18 @@ public protocol StreamDecoder: AnyObject {
     func reset() throws(CodecError)
     /// The now-playing title the stream's own tags give (a chained Ogg stream's comments), if any.
     var streamTitle: String? { get }
+    /// The file offset the decoder needs its next bytes from (an MP4 whose index is after its audio),
+    /// or nil to go on with the bytes that follow.
+    var wantedOffset: Int? { get }
+    /// The bytes fed next start at `offset` in the file: a Range request for `wantedOffset`, or a
+    /// podcast resumed part way.
+    func seek(to offset: Int)
 }
 
 extension StreamDecoder {
     public var streamTitle: String? { nil }
+    public var wantedOffset: Int? { nil }
+    public func seek(to offset: Int) {}
     public func finish(into sink: (PCMBlock) -> Void) throws(CodecError) {}
 }
 

@@ -29,6 +29,14 @@ public final class MediaStreamProgress: Sendable {
         }
     }
 
+    /// The source jumped to `offset` for its decoder (an MP4's index); before any audio, the rate's base moves with it.
+    func seeked(to offset: Int) {
+        values.withLock {
+            if $0.decodedSeconds == 0 { $0.firstByteOffset = offset }
+            $0.byteOffset = offset
+        }
+    }
+
     func addDecoded(frames: Int, sampleRate: Int) {
         guard sampleRate > 0 else { return }
         values.withLock {

@@ -35,6 +35,8 @@ public struct MediaStreamSource: Sendable {
         case finished
         case retry(String, deliveredAudio: Bool)
         case fatal(String)
+        /// The decoder needs the file from this offset (an MP4's index after its audio): a new Range request.
+        case seek(Int)
     }
 
     /// Streams until the file ends, a permanent error, too many failures, or task cancellation.
@@ -62,6 +64,8 @@ public struct MediaStreamSource: Sendable {
             case .fatal(let reason):
                 onEvent(.failed(reason))
                 return
+            case .seek(let offset):
+                session.seek(to: offset)
             case .retry(let reason, let deliveredAudio):
                 if Task.isCancelled { return }
                 session.rebuffer()
@@ -120,8 +124,12 @@ public struct MediaStreamSource: Sendable {
             metaInterval: icy.metaInterval, maxTitleCharacters: settings.limits.maxTitleCharacters,
             maxMetadataBytes: settings.limits.maxMetadataBytes)
         var deliveredAudio = false
-        var announced = resumeOffset > 0 && session.decoder != nil
-        if announced { session.onEvent(.connected(codec: session.codec ?? .mp3, name: icy.name, resumedAt: resumeOffset)) }
+        var announced = session.decoder != nil && (resumeOffset > 0 || session.seeking)
+        if announced {
+            session.decoder?.seek(to: resumeOffset)
+            if !session.seeking { session.onEvent(.connected(codec: session.codec ?? .mp3, name: icy.name, resumedAt: resumeOffset)) }
+        }
+        session.seeking = false
         do {
             for try await chunk in response.body {
                 var bytes = chunk[...]
@@ -138,6 +146,7 @@ public struct MediaStreamSource: Sendable {
                         return .fatal("\(url) did not return audio (Content-Type \(type))")
                     }
                     do throws(CodecError) { try session.begin(codec: codec) } catch { return .fatal(error.description) }
+                    if resumeOffset > 0 { session.decoder?.seek(to: resumeOffset) }
                     session.onEvent(.connected(codec: codec, name: icy.name, resumedAt: resumeOffset > 0 ? resumeOffset : nil))
                 }
                 // A chunk holds everything the HTTP client buffered: up to `maxBufferedBytes` once the
@@ -167,6 +176,13 @@ public struct MediaStreamSource: Sendable {
                         // A codec this release cannot play will not play on a retry either.
                         if failure.kind == .unsupported { return .fatal(failure.description) }
                         return .retry(failure.description, deliveredAudio: deliveredAudio)
+                    }
+                    if let wanted = session.decoder?.wantedOffset {
+                        guard session.fileLength != nil else {
+                            return .fatal(
+                                "\(url) keeps its index after its audio, and its server does not say how long it is, so it cannot be played")
+                        }
+                        return .seek(wanted)
                     }
                     if session.hasPending { deliveredAudio = true }
                     await session.drain()
@@ -218,6 +234,8 @@ private struct Session {
     var fileOffset = 0
     /// Some audio was decoded since the run started.
     var decodedAudio = false
+    /// The next connection is a seek the decoder asked for.
+    var seeking = false
 
     init(sink: any PCMSink, settings: MediaStreamSettings, progress: MediaStreamProgress?, onEvent: @escaping (MediaStreamEvent) -> Void) {
         self.sink = sink
@@ -236,6 +254,13 @@ private struct Session {
 
     func reportProgress() {
         progress?.update(byteOffset: fileOffset, fileLength: fileLength)
+    }
+
+    /// The next connection asks for the file from `offset`, for the decoder (not a failure).
+    mutating func seek(to offset: Int) {
+        fileOffset = offset
+        seeking = true
+        progress?.seeked(to: offset)
     }
 
     /// After a drop: the prebuffer fills again before `.playing` is told again.

@@ -58,7 +58,7 @@ extension ServicesOneAtATime {
 
         /// The formats `jarvis-voice` does not play yet: their cases run in `aFormatNotPlayedYetPlays`, which is
         /// disabled. Taking one out of this list moves its case to `aServedFormatPlays`, which runs.
-        static let notPlayedYet: [ServedAudio] = [.m4aFaststartFile, .m4aMoovAtEndFile, .hlsLive, .hlsMaster, .hlsFMP4]
+        static let notPlayedYet: [ServedAudio] = [.hlsLive, .hlsMaster, .hlsFMP4]
         static let playedNow = ServedAudio.allCases.filter { !notPlayedYet.contains($0) }
 
         /// How long a case waits for a status or a tone before it calls it missing: a hang guard, not a

@@ -215,22 +215,42 @@ final class SleepLog: Sendable {
         #expect(events.sink.formats == [AudioFormat(sampleRate: 44_100, channels: 2)])
     }
 
+    /// An M4A whose index follows its audio plays: the source fetches the index with a Range request,
+    /// then the audio from its first sample.
+    @Test func anM4AWithItsIndexAtTheEndPlaysThroughRangeRequests() async throws {
+        let m4a = try MediaFixtures.ffmpegSine("m4a", encoder: ["-c:a", "aac"], seconds: 1, frequency: 440)
+        let (log, sleeps, sink, requests) = try await playWithRequests(m4a, contentType: "audio/mp4")
+        #expect(log.all.last == .ended, "\(log.all)")
+        #expect(sink.formats == [AudioFormat(sampleRate: 44_100, channels: 2)])
+        #expect(sink.samples.count / 2 >= 44_100)
+        #expect(requests.count == 3, "the file, its index, its audio: \(requests)")
+        #expect(sleeps.all.isEmpty, "seeks are not failures")
+    }
+
     /// A format this release does not play fails at once with its name and what it does play, instead of
     /// playing as silence or being retried.
     @Test func anUnplayedFormatFailsNamingIt() async throws {
-        let m4a = try MediaFixtures.ffmpegSine("m4a", encoder: ["-c:a", "aac"], seconds: 1, frequency: 440)
-        let events = try await play(m4a, contentType: "audio/mp4")
+        let alac = try MediaFixtures.ffmpegSine("m4a", encoder: ["-c:a", "alac"], seconds: 1, frequency: 440)
+        let events = try await play(alac, contentType: "audio/mp4")
         guard case .failed(let reason)? = events.log.all.last else {
             Issue.record("\(events.log.all)")
             return
         }
-        #expect(reason.contains("the stream is MP4 (M4A), which this release does not play (it plays MP3, AAC"), "\(reason)")
+        #expect(reason.contains("the file's audio is ALAC, not AAC"), "\(reason)")
         #expect(events.sleeps.all.isEmpty, "not retried")
         #expect(events.sink.formats.isEmpty, "nothing was played")
     }
 
     /// Serves `bytes` as a file with `contentType` and runs a source on it to its end.
     private func play(_ bytes: [UInt8], contentType: String) async throws -> (log: EventLog, sleeps: SleepLog, sink: CollectingSink) {
+        let (log, sleeps, sink, _) = try await playWithRequests(bytes, contentType: contentType)
+        return (log, sleeps, sink)
+    }
+
+    /// `play`, and the Range headers of the requests the server saw.
+    private func playWithRequests(_ bytes: [UInt8], contentType: String) async throws -> (
+        log: EventLog, sleeps: SleepLog, sink: CollectingSink, requests: [String?]
+    ) {
         let server = try await MediaStandIn.start()
         defer { Task { await server.stop() } }
         server.route("/item", .file(bytes, contentType: contentType))
@@ -240,7 +260,7 @@ final class SleepLog: Sendable {
         let sleeps = SleepLog()
         let sink = CollectingSink()
         try await source(server.url("/item"), client: client, sleeps: sleeps).run(into: sink) { events.append($0) }
-        return (events, sleeps, sink)
+        return (events, sleeps, sink, server.requests.filter { $0.path == "/item" }.map { $0.header("range") })
     }
 
     @Test func unreachableServerBacksOffExponentiallyThenGivesUp() async throws {
