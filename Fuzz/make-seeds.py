@@ -162,3 +162,10 @@ for name, flags in [("faststart.m4a", ["-movflags", "+faststart"]), ("index-at-e
         subprocess.run(["ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=22050",
                         "-t", "0.1", "-c:a", "aac", "-b:a", "32k"] + flags + [f.name], check=True)
         put("mp4", name, b"\x1e" + open(f.name, "rb").read())
+put("hls", "master.m3u8", '#EXTM3U\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="en, main",DEFAULT=YES,URI="a/en.m3u8"\n#EXT-X-STREAM-INF:BANDWIDTH=64000,CODECS="mp4a.40.5"\nlow.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=2000000,CODECS="avc1.4d401f,mp4a.40.2",AUDIO="a"\nv.m3u8\n')
+put("hls", "media.m3u8", '#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:1041\n#EXT-X-KEY:METHOD=NONE\n#EXT-X-MAP:URI="init.mp4"\n#EXTINF:6.006,Song\nseg1041.ts\n#EXT-X-DISCONTINUITY\n#EXTINF:5.5,\nhttps://cdn.example/s.ts?t=1\n#EXT-X-ENDLIST\n')
+with tempfile.NamedTemporaryFile(suffix=".ts") as f:
+    subprocess.run(["ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=22050",
+                    "-t", "0.2", "-c:a", "aac", "-b:a", "32k", "-f", "mpegts", f.name], check=True)
+    put("ts", "aac.ts", b"\xbb" + open(f.name, "rb").read()[:12032])
+put("ts", "id3.id3", b"ID3\x04\x00\x00\x00\x00\x00\x1dTPE1\x00\x00\x00\x05\x00\x00\x03Band" + b"TIT2\x00\x00\x00\x04\x00\x00\x01\xff\xfeA\x00")

@@ -17,6 +17,11 @@ public final class NginxServer: Sendable {
         try await ServerProcess.onFreePort { port in try await NginxServer(port: port, root: root, timeout: timeout) }
     }
 
+    /// Starts nginx again where `stopped` served (its port and root): a server restart as clients see it.
+    public static func restart(_ stopped: NginxServer, timeout: Duration = .seconds(10)) async throws -> NginxServer {
+        try await NginxServer(port: stopped.port, root: stopped.root, timeout: timeout)
+    }
+
     private init(port: Int, root: String, timeout: Duration) async throws {
         self.port = port
         self.root = root

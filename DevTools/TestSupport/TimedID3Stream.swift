@@ -2,12 +2,12 @@
 /// stream's segments (`FFmpegHLS`): ffmpeg has no option to write timed ID3 itself, but its TS muxer
 /// carries such a stream from an input. The PMT declares it as Apple's HLS timed metadata does (stream
 /// type 0x15, registration and metadata descriptors "ID3 "), which is how ffmpeg's demuxer recognises it.
-enum TimedID3Stream {
+public enum TimedID3Stream {
     static let pmtPID = 0x1000
     static let id3PID = 0x101
 
     /// `titles[i]` at `i * interval` seconds (90 kHz presentation times).
-    static func transportStream(titles: [String], interval: Duration) -> [UInt8] {
+    public static func transportStream(titles: [String], interval: Duration) -> [UInt8] {
         var counters: [Int: Int] = [:]
         var stream: [UInt8] = []
         let step = Double(interval.components.seconds) + Double(interval.components.attoseconds) * 1e-18
@@ -15,7 +15,7 @@ enum TimedID3Stream {
             stream += packets(pid: 0, payload: [0] + section(programAssociation), psi: true, counters: &counters)
             stream += packets(pid: pmtPID, payload: [0] + section(programMap), psi: true, counters: &counters)
             let pts = Int((Double(index) * step * 90_000).rounded())
-            stream += packets(pid: id3PID, payload: pes(id3(title: title), pts: pts), psi: false, counters: &counters)
+            stream += packets(pid: id3PID, payload: pes(auCell(id3(title: title), sequence: index), pts: pts), psi: false, counters: &counters)
         }
         return stream
     }
@@ -42,6 +42,12 @@ enum TimedID3Stream {
         let text = [0x03] + Array(title.utf8)
         let frame = Array("TIT2".utf8) + syncsafe(text.count) + [0, 0] + text
         return Array("ID3".utf8) + [0x04, 0x00, 0x00] + syncsafe(frame.count) + frame
+    }
+
+    /// A metadata access unit cell (ISO/IEC 13818-1 §2.12.4): the 5-byte header ffmpeg's demuxer reads,
+    /// and strips, before a timed metadata payload; the HLS segments it writes carry the bare ID3 tag.
+    static func auCell(_ payload: [UInt8], sequence: Int) -> [UInt8] {
+        [0x00, UInt8(sequence & 0xFF), 0xDF] + be16(payload.count) + payload
     }
 
     /// A private-stream-1 PES packet with a PTS.

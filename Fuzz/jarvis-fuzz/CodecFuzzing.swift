@@ -42,6 +42,21 @@ enum CodecFuzzing {
         keep(frames)
     }
 
+    /// MPEG-TS segments in fuzzer-chosen chunks: the tables, the audio PES, timed ID3 tags and their titles.
+    static func ts(_ bytes: [UInt8]) {
+        var demuxer = MPEGTSDemuxer()
+        var audio = 0
+        for chunk in chunks(bytes) {
+            let refused = Array(chunk).withUnsafeBytes { raw in
+                (try? demuxer.push(raw, audio: { audio += $1.count }, tag: { keep(ID3Tag.streamTitle($0)) })) == nil
+            }
+            if refused { break }
+        }
+        demuxer.endOfSegment { keep(ID3Tag.streamTitle($0)) }
+        keep(ID3Tag.streamTitle(bytes))
+        keep(audio)
+    }
+
     static func vorbis(_ bytes: [UInt8]) {
         keep(AudioCodec.sniff(bytes))
         decode(bytes, with: OggVorbisDecoder())

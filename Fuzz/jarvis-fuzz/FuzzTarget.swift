@@ -1,7 +1,7 @@
 /// One parser of outside input, fed whatever libFuzzer makes. A target only has to not trap, not hang
 /// and not touch bad memory; results are consumed so the optimizer cannot drop the work.
 enum FuzzTarget: String, CaseIterable, Sendable {
-    case toml, feed, dates, playlist, icy, sse, termllm, ogg, adts, vorbis, flac, mp4, wav, realtime, control, somafm, url
+    case toml, feed, dates, playlist, hls, icy, sse, termllm, ogg, adts, vorbis, flac, mp4, ts, wav, realtime, control, somafm, url
 
     func run(_ bytes: [UInt8]) {
         switch self {
@@ -9,6 +9,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .feed: MediaFuzzing.feed(bytes)
         case .dates: MediaFuzzing.dates(bytes)
         case .playlist: MediaFuzzing.playlist(bytes)
+        case .hls: MediaFuzzing.hls(bytes)
         case .icy: MediaFuzzing.icy(bytes)
         case .somafm: MediaFuzzing.somafm(bytes)
         case .url: MediaFuzzing.url(bytes)
@@ -19,6 +20,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .vorbis: CodecFuzzing.vorbis(bytes)
         case .flac: CodecFuzzing.flac(bytes)
         case .mp4: CodecFuzzing.mp4(bytes)
+        case .ts: CodecFuzzing.ts(bytes)
         case .wav: CodecFuzzing.wav(bytes)
         case .realtime: RealtimeFuzzing.serverEvent(bytes)
         case .control: ControlFuzzing.request(bytes)

@@ -27,6 +27,16 @@ enum MediaFuzzing {
         }
     }
 
+    /// HLS master and media playlists, and the variant choice over what they list.
+    static func hls(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        keep(HLSPlaylist.isHLS(text))
+        guard let base else { return }
+        let playlist = HLSPlaylist(parsing: text, base: base)
+        keep(playlist.audioPlaylist(maxBandwidth: 320_000))
+        keep(HLSPlaylist.attributes(text))
+    }
+
     static func icy(_ bytes: [UInt8]) {
         keep(IcyMetadata(parsing: bytes))
         // The first byte picks the metadata interval, the rest arrives in fuzzer-chosen chunks.

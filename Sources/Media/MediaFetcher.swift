@@ -49,16 +49,20 @@ public struct MediaFetcher: Sendable {
     }
 
     /// The stream to play for `url`: playlists (PLS/M3U, by name or Content-Type) are fetched and their
-    /// first usable entry taken, up to `depth` levels; anything else is returned as is (the stream
-    /// source checks the audio's content type when it connects).
-    public func resolveStream(_ url: MediaURL, depth: Int = 3) async throws(MediaFetchError) -> MediaURL {
+    /// first usable entry taken, up to `depth` levels; an HLS playlist is the stream itself; anything else
+    /// is returned as is (the stream source checks the audio's content type when it connects).
+    public func resolveStream(_ url: MediaURL, depth: Int = 3) async throws(MediaFetchError) -> MediaStreamLocation {
         let name = url.lastPathComponent
-        guard name.hasSuffix(".pls") || name.hasSuffix(".m3u") || name.hasSuffix(".m3u8") else { return url }
+        guard name.hasSuffix(".pls") || name.hasSuffix(".m3u") || name.hasSuffix(".m3u8") else { return MediaStreamLocation(url: url) }
         guard depth > 0 else { throw MediaFetchError.playlistLoop(url: url) }
-        let (head, body) = try await fetch(url, limit: limits.maxPlaylistBytes)
+        let (head, body) = try await fetch(url, limit: limits.maxHLSPlaylistBytes)
         guard let kind = Playlist.kind(contentType: head.value(for: "content-type"), url: url, body: body) else {
             throw MediaFetchError.unexpectedContent("expected a playlist", url: url)
         }
+        if kind == .m3u, HLSPlaylist.isHLS(String(decoding: body.prefix(limits.maxHLSPlaylistBytes), as: UTF8.self)) {
+            return MediaStreamLocation(url: url, isHLS: true)
+        }
+        guard body.count <= limits.maxPlaylistBytes else { throw MediaFetchError.tooLarge(limit: limits.maxPlaylistBytes, url: url) }
         let stream: MediaURL
         do {
             stream = try Playlist(parsing: body, kind: kind, base: url).firstStream()

@@ -4,6 +4,10 @@ public struct MediaLimits: Sendable, Equatable {
     public var maxRedirects = 5
     /// A playlist (PLS/M3U) body. Default 64 KiB.
     public var maxPlaylistBytes = 64 * 1_024
+    /// An HLS playlist (an on-demand one lists every segment). Default 1 MiB.
+    public var maxHLSPlaylistBytes = 1 << 20
+    /// One HLS segment. Default 16 MiB (a 10 s segment at 320 kbit/s is 400 KB).
+    public var maxHLSSegmentBytes = 16 << 20
     /// A podcast feed. Default 8 MiB (long-running shows have big feeds).
     public var maxFeedBytes = 8 * 1_024 * 1_024
     /// SomaFM's channels.json. Default 1 MiB.

@@ -6,6 +6,7 @@ import Glibc
 struct Playback {
     var item: MediaItem
     var stream: MediaURL
+    var isHLS = false
     var state: MediaPlaybackState
     var generation: Int
     /// Unix seconds when it started.
@@ -41,6 +42,7 @@ struct Playback {
 struct PlaybackTarget: Sendable {
     var item: MediaItem
     var stream: MediaURL
+    var isHLS = false
     var durationSeconds: Double?
     var fileLength: Int?
 }
@@ -65,6 +67,7 @@ extension MediaPlayer {
             item: target.item, stream: target.stream, state: .playing, generation: generation,
             startedAt: Int64(time(nil)), segmentStart: 0, durationSeconds: target.durationSeconds,
             fileLength: target.fileLength)
+        playback.isHLS = target.isHLS
         var offset = 0
         if playback.isPodcast, let saved = store.state.positions[target.item.url] {
             playback.bytesPerSecond = saved.bytesPerSecond
@@ -88,9 +91,17 @@ extension MediaPlayer {
         guard var playback = current else { return }
         let meter = PlaybackMeter(output: output)
         let progress = MediaStreamProgress()
-        var source = MediaStreamSource(url: playback.stream, client: client, settings: configuration.stream)
-        source.startOffset = offset
-        source.progress = progress
+        let source: any MediaSource
+        if playback.isHLS {
+            var hls = HLSStreamSource(url: playback.stream, fetcher: fetcher, settings: configuration.stream)
+            hls.progress = progress
+            source = hls
+        } else {
+            var progressive = MediaStreamSource(url: playback.stream, client: client, settings: configuration.stream)
+            progressive.startOffset = offset
+            progressive.progress = progress
+            source = progressive
+        }
         let generation = playback.generation
         playback.segmentOffset = offset
         playback.audible = false
@@ -101,7 +112,7 @@ extension MediaPlayer {
     }
 
     /// Runs one segment's stream and feeds its events, in order, to `handle`.
-    private func pump(source: MediaStreamSource, sink: PlaybackMeter, generation: Int) async {
+    private func pump(source: any MediaSource, sink: PlaybackMeter, generation: Int) async {
         let (events, continuation) = AsyncStream.makeStream(of: MediaStreamEvent.self)
         await withTaskGroup(of: Void.self) { group in
             group.addTask {

@@ -36,13 +36,13 @@ extension MediaPlayer {
     func resolve(url text: String, title: String?, kind: MediaKind?) async throws(MediaCommandError) -> PlaybackTarget {
         let url = try parse(text)
         if MediaRequest.isPlaylist(url) {
-            let stream: MediaURL
+            let stream: MediaStreamLocation
             do {
                 stream = try await fetcher.resolveStream(url)
             } catch {
                 throw MediaCommandError("I couldn't open that playlist: \(error.description).")
             }
-            return PlaybackTarget(item: MediaItem(url: text, title: title, kind: kind ?? .radio), stream: stream)
+            return PlaybackTarget(item: MediaItem(url: text, title: title, kind: kind ?? .radio), stream: stream.url, isHLS: stream.isHLS)
         }
         if MediaRequest.looksLikeFeed(url) {
             var target = try await resolvePodcast(feed: url, episode: 1)
@@ -78,14 +78,14 @@ extension MediaPlayer {
         guard let station = catalog.station(named: name) ?? SomaFMCatalog.builtIn.station(named: name) else {
             throw MediaCommandError("I couldn't find a SomaFM station called \"\(name.trimmed())\".")
         }
-        let stream: MediaURL
+        let stream: MediaStreamLocation
         do {
             stream = try await fetcher.resolveStream(station.playlist)
         } catch {
             throw MediaCommandError("I couldn't reach SomaFM's \(station.title) right now: \(error.description).")
         }
         let item = MediaItem(url: station.playlist.absoluteString, title: station.title, kind: .radio, show: "SomaFM \(station.title)")
-        return PlaybackTarget(item: item, stream: stream)
+        return PlaybackTarget(item: item, stream: stream.url, isHLS: stream.isHLS)
     }
 
     /// The built-in list, refreshed from `stationCatalogURL` on first use and then at most once per

@@ -28,6 +28,8 @@ public struct MediaStreamSettings: Sendable {
     /// no room and costs a wakeup.
     public var backPressurePoll: Duration = .milliseconds(100)
     public var limits = MediaLimits()
+    /// The highest bandwidth (bits/s) of an HLS variant chosen; above it the lowest is taken. Default 320 kbit/s.
+    public var hlsMaxBandwidth = 320_000
     public var userAgent = "jarvis-voice/1"
 
     public init() {}

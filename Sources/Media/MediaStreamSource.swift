@@ -41,7 +41,7 @@ public struct MediaStreamSource: Sendable {
 
     /// Streams until the file ends, a permanent error, too many failures, or task cancellation.
     public func run(into sink: any PCMSink, onEvent: @escaping (MediaStreamEvent) -> Void) async {
-        var session = Session(sink: sink, settings: settings, progress: progress, onEvent: onEvent)
+        var session = MediaStreamSession(sink: sink, settings: settings, progress: progress, onEvent: onEvent)
         var failures = 0
         while !Task.isCancelled {
             let outcome = await connectOnce(&session)
@@ -81,7 +81,7 @@ public struct MediaStreamSource: Sendable {
         }
     }
 
-    private func connectOnce(_ session: inout Session) async -> Outcome {
+    private func connectOnce(_ session: inout MediaStreamSession) async -> Outcome {
         var headers = [HTTPHeader("User-Agent", settings.userAgent), HTTPHeader("Icy-MetaData", "1")]
         // A run's first connection (no decoder yet) starts at `startOffset`; a live reconnect at 0.
         let resumeOffset = session.resumable ? session.fileOffset : (session.decoder == nil ? max(0, startOffset) : 0)
@@ -210,141 +210,5 @@ public struct MediaStreamSource: Sendable {
     /// The owner's words for a transport failure (the curl call and code are the client's debug line).
     private func describe(_ error: any Error) -> String {
         (error as? HTTPError)?.plainDescription ?? "\(error)"
-    }
-}
-
-/// Per-run state: decoder, pending PCM, prebuffer, file position for Range resume.
-private struct Session {
-    let sink: any PCMSink
-    let settings: MediaStreamSettings
-    let progress: MediaStreamProgress?
-    let onEvent: (MediaStreamEvent) -> Void
-    var decoder: (any StreamDecoder)?
-    var codec: AudioCodec?
-    var format: AudioFormat?
-    var pending: [Int16] = []
-    var pendingFormat: AudioFormat?
-    /// Blocks of another format wait here until `pending` has been played.
-    var queued: [(AudioFormat, [Int16])] = []
-    var playing = false
-    /// `.playing` is told once the output has taken the first audio after the prebuffer.
-    var tellPlaying = false
-    var lastTitle: String?
-    var fileLength: Int?
-    var fileOffset = 0
-    /// Some audio was decoded since the run started.
-    var decodedAudio = false
-    /// The next connection is a seek the decoder asked for.
-    var seeking = false
-
-    init(sink: any PCMSink, settings: MediaStreamSettings, progress: MediaStreamProgress?, onEvent: @escaping (MediaStreamEvent) -> Void) {
-        self.sink = sink
-        self.settings = settings
-        self.progress = progress
-        self.onEvent = onEvent
-    }
-
-    var resumable: Bool { fileLength != nil && decoder != nil }
-    var hasPending: Bool { !pending.isEmpty || !queued.isEmpty }
-
-    mutating func startFile(length: Int?) {
-        fileLength = length
-        fileOffset = 0
-    }
-
-    func reportProgress() {
-        progress?.update(byteOffset: fileOffset, fileLength: fileLength)
-    }
-
-    /// The next connection asks for the file from `offset`, for the decoder (not a failure).
-    mutating func seek(to offset: Int) {
-        fileOffset = offset
-        seeking = true
-        progress?.seeked(to: offset)
-    }
-
-    /// After a drop: the prebuffer fills again before `.playing` is told again.
-    mutating func rebuffer() {
-        playing = false
-    }
-
-    /// A new stream (or a live reconnect): fresh decoder, rebuffer.
-    mutating func begin(codec: AudioCodec) throws(CodecError) {
-        self.codec = codec
-        decoder = try codec.makeDecoder()
-        playing = false
-    }
-
-    mutating func decode(_ audio: UnsafeRawBufferPointer) throws(CodecError) {
-        guard let decoder else { return }
-        try decoder.decode(audio) { block in take(block) }
-        if let title = decoder.streamTitle { announce(title: title) }
-    }
-
-    /// The file ended: what the decoder held back joins the pending audio.
-    mutating func finishDecoding() throws(CodecError) {
-        try decoder?.finish { block in take(block) }
-    }
-
-    private mutating func take(_ block: PCMBlock) {
-        decodedAudio = true
-        progress?.addDecoded(frames: block.samples.count / max(1, block.format.channels), sampleRate: block.format.sampleRate)
-        if block.format != format {
-            format = block.format
-            onEvent(.format(block.format))
-        }
-        if pendingFormat == nil || (pendingFormat == block.format && queued.isEmpty) {
-            pendingFormat = block.format
-            pending.append(contentsOf: block.samples)
-        } else if let last = queued.indices.last, queued[last].0 == block.format {
-            queued[last].1.append(contentsOf: block.samples)
-        } else {
-            queued.append((block.format, Array(block.samples)))
-        }
-    }
-
-    mutating func announce(title: String) {
-        guard title != lastTitle else { return }
-        lastTitle = title
-        onEvent(.title(title))
-    }
-
-    private var pendingMilliseconds: Int {
-        guard let format = pendingFormat else { return 0 }
-        let frames = pending.count / format.channels + queued.reduce(0) { $0 + $1.1.count / $1.0.channels }
-        return format.milliseconds(frames: frames)
-    }
-
-    /// Writes pending audio, waiting while the sink is full, once the prebuffer has filled.
-    mutating func drain() async {
-        if !playing {
-            let prebufferMS = Int(settings.prebuffer.wholeMilliseconds)
-            guard pendingMilliseconds >= prebufferMS else { return }
-            playing = true
-            tellPlaying = true
-        }
-        await drainAll()
-    }
-
-    mutating func drainAll() async {
-        while let format = pendingFormat, !Task.isCancelled {
-            if pending.isEmpty {
-                guard !queued.isEmpty else { return }
-                let (nextFormat, samples) = queued.removeFirst()
-                pendingFormat = nextFormat
-                pending = samples
-                continue
-            }
-            let accepted = pending.withUnsafeBufferPointer { sink.write($0, format: format) }
-            let used = accepted * format.channels
-            if used > 0 { pending.removeFirst(min(used, pending.count)) }
-            if tellPlaying, accepted > 0 {
-                tellPlaying = false
-                onEvent(.playing)
-            }
-            if !pending.isEmpty, accepted == 0 {
-                try? await Task.sleep(for: settings.backPressurePoll)
-            }
-        }
     }
 }

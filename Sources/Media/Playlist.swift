@@ -132,7 +132,7 @@ public enum PlaylistError: Error, CustomStringConvertible, Equatable, Sendable {
         switch self {
         case .noUsableEntry(let kind, let rejected):
             "the \(kind.rawValue.uppercased()) playlist has no http(s) stream entry" + (rejected > 0 ? " (\(rejected) unusable entries)" : "")
-        case .hls: "the playlist is HLS (segmented streaming), which is not supported; use the station's MP3/Opus stream"
+        case .hls: "the playlist is HLS (a list of segments), not a list of streams"
         }
     }
 }

@@ -58,7 +58,7 @@ extension ServicesOneAtATime {
 
         /// The formats `jarvis-voice` does not play yet: their cases run in `aFormatNotPlayedYetPlays`, which is
         /// disabled. Taking one out of this list moves its case to `aServedFormatPlays`, which runs.
-        static let notPlayedYet: [ServedAudio] = [.hlsLive, .hlsMaster, .hlsFMP4]
+        static let notPlayedYet: [ServedAudio] = [.hlsFMP4]
         static let playedNow = ServedAudio.allCases.filter { !notPlayedYet.contains($0) }
 
         /// How long a case waits for a status or a tone before it calls it missing: a hang guard, not a
@@ -105,6 +105,28 @@ extension ServicesOneAtATime {
                 let ended = try await waitForStatus(service) { $0["media"]?["state"] == "stopped" }
                 #expect(ended != nil && service.logText.contains("media: finished"), "log:\n\(service.logText)")
             }
+            await nginx.stop()
+        }
+
+        /// The HLS server goes away mid-stream for a few seconds: the service says it is reconnecting, shows
+        /// `buffering` (never `playing` in the silence), and plays again within 5 s of the server's return.
+        @Test func liveHLSRecoversWhenItsServerRestarts() async throws {
+            let files = TemporaryDirectory(prefix: "jv-nginx-hls")
+            var nginx = try await NginxServer.start(serving: files.path)
+            let hls = try await FFmpegHLS.start(.mpegTS, frequency: 750, into: files.path)
+            try await withService(link: "hlsrestart") { service in
+                try await expectPlays(nginx.url("live.m3u8"), on: service, frequency: 750, servers: "ffmpeg:\n\(hls.log)")
+                await nginx.stop()
+                let silent = try await waitForStatus(service) { $0["media"]?["state"] == "buffering" }
+                #expect(silent != nil && service.logText.contains("reconnecting"), "log:\n\(service.logText)")
+                nginx = try await NginxServer.restart(nginx)
+                let back = ContinuousClock.now
+                let playing = try await waitForStatus(service) { $0["media"]?["state"] == "playing" }
+                #expect(playing != nil && ContinuousClock.now - back < .seconds(5), "playing again after \(ContinuousClock.now - back)")
+                let heard = await service.heard(750, atLeast: 1_000, timeout: Self.guardTimeout)
+                #expect(heard >= 1_000, "heard \(heard) ms after the restart; log:\n\(service.logText)")
+            }
+            await hls.stop()
             await nginx.stop()
         }
 

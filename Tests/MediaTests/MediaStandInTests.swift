@@ -115,9 +115,9 @@ import Testing
         let client = try HTTPClient()
         defer { client.shutdown() }
         let fetcher = MediaFetcher(client: client)
-        #expect(try await fetcher.resolveStream(MediaURL(parsing: server.url("/station.pls"))).absoluteString == server.url("/live"))
-        #expect(try await fetcher.resolveStream(MediaURL(parsing: server.url("/outer.m3u"))).absoluteString == server.url("/live"))
-        #expect(try await fetcher.resolveStream(MediaURL(parsing: server.url("/moved.pls"))).absoluteString == server.url("/live"))
+        #expect(try await fetcher.resolveStream(MediaURL(parsing: server.url("/station.pls"))).url.absoluteString == server.url("/live"))
+        #expect(try await fetcher.resolveStream(MediaURL(parsing: server.url("/outer.m3u"))).url.absoluteString == server.url("/live"))
+        #expect(try await fetcher.resolveStream(MediaURL(parsing: server.url("/moved.pls"))).url.absoluteString == server.url("/live"))
         let feed = try await fetcher.podcastFeed(MediaURL(parsing: server.url("/feed.xml")))
         #expect(feed.title == "Stand-in Show")
         #expect(feed.latest?.title == "New")
