@@ -157,7 +157,8 @@ put("flac", "tone.flac", b"\x1f" + ffmpeg_tone(["-c:a", "flac", "-f", "flac"]))
 put("flac", "tone.oga", b"\x0b" + ffmpeg_tone(["-c:a", "flac", "-f", "ogg"]))
 # MP4 needs a seekable output: ffmpeg writes to a temporary file
 import tempfile
-for name, flags in [("faststart.m4a", ["-movflags", "+faststart"]), ("index-at-end.m4a", [])]:
+for name, flags in [("faststart.m4a", ["-movflags", "+faststart"]), ("index-at-end.m4a", []),
+                    ("fragmented.mp4", ["-movflags", "frag_keyframe+empty_moov+default_base_moof", "-frag_duration", "50000"])]:
     with tempfile.NamedTemporaryFile(suffix=".m4a") as f:
         subprocess.run(["ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=22050",
                         "-t", "0.1", "-c:a", "aac", "-b:a", "32k"] + flags + [f.name], check=True)

@@ -20,6 +20,7 @@ enum CodecFuzzing {
     /// times); and the raw input as a `moov` payload.
     static func mp4(_ bytes: [UInt8]) {
         keep(try? MP4AudioTrack(moov: bytes))
+        keep(try? MP4AudioTrack.fragmentSamples(moof: bytes, moofStart: 0))
         let decoder = MP4Decoder()
         var at = 1
         var jumps = 0

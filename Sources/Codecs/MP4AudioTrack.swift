@@ -16,6 +16,8 @@ public struct MP4AudioTrack: Sendable, Equatable {
     var chunkOffsets: [UInt64]
     /// `stsc`: from chunk `firstChunk` (1-based) on, each chunk holds `samples` samples.
     var chunkRuns: [(firstChunk: UInt32, samples: UInt32)]
+    /// The samples are in `moof` fragments after the index (`mvex`), as in HLS's fMP4 segments.
+    public private(set) var isFragmented = false
 
     public static func == (lhs: MP4AudioTrack, rhs: MP4AudioTrack) -> Bool {
         lhs.audioSpecificConfig == rhs.audioSpecificConfig && lhs.timescale == rhs.timescale && lhs.sampleSizes == rhs.sampleSizes
@@ -36,13 +38,67 @@ public struct MP4AudioTrack: Sendable, Equatable {
             }
             if found != nil { break }
         }
-        guard let found else {
+        guard var found else {
             if let otherAudio {
                 throw CodecError(kind: .unsupported, codec: "mp4", function: "stsd", message: "the file's audio is \(otherAudio), not AAC")
             }
             throw CodecError(kind: .invalidStream, codec: "mp4", function: "moov", message: "no audio track")
         }
+        found.isFragmented = try reader.child("mvex", in: 0..<moov.count) != nil
         self = found
+    }
+
+    /// The samples of a `moof` payload's first track fragment, as file offsets: from its `tfhd` base
+    /// (the `moof`'s own first byte, `moofStart`, unless it names another) plus the `trun` data offset,
+    /// each `trun` sample (or `tfhd`'s default size) back to back.
+    public static func fragmentSamples(moof: [UInt8], moofStart: Int) throws(CodecError) -> [(offset: Int, size: Int)] {
+        let reader = MP4BoxReader(moof)
+        guard let traf = try reader.child("traf", in: 0..<moof.count), let tfhd = try reader.child("tfhd", in: traf) else {
+            throw CodecError(kind: .invalidStream, codec: "mp4", function: "moof", message: "no track fragment")
+        }
+        let tfhdFlags = try reader.u32(at: tfhd.lowerBound) & 0xFF_FFFF
+        var at = tfhd.lowerBound + 8
+        var base = moofStart
+        if tfhdFlags & 0x01 != 0 {
+            let offset = UInt64(try reader.u32(at: at)) << 32 | UInt64(try reader.u32(at: at + 4))
+            guard offset <= UInt64(Int.max / 4) else {
+                throw CodecError(kind: .invalidStream, codec: "mp4", function: "tfhd", message: "base offset")
+            }
+            base = Int(offset)
+            at += 8
+        }
+        if tfhdFlags & 0x02 != 0 { at += 4 }
+        if tfhdFlags & 0x08 != 0 { at += 4 }
+        let defaultSize = tfhdFlags & 0x10 != 0 ? Int(try reader.u32(at: at)) : 0
+        var samples: [(offset: Int, size: Int)] = []
+        for trun in try reader.children(in: traf) where trun.type == "trun" {
+            let flags = try reader.u32(at: trun.range.lowerBound) & 0xFF_FFFF
+            let count = Int(try reader.u32(at: trun.range.lowerBound + 4))
+            var field = trun.range.lowerBound + 8
+            var offset = base
+            if flags & 0x01 != 0 {
+                offset = base + Int(Int32(bitPattern: try reader.u32(at: field)))
+                field += 4
+            }
+            if flags & 0x04 != 0 { field += 4 }
+            let perSample = [0x100, 0x200, 0x400, 0x800].filter { flags & UInt32($0) != 0 }.count * 4
+            guard count >= 0, count <= maxSamples, perSample == 0 || count <= (trun.range.upperBound - field) / perSample else {
+                throw CodecError(kind: .invalidStream, codec: "mp4", function: "trun", message: "\(count) samples do not fit their box")
+            }
+            for _ in 0..<count {
+                var size = defaultSize
+                var entry = field + (flags & 0x100 != 0 ? 4 : 0)
+                if flags & 0x200 != 0 {
+                    size = Int(try reader.u32(at: entry))
+                    entry += 4
+                }
+                field += perSample
+                guard offset >= 0, size >= 0, size <= 1 << 20 else { break }
+                samples.append((offset, size))
+                offset += size
+            }
+        }
+        return samples
     }
 
     private enum TrackAudio {

@@ -14,7 +14,13 @@ public final class MP4Decoder: StreamDecoder {
     private var position = 0
     /// A box header being gathered, or the `moov` payload.
     private var pending: [UInt8] = []
-    private var moovEnd: Int?
+    /// A box being gathered whole (`moov`, `moof`): its type, first byte and end.
+    private var collecting: (type: String, start: Int, end: Int)?
+    /// A fragmented file's current fragment: its samples (file offsets), the next one's index, and
+    /// where its `mdat` ends.
+    private var fragmentSamples: [(offset: Int, size: Int)] = []
+    private var fragmentIndex = 0
+    private var fragmentEnd: Int?
     private var skipUntil = 0
     private var track: MP4AudioTrack?
     private var cursor: MP4SampleCursor?
@@ -35,7 +41,7 @@ public final class MP4Decoder: StreamDecoder {
         wantedOffset = nil
         pending.removeAll()
         if track == nil {
-            moovEnd = nil
+            collecting = nil
             skipUntil = 0
             if !asked, offset > 0 {
                 // a resumed file: read the index from the start, then come back here
@@ -54,8 +60,11 @@ public final class MP4Decoder: StreamDecoder {
     public func reset() throws(CodecError) {
         position = 0
         pending.removeAll()
-        moovEnd = nil
+        collecting = nil
         skipUntil = 0
+        fragmentSamples = []
+        fragmentIndex = 0
+        fragmentEnd = nil
         track = nil
         cursor = nil
         sample = nil
@@ -73,22 +82,29 @@ public final class MP4Decoder: StreamDecoder {
             if position < skipUntil {
                 used = min(skipUntil - position, rest.count)
                 position += used
-            } else if track == nil {
-                used = try readIndex(rest)
-            } else {
+            } else if track != nil, sample != nil {
                 used = try readSamples(rest, sink)
+            } else if track != nil, track?.isFragmented != true {
+                used = rest.count  // past the last sample
+                position += used
+            } else {
+                used = try readBox(rest)
             }
             rest = rest.dropFirst(used)
         }
     }
 
-    /// Top-level boxes until `moov` is whole; returns the bytes used.
-    private func readIndex(_ bytes: Slice<UnsafeRawBufferPointer>) throws(CodecError) -> Int {
-        if let moovEnd {
-            let n = min(moovEnd - position, bytes.count)
+    /// Top-level boxes: `moov` (the index) until the track is known, then, in a fragmented file (an HLS
+    /// stream), each `moof` and the `mdat` its samples are in. Returns the bytes used.
+    private func readBox(_ bytes: Slice<UnsafeRawBufferPointer>) throws(CodecError) -> Int {
+        if let collecting {
+            let n = min(collecting.end - position, bytes.count)
             pending.append(contentsOf: bytes.prefix(n))
             position += n
-            if position == moovEnd { try indexRead() }
+            if position == collecting.end {
+                self.collecting = nil
+                if collecting.type == "moov" { try indexRead() } else { try fragmentRead(start: collecting.start) }
+            }
             return n
         }
         let needed = pending.count >= 4 && pending[0..<4] == [0, 0, 0, 1] ? 16 : 8
@@ -105,27 +121,40 @@ public final class MP4Decoder: StreamDecoder {
         let type = reader.fourCC(at: 4)
         let start = position - needed
         pending.removeAll()
-        if type == "moov" {
+        switch type {
+        case "moov" where track == nil, "moof" where track != nil:
             guard size > needed, size - needed <= Self.maxIndexBytes else {
-                throw CodecError(kind: .unsupported, codec: "mp4", function: "moov", message: "an index of \(size) bytes")
+                throw CodecError(kind: .unsupported, codec: "mp4", function: type, message: "an index of \(size) bytes")
             }
-            moovEnd = start + size
-        } else if size == 0, type == "mdat" {
-            throw CodecError(
-                kind: .unsupported, codec: "mp4", function: "mdat", message: "its audio runs to the end of the file, with the index nowhere")
-        } else if type == "mdat" {
+            collecting = (type, start, start + size)
+        case "mdat" where track == nil:
+            guard size != 0 else {
+                throw CodecError(
+                    kind: .unsupported, codec: "mp4", function: "mdat", message: "its audio runs to the end of the file, with the index nowhere")
+            }
             wantedOffset = start + size  // the index is after the audio: fetch it, then come back
-        } else {
+        case "mdat":
+            // a fragment's samples: play those its `moof` listed, then go on after the box
+            fragmentEnd = size == 0 ? nil : start + size
+            sample = fragmentSamples.first
+            fragmentIndex = 1
+        default:
             guard size >= needed else { throw CodecError(kind: .invalidStream, codec: "mp4", function: type, message: "box size \(size)") }
             skipUntil = start + size
         }
         return n
     }
 
+    /// A `moof` starting at `start`: where its first track fragment's samples are (`pending` holds it).
+    private func fragmentRead(start: Int) throws(CodecError) {
+        let fragment = try MP4AudioTrack.fragmentSamples(moof: pending, moofStart: start)
+        pending.removeAll()
+        fragmentSamples = fragment
+    }
+
     private func indexRead() throws(CodecError) {
         let parsed = try MP4AudioTrack(moov: pending)
         pending.removeAll()
-        moovEnd = nil
         faad = try FAADHandle(audioSpecificConfig: parsed.audioSpecificConfig)
         track = parsed
         chooseFirstSample()
@@ -181,7 +210,13 @@ public final class MP4Decoder: StreamDecoder {
 
     private func advance() {
         sampleBytes.removeAll(keepingCapacity: true)
-        sample = cursor?.next().flatMap { $0.offset <= UInt64(Int.max / 2) ? (Int($0.offset), $0.size) : nil }
+        if track?.isFragmented == true {
+            sample = fragmentIndex < fragmentSamples.count ? fragmentSamples[fragmentIndex] : nil
+            fragmentIndex += 1
+            if sample == nil, let fragmentEnd { skipUntil = max(skipUntil, fragmentEnd) }
+        } else {
+            sample = cursor?.next().flatMap { $0.offset <= UInt64(Int.max / 2) ? (Int($0.offset), $0.size) : nil }
+        }
     }
 
     private func decodeSample(_ sink: (PCMBlock) -> Void) throws(CodecError) {

@@ -4,8 +4,9 @@ import Codecs
 import HTTP
 
 /// Plays an HLS stream (RFC 8216) into a `PCMSink`: the playlist (a master playlist's audio variant,
-/// chosen by bandwidth), then its segments in order, MPEG-TS (AAC or MP3, timed ID3 titles) or packed
-/// audio (AAC with an ID3 tag), through one decoder so segment joins are seamless. A live playlist is
+/// chosen by bandwidth), then its segments in order, MPEG-TS (AAC or MP3, timed ID3 titles), packed
+/// audio (AAC with an ID3 tag) or fragmented MP4 (after its `#EXT-X-MAP` index), through one decoder so
+/// segment joins are seamless. A live playlist is
 /// reloaded as it grows (joining three segments from its end); an on-demand one plays to its end. A
 /// failed reload or segment is retried with the same backoff, limits and events as a progressive stream.
 public struct HLSStreamSource: Sendable {
@@ -36,10 +37,12 @@ public struct HLSStreamSource: Sendable {
         var lastSequence: Int?
         var demuxer = MPEGTSDemuxer()
         var segmentKind: SegmentKind?
+        /// fMP4: the initialization section (`#EXT-X-MAP`), fed to the decoder before the first segment.
+        var initialization: MediaURL?
     }
 
     private enum SegmentKind {
-        case transportStream, packedAudio
+        case transportStream, packedAudio, fragmentedMP4
     }
 
     public func run(into sink: any PCMSink, onEvent: @escaping (MediaStreamEvent) -> Void) async {
@@ -105,9 +108,7 @@ public struct HLSStreamSource: Sendable {
             }
         }
         if playlist.encrypted { throw .fatal("\(url) is encrypted HLS, which this release does not play") }
-        if playlist.initialization != nil {
-            throw .fatal("\(url) sends fragmented MP4 segments, which this release does not play (it plays HLS in MPEG-TS and packed AAC)")
-        }
+        position.initialization = playlist.initialization
         return playlist
     }
 
@@ -154,7 +155,18 @@ public struct HLSStreamSource: Sendable {
     }
 
     private func play(_ body: [UInt8], _ position: inout Position, _ session: inout MediaStreamSession) async throws(Failure) {
-        if session.decoder == nil {
+        if session.decoder == nil, let initialization = position.initialization {
+            // fMP4: the index first, then each segment's fragments continue the same MP4 stream
+            position.segmentKind = .fragmentedMP4
+            try begin(.mp4, &session)
+            let index: [UInt8]
+            do {
+                index = try await fetcher.fetch(initialization, limit: settings.limits.maxHLSPlaylistBytes).body
+            } catch {
+                throw .retry(error.description)
+            }
+            try await feed(index, &position, &session)
+        } else if session.decoder == nil {
             let kind: SegmentKind = body.first == 0x47 ? .transportStream : .packedAudio
             position.segmentKind = kind
             if kind == .packedAudio {
@@ -165,16 +177,26 @@ public struct HLSStreamSource: Sendable {
             }
         }
         if position.segmentKind == .packedAudio, let title = ID3Tag.streamTitle(body) { session.announce(title: title) }
+        try await feed(body, &position, &session)
+        if position.segmentKind == .transportStream {
+            position.demuxer.endOfSegment { tag in
+                if let title = ID3Tag.streamTitle(tag) { session.announce(title: title) }
+            }
+        }
+    }
+
+    /// Decodes `body` a slice at a time, each played into the sink before the next.
+    private func feed(_ body: [UInt8], _ position: inout Position, _ session: inout MediaStreamSession) async throws(Failure) {
         var rest = body[...]
         while !rest.isEmpty {
             let slice = rest.prefix(max(1, settings.decodeSliceBytes))
             rest = rest.dropFirst(slice.count)
             let failure: CodecError? = slice.withUnsafeBytes { raw in
                 do throws(CodecError) {
-                    if position.segmentKind == .packedAudio {
-                        try session.decode(raw)
-                    } else {
+                    if position.segmentKind == .transportStream {
                         try feedTransportStream(raw, &position, &session)
+                    } else {
+                        try session.decode(raw)
                     }
                     return nil
                 } catch {
@@ -187,11 +209,6 @@ public struct HLSStreamSource: Sendable {
             }
             await session.drain()
             if Task.isCancelled { return }
-        }
-        if position.segmentKind == .transportStream {
-            position.demuxer.endOfSegment { tag in
-                if let title = ID3Tag.streamTitle(tag) { session.announce(title: title) }
-            }
         }
     }
 

@@ -8,8 +8,7 @@ extension ServicesOneAtATime {
     /// Media through the real `jarvis-voice run` from real servers (Debian's icecast2, nginx and ffmpeg, run
     /// by the test support): live radio that ffmpeg encodes and pushes through Icecast, with a title set
     /// through Icecast's admin API; files and live HLS that nginx serves. Every case plays its own tone, so
-    /// the paced speaker's output proves what played. The formats the service does not play yet are
-    /// written as the behaviour expected of them and disabled through one list, `notPlayedYet`.
+    /// the paced speaker's output proves what played.
     @Suite(.serialized, .timeLimit(.minutes(3))) struct RealMediaServerTests {
         let dir = TemporaryDirectory()
 
@@ -58,8 +57,6 @@ extension ServicesOneAtATime {
 
         /// The formats `jarvis-voice` does not play yet: their cases run in `aFormatNotPlayedYetPlays`, which is
         /// disabled. Taking one out of this list moves its case to `aServedFormatPlays`, which runs.
-        static let notPlayedYet: [ServedAudio] = [.hlsFMP4]
-        static let playedNow = ServedAudio.allCases.filter { !notPlayedYet.contains($0) }
 
         /// How long a case waits for a status or a tone before it calls it missing: a hang guard, not a
         /// measure of speed (a passing case hears its tone within seconds), shorter than `hangTimeout` so
@@ -130,13 +127,8 @@ extension ServicesOneAtATime {
             await nginx.stop()
         }
 
-        @Test(arguments: playedNow)
+        @Test(arguments: ServedAudio.allCases)
         func aServedFormatPlays(_ audio: ServedAudio) async throws {
-            try await expectServedAudioPlays(audio)
-        }
-
-        @Test(.disabled("format not played yet"), arguments: notPlayedYet)
-        func aFormatNotPlayedYetPlays(_ audio: ServedAudio) async throws {
             try await expectServedAudioPlays(audio)
         }
 

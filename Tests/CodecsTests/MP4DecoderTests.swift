@@ -76,6 +76,20 @@ import Testing
         #expect(abs(estimatedFrequency(channelSamples(samples, channels: 2), sampleRate: 44_100) - 440) < 2)
     }
 
+    /// A fragmented file (the form of HLS's fMP4 segments: an empty index, then `moof`/`mdat` pairs)
+    /// streams straight through, fragment by fragment.
+    @Test(arguments: [1, 500, 65_536])
+    func aFragmentedFileStreamsFragmentByFragment(chunk: Int) throws {
+        let fragmented = try MediaFixtures.ffmpegSine(
+            "mp4", encoder: ["-c:a", "aac", "-b:a", "96k", "-movflags", "frag_keyframe+empty_moov+default_base_moof", "-frag_duration", "500000"],
+            seconds: 2)
+        let (samples, requests) = try Self.stream(fragmented, chunk: chunk)
+        #expect(requests.isEmpty)
+        let frames = samples.count / 2
+        #expect(frames >= 88_200 && frames <= 88_200 + 3 * 1_024, "decoded \(frames) frames")
+        #expect(abs(estimatedFrequency(channelSamples(samples, channels: 2), sampleRate: 44_100) - 440) < 2)
+    }
+
     @Test func otherCodecsInMP4AreRefusedByName() throws {
         let alac = try MediaFixtures.ffmpegSine("m4a", encoder: ["-c:a", "alac", "-movflags", "+faststart"], seconds: 0.5)
         #expect {
