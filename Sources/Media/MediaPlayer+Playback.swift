@@ -147,6 +147,8 @@ extension MediaPlayer {
             Task { await self.itemReachedEnd(generation: generation) }
         case .failed(let reason):
             Task { await self.itemFailed(generation: generation, reason: reason) }
+        case .startOffsetRefused:
+            Task { await self.restartFromTheBeginning(generation: generation) }
         case .playing:
             playback.audible = true
             current = playback
@@ -170,19 +172,23 @@ extension MediaPlayer {
     private func itemFailed(generation: Int, reason: String) async {
         await acquire()
         defer { release() }
-        guard var failed = current, failed.generation == generation else { return }
-        if failed.segmentOffset > 0, reason.contains("HTTP 416") {
-            // The file changed since its position was remembered: start it from the beginning.
-            logger.info("\(describe(failed.item)) cannot resume at byte \(failed.segmentOffset); playing it from the start")
-            store.state.positions[failed.item.url] = nil
-            saveState()
-            failed.segmentStart = 0
-            current = failed
-            launchSegment(offset: 0)
-            publish()
-            return
-        }
+        guard let failed = current, failed.generation == generation else { return }
         await fail(failed, reason: reason)
+    }
+
+    /// The server refused the remembered position (the file changed since): the item starts again from
+    /// its beginning.
+    private func restartFromTheBeginning(generation: Int) async {
+        await acquire()
+        defer { release() }
+        guard var playback = current, playback.generation == generation else { return }
+        logger.info("\(describe(playback.item)) cannot resume at byte \(playback.segmentOffset); playing it from the start")
+        store.state.positions[playback.item.url] = nil
+        saveState()
+        playback.segmentStart = 0
+        current = playback
+        launchSegment(offset: 0)
+        publish()
     }
 
     /// Stops `playback` (the current item) as failed and tells the journal, the engine and a waiting `play`

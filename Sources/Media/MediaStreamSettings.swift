@@ -49,4 +49,6 @@ public enum MediaStreamEvent: Sendable, Equatable {
     case ended
     /// Gave up: a permanent error (404, not audio) or too many consecutive failures.
     case failed(String)
+    /// The server refused the start offset (HTTP 416): the file changed since its position was kept.
+    case startOffsetRefused
 }

@@ -35,6 +35,7 @@ public struct MediaStreamSource: Sendable {
         case finished
         case retry(String, deliveredAudio: Bool)
         case fatal(String)
+        case startOffsetRefused
         /// The decoder needs the file from this offset (an MP4's index after its audio): a new Range request.
         case seek(Int)
     }
@@ -66,6 +67,9 @@ public struct MediaStreamSource: Sendable {
                 return
             case .seek(let offset):
                 session.seek(to: offset)
+            case .startOffsetRefused:
+                onEvent(.startOffsetRefused)
+                return
             case .retry(let reason, let deliveredAudio):
                 if Task.isCancelled { return }
                 session.rebuffer()
@@ -99,6 +103,7 @@ public struct MediaStreamSource: Sendable {
         defer { response.cancel() }
         let status = response.status
         guard status == 200 || status == 206 else {
+            if status == 416, resumeOffset > 0, session.decoder == nil { return .startOffsetRefused }
             let permanent = (400..<500).contains(status) && status != 408 && status != 429
             return permanent ? .fatal("\(url) answered HTTP \(status)") : .retry("HTTP \(status)", deliveredAudio: false)
         }
