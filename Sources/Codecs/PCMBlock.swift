@@ -27,10 +27,13 @@ public protocol StreamDecoder: AnyObject {
     func reset() throws(CodecError)
     /// The now-playing title the stream's own tags give (a chained Ogg stream's comments), if any.
     var streamTitle: String? { get }
+    /// The track's loudness (LUFS) its own tags give (ReplayGain, R128 in Vorbis comments), if any.
+    var taggedLoudness: Double? { get }
 }
 
 extension StreamDecoder {
     public var streamTitle: String? { nil }
+    public var taggedLoudness: Double? { nil }
     public func finish(into sink: (PCMBlock) -> Void) throws(CodecError) {}
 }
 
