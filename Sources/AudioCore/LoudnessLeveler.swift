@@ -106,8 +106,9 @@ public struct LoudnessLeveler: Sendable {
         guard frames > 0 else { return }
         meter.process(UnsafeBufferPointer(chunk))
         follow(frames: frames)
-        var peak: Int32 = 0
-        for sample in chunk { peak = max(peak, abs(Int32(sample))) }
+        var (low, high) = (Int16.max, Int16.min)
+        for sample in chunk { (low, high) = (min(low, sample), max(high, sample)) }
+        let peak = max(Int32(high), -Int32(low))
         var limit = Float(pow(10, gainDB / 20))
         let ceiling = Float(32768 * pow(10, configuration.ceilingDBFS / 20))
         if peak > 0 { limit = min(limit, ceiling / Float(peak)) }
@@ -146,18 +147,22 @@ public struct LoudnessLeveler: Sendable {
     }
 
     private func apply(_ chunk: UnsafeMutableBufferPointer<Int16>, frames: Int, from begin: Float, to end: Float) {
+        guard let base = chunk.baseAddress else { return }
         let channels = format.channels
         let delta = (end - begin) / Float(frames)
         var gain = begin
-        var i = 0
-        for _ in 0..<frames {
+        for frame in 0..<frames {
             gain += delta
-            for _ in 0..<channels {
-                let value = (Float(chunk[i]) * gain).rounded()
-                chunk[i] = Int16(min(32767, max(-32768, value)))
-                i += 1
-            }
+            let samples = base + frame * channels
+            for c in 0..<channels { samples[c] = Self.scaled(samples[c], by: gain) }
         }
+    }
+
+    /// Rounds half away from zero without a libm call; the clamp is the last guard, the limiter the first.
+    @inline(__always)
+    private static func scaled(_ sample: Int16, by gain: Float) -> Int16 {
+        let value = Float(sample) * gain
+        return Int16(clamping: Int32(value + (value < 0 ? -0.5 : 0.5)))
     }
 
     /// The stream's gated loudness over the last 3 s as measured before the gain (nil in a gap).

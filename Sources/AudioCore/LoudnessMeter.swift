@@ -79,17 +79,45 @@ public struct LoudnessMeter: Sendable {
     /// Measures `samples` (interleaved, `channels` per frame; a trailing partial frame is ignored).
     public mutating func process(_ samples: UnsafeBufferPointer<Int16>) {
         let frames = samples.count / channels
-        var i = 0
-        let scale = 1.0 / 32768
-        for _ in 0..<frames {
-            for c in 0..<channels {
-                let y = highPasses[c].process(shelves[c].process(Double(samples[i]) * scale))
-                sum += weights[c] * y * y
-                i += 1
+        var frame = 0
+        while frame < frames {
+            // Up to the end of the current sub-block, with the filters in locals (no array access per sample).
+            let run = min(frames - frame, subBlockFrames - framesInSubBlock)
+            let part = UnsafeBufferPointer(rebasing: samples[(frame * channels)..<((frame + run) * channels)])
+            switch channels {
+            case 1: sum += weights[0] * Self.filteredEnergy(part, &shelves[0], &highPasses[0], stride: 1)
+            case 2:
+                sum += weights[0] * Self.filteredEnergy(part, &shelves[0], &highPasses[0], stride: 2)
+                sum += weights[1] * Self.filteredEnergy(UnsafeBufferPointer(rebasing: part.dropFirst()), &shelves[1], &highPasses[1], stride: 2)
+            default:
+                for c in 0..<channels {
+                    sum +=
+                        weights[c]
+                        * Self.filteredEnergy(UnsafeBufferPointer(rebasing: part.dropFirst(c)), &shelves[c], &highPasses[c], stride: channels)
+                }
             }
-            framesInSubBlock += 1
+            framesInSubBlock += run
+            frame += run
             if framesInSubBlock == subBlockFrames { completeSubBlock() }
         }
+    }
+
+    /// Σ y² of one channel (every `stride`-th sample from the first) through its K-weighting.
+    @inline(__always)
+    private static func filteredEnergy(_ samples: UnsafeBufferPointer<Int16>, _ shelfState: inout Biquad, _ highPassState: inout Biquad, stride: Int)
+        -> Double
+    {
+        var shelf = shelfState, highPass = highPassState
+        var energy = 0.0
+        let scale = 1.0 / 32768
+        var i = 0
+        while i < samples.count {
+            let y = highPass.process(shelf.process(Double(samples[i]) * scale))
+            energy += y * y
+            i += stride
+        }
+        (shelfState, highPassState) = (shelf, highPass)
+        return energy
     }
 
     private mutating func completeSubBlock() {
