@@ -2,6 +2,7 @@
 # MP3 decode cost in instructions per second of audio (callgrind), ours vs the mpg123 command.
 #   ours/decode : MP3Decoder (libmpg123 feed API) only
 #   ours/mix qN : MP3Decoder + PlaybackChannelWriter (speexdsp quality N, 44.1 -> 48 kHz) + Mixer render
+#   ours/level  : MP3Decoder + LoudnessLeveler (the loudness meter and follower); its cost is level − decode
 #   mpg123 -t   : the mpg123 1.31 command decoding the same file without output (perf-anchors.md §3)
 # Usage: Benchmarks/media/run.sh [SECONDS]   (default 120; needs sox with MP3, valgrind, mpg123)
 set -euo pipefail
@@ -28,6 +29,8 @@ printf 'file: %s s of 44.1 kHz stereo, %s bytes (128 kbit/s CBR, sox/libmp3lame)
 printf '%-14s %16s %18s\n' "what" "instructions" "instr per audio s"
 total="$(instructions "$bench" "$mp3" decode)"
 printf '%-14s %16s %18.0f\n' "ours/decode" "$total" "$(awk -v t="$total" -v s="$audio_seconds" 'BEGIN { print t / s }')"
+total="$(instructions "$bench" "$mp3" level)"
+printf '%-14s %16s %18.0f\n' "ours/level" "$total" "$(awk -v t="$total" -v s="$audio_seconds" 'BEGIN { print t / s }')"
 for quality in 5 3 1; do
     total="$(instructions "$bench" "$mp3" mix "$quality")"
     printf '%-14s %16s %18.0f\n' "ours/mix q$quality" "$total" "$(awk -v t="$total" -v s="$audio_seconds" 'BEGIN { print t / s }')"

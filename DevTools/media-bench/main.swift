@@ -1,6 +1,7 @@
 // Decode benchmark: an MP3 file through MP3Decoder and (mode `mix`, the default) PlaybackChannelWriter's
 // speexdsp resample into the mixer's media channel, rendering the mixer as a playback thread would.
-// Usage: media-bench FILE.mp3 [decode|mix] [RESAMPLER_QUALITY 0...10, default 5]   (Benchmarks/media/run.sh runs it under callgrind)
+// Mode `level`: decoding and the loudness leveler (`LoudnessLeveler`, as `LevelingMediaOutput` runs it), no mixer.
+// Usage: media-bench FILE.mp3 [decode|mix|level] [RESAMPLER_QUALITY 0...10, default 5]   (Benchmarks/media/run.sh runs it under callgrind)
 import AudioCore
 import AudioEngine
 import Codecs
@@ -8,7 +9,7 @@ import Glibc
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 2, let file = fopen(arguments[1], "rb") else {
-    print("usage: media-bench FILE.mp3 [decode|mix]")
+    print("usage: media-bench FILE.mp3 [decode|mix|level]")
     exit(64)
 }
 let mode = arguments.count > 2 ? arguments[2] : "mix"
@@ -31,10 +32,14 @@ final class Bench {
     var decodedFrames = 0
     var sourceFormat: AudioFormat?
     let mix: Bool
+    let level: Bool
     let quality: Int
+    var leveler: LoudnessLeveler?
+    var scratch = [Int16](repeating: 0, count: 1 << 16)
 
-    init(mix: Bool, quality: Int) {
+    init(mix: Bool, level: Bool, quality: Int) {
         self.mix = mix
+        self.level = level
         self.quality = quality
         output = .allocate(capacity: period * 2)
     }
@@ -54,6 +59,15 @@ final class Bench {
         }
     }
 
+    func level(_ samples: UnsafeBufferPointer<Int16>, _ format: AudioFormat) {
+        if leveler?.format != format { leveler = LoudnessLeveler(format: format, dualMono: false) }
+        scratch.withUnsafeMutableBufferPointer { buffer in
+            let chunk = UnsafeMutableBufferPointer(rebasing: buffer[0..<min(buffer.count, samples.count)])
+            _ = chunk.initialize(from: samples)
+            leveler?.process(chunk)
+        }
+    }
+
     func run(_ compressed: [UInt8]) throws(CodecError) {
         let decoder = try MP3Decoder()
         var offset = 0
@@ -67,6 +81,7 @@ final class Bench {
                         decodedFrames += block.frameCount
                         sourceFormat = block.format
                         if mix { deliver(block.samples, block.format) }
+                        if level { self.level(block.samples, block.format) }
                     }
                 } catch {
                     failure = error
@@ -78,7 +93,7 @@ final class Bench {
     }
 }
 
-let bench = Bench(mix: mode != "decode", quality: quality)
+let bench = Bench(mix: mode == "mix", level: mode == "level", quality: quality)
 do {
     try bench.run(compressed)
 } catch {

@@ -4,6 +4,13 @@ public protocol PCMSink: AnyObject {
     func write(_ samples: UnsafeBufferPointer<Int16>, format: AudioFormat) -> Int
     /// The stream ended: push out anything held back (the resampler's tail).
     func finish()
+    /// The stream's loudness (LUFS) from its own tags (ReplayGain, R128), told before its audio and again
+    /// when a chained stream's next track brings new tags.
+    func setTaggedLoudness(_ loudness: Double)
+}
+
+extension PCMSink {
+    public func setTaggedLoudness(_ loudness: Double) {}
 }
 
 /// Where the media player's audio goes (`AudioEngine.MixerMediaSink` on the device): a `PCMSink` that can

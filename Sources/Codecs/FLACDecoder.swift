@@ -15,6 +15,7 @@ public final class FLACDecoder: StreamDecoder {
     private var oggComments: VorbisComments?
     public private(set) var format: AudioFormat?
     public var streamTitle: String? { (oggComments ?? header.comments)?.streamTitle }
+    public var taggedLoudness: Double? { (oggComments ?? header.comments)?.trackLoudness }
     /// Logical streams started (Ogg).
     public private(set) var streamsStarted = 0
 

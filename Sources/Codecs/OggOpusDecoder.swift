@@ -21,6 +21,7 @@ public final class OggOpusDecoder: StreamDecoder {
     /// The latest OpusTags (changes with each chained stream).
     public private(set) var tags: VorbisComments?
     public var streamTitle: String? { tags?.streamTitle }
+    public var taggedLoudness: Double? { tags?.trackLoudness }
     /// Logical streams started (1 for a plain file; more for a chained radio stream).
     public private(set) var streamsStarted = 0
     /// Packets libopus rejected (counted and skipped: one bad packet must not end a stream).

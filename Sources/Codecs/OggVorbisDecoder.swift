@@ -11,6 +11,7 @@ public final class OggVorbisDecoder: StreamDecoder {
     /// The latest comment header (changes with each chained stream).
     public private(set) var tags: VorbisComments?
     public var streamTitle: String? { tags?.streamTitle }
+    public var taggedLoudness: Double? { tags?.trackLoudness }
     /// Logical streams started.
     public private(set) var streamsStarted = 0
     /// Audio packets libvorbis rejected.

@@ -33,12 +33,15 @@ public protocol StreamDecoder: AnyObject {
     /// The bytes fed next start at `offset` in the file: a Range request for `wantedOffset`, or a
     /// podcast resumed part way.
     func seek(to offset: Int)
+    /// The track's loudness (LUFS) its own tags give (ReplayGain, R128 in Vorbis comments), if any.
+    var taggedLoudness: Double? { get }
 }
 
 extension StreamDecoder {
     public var streamTitle: String? { nil }
     public var wantedOffset: Int? { nil }
     public func seek(to offset: Int) {}
+    public var taggedLoudness: Double? { nil }
     public func finish(into sink: (PCMBlock) -> Void) throws(CodecError) {}
 }
 

@@ -29,7 +29,8 @@ extension JarvisVoiceConfig {
     ///            active_low = false
     /// [media]    volume = 0.5, duck_db = -20, duck_ramp_ms = 100, restore_ramp_ms = 300,
     ///            state_dir = "/var/lib/jarvis-voice", dj = true, radio_mode = false,
-    ///            station_catalog_url = "https://api.somafm.com/channels.json", reconnect_attempts = 8
+    ///            station_catalog_url = "https://api.somafm.com/channels.json", reconnect_attempts = 8,
+    ///            loudness_target = -18
     /// [control]  socket = "/run/jarvis-voice/control.sock"
     /// [timers]   ring_cap_s = 900
     /// [log]      level = "info"
@@ -287,6 +288,13 @@ extension MediaConfig {
         radioMode = r.boolean("radio_mode", default: d.radioMode)
         stationCatalogURL = r.string("station_catalog_url", default: d.stationCatalogURL, allowEmpty: true)
         reconnectAttempts = r.integer("reconnect_attempts", default: d.reconnectAttempts, in: 1...100)
+        loudnessTarget = r.number("loudness_target", default: d.loudnessTarget, in: -.greatestFiniteMagnitude...(.greatestFiniteMagnitude))
+        if loudnessTarget != 0 && !Self.loudnessTargets.contains(loudnessTarget) {
+            r.problem(
+                "loudness_target",
+                "must be between -36 and -10 (LUFS), or 0 to turn loudness leveling off, got \(ConfigSectionReader.format(loudnessTarget))")
+            loudnessTarget = d.loudnessTarget
+        }
         if !stationCatalogURL.isEmpty,
             let problem = URLProblem.describe(
                 stationCatalogURL, rules: .media, expected: "an http:// or https:// URL or \"\"")

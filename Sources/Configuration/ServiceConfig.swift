@@ -20,6 +20,13 @@ public struct MediaConfig: Sendable, Equatable {
     public var stationCatalogURL: String = "https://api.somafm.com/channels.json"
     /// Consecutive failed reconnects of a stream before the appliance gives up and says so.
     public var reconnectAttempts: Int = 8
+    /// LUFS that media and the assistant's voice are leveled to (EBU R128 loudness); 0 turns leveling off.
+    public var loudnessTarget: Double = -18
+    /// The targets the owner may set: from very quiet to as loud as music is mastered.
+    public static let loudnessTargets: ClosedRange<Double> = -36...(-10)
+
+    /// The target, or nil when leveling is off (`loudness_target = 0`).
+    public var leveling: Double? { loudnessTarget == 0 ? nil : loudnessTarget }
 
     public init() {}
 }

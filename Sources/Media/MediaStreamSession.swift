@@ -68,6 +68,7 @@ struct MediaStreamSession {
         guard let decoder else { return }
         try decoder.decode(audio) { block in take(block) }
         if let title = decoder.streamTitle { announce(title: title) }
+        if let loudness = decoder.taggedLoudness { sink.setTaggedLoudness(loudness) }
     }
 
     /// The file ended: what the decoder held back joins the pending audio.

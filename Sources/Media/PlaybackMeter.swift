@@ -23,6 +23,10 @@ final class PlaybackMeter: PCMSink, @unchecked Sendable {
         output.finish()
     }
 
+    func setTaggedLoudness(_ loudness: Double) {
+        output.setTaggedLoudness(loudness)
+    }
+
     /// Seconds the output took from this segment.
     var acceptedSeconds: Double { accepted.withLock { $0 } }
 

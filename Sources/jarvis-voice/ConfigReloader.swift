@@ -44,6 +44,7 @@ struct ConfigReloader: Service {
         effective.log = config.log
         effective.media.dj = config.media.dj
         effective.media.radioMode = config.media.radioMode
+        effective.media.loudnessTarget = config.media.loudnessTarget
         // What was applied is said whatever the old and new levels: at notice, or at the more verbose of
         // the two when both are quieter than notice, and before a quieter level takes effect.
         let summaryLevel = max(.notice, min(logLevel.level, config.log.level))

@@ -82,6 +82,13 @@ extension MediaPlayerConfiguration {
     }
 }
 
+extension LoudnessTarget {
+    /// `[media] loudness_target`: the LUFS media and the voice are leveled to; 0 turns leveling off.
+    convenience init(_ media: MediaConfig) {
+        self.init(media.leveling)
+    }
+}
+
 extension RealtimeSessionSettings {
     init(_ config: RealtimeConfig) {
         let detection: VoiceActivityDetection =

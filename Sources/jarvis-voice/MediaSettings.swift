@@ -1,13 +1,17 @@
+import AudioCore
 import Configuration
 import Synchronization
 
-/// The `[media]` keys a SIGHUP changes at run time (`dj`, `radio_mode`), shared by the reloader
-/// (writer) and the media event forwarder (reader).
+/// The `[media]` keys a SIGHUP changes at run time (`dj`, `radio_mode`, `loudness_target`), shared by the
+/// reloader (writer) and their readers: the media event forwarder, and the media and voice levelers
+/// (`loudnessTarget`, read per buffer).
 final class MediaSettings: Sendable {
     private let values: Mutex<(dj: Bool, radioMode: Bool)>
+    let loudnessTarget: LoudnessTarget
 
     init(_ config: MediaConfig) {
         values = Mutex((config.dj, config.radioMode))
+        loudnessTarget = LoudnessTarget(config)
     }
 
     var dj: Bool { values.withLock { $0.dj } }
@@ -15,5 +19,6 @@ final class MediaSettings: Sendable {
 
     func apply(_ config: MediaConfig) {
         values.withLock { $0 = (config.dj, config.radioMode) }
+        loudnessTarget.lufs = config.leveling
     }
 }

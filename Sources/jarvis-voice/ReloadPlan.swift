@@ -5,7 +5,7 @@ import Configuration
 /// are read once at start). Keys are named as in the file: `[section] key`.
 struct ReloadPlan: Equatable {
     /// Keys applied at run time by `ConfigReloader`.
-    static let liveKeys: Set<String> = ["[log] level", "[media] dj", "[media] radio_mode"]
+    static let liveKeys: Set<String> = ["[log] level", "[media] dj", "[media] radio_mode", "[media] loudness_target"]
 
     /// `[log] level = debug` (the values are settings, never secrets).
     var applied: [String]

@@ -22,7 +22,7 @@ struct RunCommand: AsyncParsableCommand {
         discussion: """
             Validates the configuration before touching any device (exit 78 on problems). SIGTERM/SIGINT \
             shut down cleanly; SIGHUP re-reads the file and applies [log] level, [media] dj and \
-            [media] radio_mode at once, logging every other changed key as needing a restart (a bad \
+            [media] radio_mode and [media] loudness_target at once, logging every other changed key as needing a restart (a bad \
             file keeps the running configuration).
             """
     )
@@ -54,10 +54,15 @@ struct RunCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         let (mediaEvents, mediaEventSink) = AsyncStream.makeStream(of: MediaPlayerEvent.self)
+        let mediaSettings = MediaSettings(config.media)
         do {
+            // Leveled before the mixer, so the volume and ducking apply on top of the leveled media.
+            let output = LevelingMediaOutput(
+                output: MixerMediaSink(mixer: pipeline.mixer), target: mediaSettings.loudnessTarget,
+                outputChannels: pipeline.mixer.format.channels)
             player = MediaPlayer(
                 configuration: MediaPlayerConfiguration(config.media), client: try HTTPClient(),
-                output: MixerMediaSink(mixer: pipeline.mixer), logger: Logger(label: "media"),
+                output: output, logger: Logger(label: "media"),
                 onEvent: { mediaEventSink.yield($0) })
         } catch {
             logger.critical("cannot set up the media player: \(error)")
@@ -69,7 +74,8 @@ struct RunCommand: AsyncParsableCommand {
             logger: Logger(label: "service"))
         do {
             runner = try makeRunner(
-                config, secrets: secrets, pipeline: pipeline, player: player, microphone: microphone, timers: timers
+                config, secrets: secrets, pipeline: pipeline, player: player, microphone: microphone, timers: timers,
+                loudnessTarget: mediaSettings.loudnessTarget
             ) { state in
                 // Between conversations the audio loops batch their periods (fewer wakeups).
                 pipeline.conversationActive = state.isInConversation
@@ -94,7 +100,6 @@ struct RunCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
 
-        let mediaSettings = MediaSettings(config.media)
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: pipeline, serviceName: "audio"),
             .init(service: control, serviceName: "control"),
@@ -147,7 +152,7 @@ struct RunCommand: AsyncParsableCommand {
     private func makeRunner(
         _ config: JarvisVoiceConfig, secrets: (openAIKey: Secret, jarvisToken: Secret?),
         pipeline: AudioPipeline, player: MediaPlayer, microphone: MicrophoneMuteStore, timers: KitchenTimers,
-        stateChanged: @escaping @Sendable (ConversationState) -> Void
+        loudnessTarget: LoudnessTarget, stateChanged: @escaping @Sendable (ConversationState) -> Void
     ) throws -> ConversationRunner {
         let jarvis = JarvisClient(
             settings: JarvisSettings(config.jarvis), token: secrets.jarvisToken?.unredacted ?? "", http: try HTTPClient(),
@@ -169,7 +174,7 @@ struct RunCommand: AsyncParsableCommand {
             mixer: pipeline.mixer, captureRing: pipeline.uplink,
             configuration: .init(
                 earconFormat: playbackFormat,
-                ducker: Ducker.Configuration(config.media)),
+                ducker: Ducker.Configuration(config.media), loudnessTarget: loudnessTarget),
             earcons: { rendered[$0] },
             deviceDelayFrames: { playbackStatus.delayFrames },
             nearEndSpeech: { captureStatistics.nearEndSpeech },

@@ -1,4 +1,5 @@
 import ALSATestbed
+import AudioCore
 import Basics
 import Glibc
 import Realtime
@@ -31,6 +32,14 @@ import Testing
         (0..<(24 * milliseconds)).map { Int16(amplitude * sin(Double($0) * 2 * .pi * frequency / 24_000)) }
     }
 
+    /// 24 kHz mono `samples` scaled to the service's default loudness target as a stereo speaker plays them.
+    static func atLoudnessTarget(_ samples: [Int16]) -> [Int16] {
+        var meter = LoudnessMeter(sampleRate: 24_000, channels: 1, dualMono: true, integrated: true)
+        samples.withUnsafeBufferPointer { meter.process($0) }
+        let gain = pow(10, (MediaRunTests.loudnessTarget - (meter.integratedLoudness ?? MediaRunTests.loudnessTarget)) / 20)
+        return samples.map { Int16(max(-32_768, min(32_767, (Double($0) * gain).rounded()))) }
+    }
+
     /// The loud blocks of `frequency` in `range` of the output (blocks of 10 ms).
     static func loudBlocks(_ levels: [Double], _ range: Range<Int>, above threshold: Double) -> [Double] {
         levels[max(0, range.lowerBound)..<min(levels.count, range.upperBound)].filter { $0 > threshold }
@@ -38,7 +47,8 @@ import Testing
 
     @Test func sayIsHeardBeforeItExitsAndVoiceVolumeHalvesItsLevelOnly() async throws {
         var script = RealtimeStandInScript()
-        script.answerAudio = Self.tone(milliseconds: 1_200, frequency: Self.answerHz)
+        // At the loudness target, so the voice's leveler leaves it as it is and the voice volume alone sets it.
+        script.answerAudio = Self.atLoudnessTarget(Self.tone(milliseconds: 1_200, frequency: Self.answerHz))
         let realtime = try await RealtimeStandIn.start(script: script)
         let jarvis = try await TermLLMStandIn.start()
         let server = try await MediaStandIn.start()
@@ -49,7 +59,8 @@ import Testing
         #expect(try await service.ctl("play", radio).status == 0)
         try #require(await media.waitForStatus(service) { $0["media"]?["state"] == "playing" } != nil, "log:\n\(service.logText)")
         #expect(try await service.status()?["voice_volume"]?.numberValue == 1, "the default voice volume")
-        try await service.playOn(milliseconds: 1_000)  // a second of radio before the announcement, for its level
+        // Radio before the announcement, for its level, once the leveler has brought it to the target.
+        try await service.playOn(milliseconds: MediaRunTests.levelerSettlesMilliseconds)
         let beforeFirst = service.playedFrames
         let first = try await service.ctl("say", "The", "laundry", "is", "done.")
         let afterFirst = service.playedFrames
@@ -134,7 +145,7 @@ import Testing
         defer { _ = service.process.signal(SIGKILL) }
         #expect(try await service.ctl("play", radio).status == 0)
         try #require(await media.waitForStatus(service) { $0["media"]?["state"] == "playing" } != nil, "log:\n\(service.logText)")
-        try await service.playOn(milliseconds: 1_000)
+        try await service.playOn(milliseconds: MediaRunTests.levelerSettlesMilliseconds)
 
         let tapFrame = service.playedFrames
         #expect(try await service.ctl("tap").status == 0)

@@ -11,6 +11,12 @@ import Testing
 /// media tools drive the player, the control socket's media verbs work, and a dead stream is announced.
 @Suite(.serialized, .timeLimit(.minutes(3))) struct MediaRunTests {
     static let radioHz = 400
+    /// `[media] loudness_target`'s default, which these services run with: ducking and the volumes act on
+    /// top of the leveled media.
+    static let loudnessTarget = -18.0
+    /// A new stream reaches the loudness target within its first 3 s of audio (the leveler's fast start;
+    /// the test radio is 12 LU above it), so levels compared before and after are measured from then on.
+    static let levelerSettlesMilliseconds = 3_000
     static let answerHz = 1_500.0
     let dir = TemporaryDirectory()
 
@@ -89,7 +95,7 @@ import Testing
             $0["media"]?["state"] == "playing" && $0["media"]?["title"] == "Stand-in Artist - First Song"
         }
         try #require(onAir != nil, "log:\n\(service.logText)")
-        try await service.playOn(milliseconds: 1_000)
+        try await service.playOn(milliseconds: Self.levelerSettlesMilliseconds)
 
         let beforeTap = service.playedFrames
         let tapped = try await service.ctl("tap")

@@ -23,6 +23,14 @@ import Testing
         #expect(decoder.head?.preSkip ?? 0 > 0)
     }
 
+    @Test func anR128TrackGainIsTheTaggedLoudness() throws {
+        let ogg = try encode(seconds: 0.2, frequency: 440, tags: ["R128_TRACK_GAIN=512"])
+        let decoder = OggOpusDecoder()
+        #expect(decoder.taggedLoudness == nil)
+        _ = try decoder.decodeAll(ogg)
+        #expect(decoder.taggedLoudness == -25)  // +2 dB to reach -23 LUFS
+    }
+
     @Test(arguments: [1, 13, 200, 4_096])
     func anyChunkingGivesTheSameSamples(chunk: Int) throws {
         let ogg = try encode(seconds: 0.5, frequency: 440, channels: 1)

@@ -173,6 +173,23 @@ import Testing
             ])
     }
 
+    /// `[media] loudness_target`: a loudness from -36 to -10 LUFS, or 0 for leveling off.
+    @Test func loudnessTargetRules() {
+        let (config, problems) = ConfigLoader.decode("[media]\nloudness_target = -5\n", for: .audioOnly)
+        #expect(
+            problems == [
+                ConfigProblem(
+                    line: 2, message: "[media] loudness_target must be between -36 and -10 (LUFS), or 0 to turn loudness leveling off, got -5")
+            ])
+        #expect(config.media.leveling == -18, "the default stands")
+        let (text, textProblems) = ConfigLoader.decode("[media]\nloudness_target = \"loud\"\n", for: .audioOnly)
+        #expect(textProblems == [ConfigProblem(line: 2, message: "[media] loudness_target must be a number, got a string")])
+        #expect(text.media.loudnessTarget == -18)
+        #expect(ConfigLoader.decode("[media]\nloudness_target = 0\n", for: .audioOnly).config.media.leveling == nil)
+        let (quiet, none) = ConfigLoader.decode("[media]\nloudness_target = -23.5\n", for: .audioOnly)
+        #expect(none.isEmpty && quiet.media.leveling == -23.5)
+    }
+
     @Test func syntaxErrorIsReportedAloneWithItsLine() {
         let (config, problems) = ConfigLoader.decode("[audio]\nperiod_ms = 0\ncapture_device = default\n")
         #expect(problems == [ConfigProblem(line: 3, message: "syntax error: invalid value default (strings need quotes: \"default\")")])

@@ -29,6 +29,12 @@ final class CollectingSink: PCMSink {
     }
 
     func finish() { finished = true }
+
+    /// Each loudness the stream's tags told, once per change.
+    var taggedLoudness: [Double] = []
+    func setTaggedLoudness(_ loudness: Double) {
+        if taggedLoudness.last != loudness { taggedLoudness.append(loudness) }
+    }
 }
 
 /// A sink that keeps falling behind: it refuses its first `refusedAtFirst` writes, then every other
@@ -147,9 +153,9 @@ final class SleepLog: Sendable {
         let server = try await MediaStandIn.start()
         defer { Task { await server.stop() } }
         var audio: [UInt8] = []
-        for (serial, title) in [(UInt32(1), "TITLE=First Song"), (2, "TITLE=Second Song")] {
+        for (serial, title, gain) in [(UInt32(1), "TITLE=First Song", "-1280"), (2, "TITLE=Second Song", "256")] {
             let pcm = try MediaFixtures.sinePCM(seconds: 0.5, frequency: 440, sampleRate: 48_000, channels: 2)
-            let writer = try OggOpusWriter(channels: 2, serial: serial, tags: ["ARTIST=Band", title])
+            let writer = try OggOpusWriter(channels: 2, serial: serial, tags: ["ARTIST=Band", title, "R128_TRACK_GAIN=\(gain)"])
             audio += try writer.write(pcm) + writer.finish()
         }
         var stream = MediaStandIn.LiveStream(audio: audio)
@@ -164,11 +170,13 @@ final class SleepLog: Sendable {
         let playing = try source(server.url("/opus"), client: client, sleeps: SleepLog())
         let task = Task {
             await playing.run(into: sink) { events.append($0) }
-            return sink.formats
+            return (sink.formats, sink.taggedLoudness)
         }
         _ = await waitUntil { events.all.contains(.title("Band - Second Song")) }
         task.cancel()
-        let formats = await task.value
+        let (formats, loudness) = await task.value
+        // Each track's R128 gain reaches the sink as its loudness, for the leveler.
+        #expect(Array(loudness.prefix(2)) == [-18, -24], "\(loudness)")
         let all = events.all
         #expect(all.first == .connected(codec: .oggOpus, name: "Stand-in Radio", resumedAt: nil))
         #expect(all.contains(.format(AudioFormat(sampleRate: 48_000, channels: 2))))

@@ -17,17 +17,21 @@ public final class MixerConversationAudio: ConversationAudio, @unchecked Sendabl
         public var resamplerQuality: Int
         /// The resampler tail is pushed out once the queued speech falls below this. Default 60 ms.
         public var lowWaterMilliseconds: Int
+        /// The voice is leveled to this target, as the media is (`[media] loudness_target`); nil: the
+        /// voice plays as the model sends it.
+        public var loudnessTarget: LoudnessTarget?
 
         public init(
             earconFormat: AudioFormat = .realtime, uplink: UplinkConfiguration = UplinkConfiguration(),
             ducker: Ducker.Configuration = Ducker.Configuration(), resamplerQuality: Int = 5,
-            lowWaterMilliseconds: Int = 60
+            lowWaterMilliseconds: Int = 60, loudnessTarget: LoudnessTarget? = nil
         ) {
             self.earconFormat = earconFormat
             self.uplink = uplink
             self.ducker = ducker
             self.resamplerQuality = resamplerQuality
             self.lowWaterMilliseconds = lowWaterMilliseconds
+            self.loudnessTarget = loudnessTarget
         }
     }
 
@@ -44,6 +48,11 @@ public final class MixerConversationAudio: ConversationAudio, @unchecked Sendabl
     private var captureScratch: [Int16]
     private var uplinkBuffer: UplinkBuffer
     private var ducker: Ducker
+    private let loudnessTarget: LoudnessTarget?
+    /// One follower for every answer and announcement of the service's life: the model's voice keeps its
+    /// loudness from answer to answer, so what was learnt holds (gaps between answers hold the gain).
+    private var voiceLeveler: LoudnessLeveler
+    private var voiceScratch: [Int16] = []
 
     /// - Parameters:
     ///   - captureRing: 24 kHz PCM16 mono from the capture chain; this object is its only consumer.
@@ -81,6 +90,10 @@ public final class MixerConversationAudio: ConversationAudio, @unchecked Sendabl
         captureScratch = [Int16](repeating: 0, count: max(1, AudioFormat.realtime.frames(milliseconds: 100)))
         uplinkBuffer = UplinkBuffer(configuration: configuration.uplink)
         ducker = Ducker(configuration: configuration.ducker)
+        loudnessTarget = configuration.loudnessTarget
+        voiceLeveler = LoudnessLeveler(
+            format: .realtime, dualMono: mixer.format.channels > 1 && AudioFormat.realtime.channels == 1,
+            configuration: LoudnessLeveler.Configuration(target: configuration.loudnessTarget?.lufs))
     }
 
     /// With a fixed earcon table (PCM in `configuration.earconFormat`).
@@ -95,7 +108,20 @@ public final class MixerConversationAudio: ConversationAudio, @unchecked Sendabl
 
     // MARK: speech and earcons
 
-    public func enqueueVoice(_ samples: UnsafeBufferPointer<Int16>) { voice.enqueue(samples) }
+    public func enqueueVoice(_ samples: UnsafeBufferPointer<Int16>) {
+        guard let loudnessTarget else { return voice.enqueue(samples) }
+        if voiceScratch.count < samples.count { voiceScratch = Array(repeating: 0, count: samples.count) }
+        voiceScratch.withUnsafeMutableBufferPointer { buffer in
+            let leveled = UnsafeMutableBufferPointer(rebasing: buffer[0..<samples.count])
+            _ = leveled.initialize(from: samples)
+            voiceLeveler.configuration.target = loudnessTarget.lufs
+            voiceLeveler.process(leveled)
+            voice.enqueue(UnsafeBufferPointer(leveled))
+        }
+    }
+
+    /// The voice leveler's gain, dB.
+    public var voiceLoudnessGainDB: Double { voiceLeveler.gainDB }
 
     public func flushVoice() {
         voice.flush()
