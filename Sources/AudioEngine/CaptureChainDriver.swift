@@ -137,7 +137,7 @@ final class CaptureChainDriver: @unchecked Sendable {
 
     private func runFrame() {
         let mic = UnsafeBufferPointer(micFrame), reference = UnsafeBufferPointer(referenceFrame)
-        gate.observe(reference: reference, gain: chain.referenceGain)
+        gate.observe(reference: reference, gain: chain.referenceGain, mayBeRaised: chain.referenceMayBeRaised)
         let bypass = !uplinkActive.load(ordering: .relaxed) && !gate.farEndActive
         if interruptionPending {
             interruptionPending = false

@@ -122,6 +122,8 @@ public final class CaptureChain: @unchecked Sendable {
     public private(set) var referenceSlips = 0
     /// The factor the reference is raised by (`ReferenceLevelMatcher`; 1 until the echo is found louder).
     public var referenceGain: Int { referenceLevel.gain }
+    /// The reference has not been raised yet but may be (`referenceGain` is still 1 with level matching on).
+    public var referenceMayBeRaised: Bool { referenceLevel.mayRaise }
     /// Delay from mic input to 16 kHz output, in samples (mic delay line + the output delay).
     public var latencySamples: Int { micDelay + outputDelayFrames * frameSize }
     /// Frames between a frame entering the canceller and leaving the chain (preprocessor: 1, suppressor: 1).

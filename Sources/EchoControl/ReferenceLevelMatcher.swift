@@ -48,6 +48,10 @@ struct ReferenceLevelMatcher {
 
     var gain: Int { 1 << shift }
 
+    /// It may still raise a reference it has not raised yet: until then a quiet reference may be one
+    /// that needs raising, not silence.
+    var mayRaise: Bool { maxShift > 0 && shift == 0 }
+
     /// One frame of the aligned reference and mic before the gain (energies: sums of squares over the
     /// frame's `frameSize` samples). Returns true when `shift` changed.
     mutating func observe(referenceEnergy: Float, referencePeak: Int16, micEnergy: Float, frameSize: Int) -> Bool {

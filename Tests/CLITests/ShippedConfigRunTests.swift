@@ -18,9 +18,6 @@ extension ServicesOneAtATime {
             let binary = try #require(ChildProcess.builtExecutable(), "jarvis-voice is not built next to the tests")
             let example = try #require(repositoryFile("systemd/jarvis-voice.toml.example"))
             var script = RealtimeStandInScript()
-            // Played as sent (loudness_target = 0 below): leveled to -18 LUFS this sine is 2.6 dB quieter, and
-            // through the array's loopback, 30 dB under the speaker, the chain then measured no echo reduction
-            // (0.0–0.3 dB, also with a voice-like buzz); left open in docs/media.md, "Loudness".
             script.answerAudio = (0..<(24 * 3_000)).map { Int16(6_000 * sin(Double($0) * 2 * .pi * 440 / 24_000)) }
             let realtime = try await RealtimeStandIn.start(script: script)
             let jarvis = try await TermLLMStandIn.start()
@@ -39,7 +36,6 @@ extension ServicesOneAtATime {
                     socket = "\(dir.file("control.sock"))"
                     [media]
                     state_dir = "\(dir.file("state"))"
-                    loudness_target = 0
 
                     """)
             let played = dir.file("played.raw")

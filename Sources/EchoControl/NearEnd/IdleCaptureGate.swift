@@ -7,7 +7,9 @@ import Glibc
 ///   chain would still compensate), above about -50 dBFS as the chain scales it (`CaptureChain.referenceGain`)
 ///   means echo is expected: the chain must run. A loopback channel 20 dB under its echo (the ReSpeaker's)
 ///   carries quiet music below -50 dBFS while the mic hears it at -36; judged unscaled, the idle pre-roll
-///   took that echo uncancelled. A reference under -60 dBFS as it comes carries no sound however much it
+///   took that echo uncancelled. Until the chain has raised such a reference, anything above -60 dBFS
+///   counts, or the chain would never run to learn how much to raise it (a quiet voice through the
+///   loopback stayed under -50 dBFS for good). A reference under -60 dBFS as it comes carries no sound however much it
 ///   is raised (`EchoControlTuning.LevelMatching.soundPower`): an analog loopback's hiss, raised 16×, would keep the
 ///   chain running while nothing plays.
 /// - While the chain is skipped the far end is silent, so any sound is near-end: speech is `onsetFrames`
@@ -34,13 +36,14 @@ public struct IdleCaptureGate {
         holdDecay = powf(10, -Tuning.holdFallBels * Float(ms) / Tuning.holdFallMilliseconds)
     }
 
-    /// Every frame: the reference the frame's echo comes from, and the factor the chain raises it by.
-    public mutating func observe(reference: UnsafeBufferPointer<Int16>, gain: Int) {
+    /// Every frame: the reference the frame's echo comes from, the factor the chain raises it by, and
+    /// whether the chain may still raise it (its level not learnt yet: the chain must run to learn it).
+    public mutating func observe(reference: UnsafeBufferPointer<Int16>, gain: Int, mayBeRaised: Bool = false) {
         referenceEnvelope = max(Self.power(reference), referenceEnvelope * holdDecay)
         let scale = Float(gain)
         farEndActive =
             referenceEnvelope > EchoControlTuning.LevelMatching.soundPower
-            && referenceEnvelope * scale * scale > EchoControlTuning.farEndPower
+            && (mayBeRaised || referenceEnvelope * scale * scale > EchoControlTuning.farEndPower)
     }
 
     /// While the chain is skipped: the raw mic frame. Returns the debounced near-end verdict.
