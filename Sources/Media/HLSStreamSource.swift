@@ -48,49 +48,29 @@ public struct HLSStreamSource: Sendable {
     public func run(into sink: any PCMSink, onEvent: @escaping (MediaStreamEvent) -> Void) async {
         var session = MediaStreamSession(sink: sink, settings: settings, progress: progress, onEvent: onEvent)
         var position = Position()
-        var failures = 0
         while !Task.isCancelled {
             do throws(Failure) {
                 let playlist = try await mediaPlaylist(&position)
                 let played = try await playNewSegments(of: playlist, &position, &session)
-                if played { failures = 0 }
+                if played { session.recovered() }
                 if playlist.ended, position.lastSequence == playlist.segments.last?.sequence {
-                    await finish(&session, onEvent: onEvent)
+                    await session.finish(url: url)
                     return
                 }
-                // RFC 8216 §6.3.4: reload after a target duration, half of one when nothing was new
-                let wait = max(0.5, playlist.targetDuration) * (played ? 1 : 0.5)
-                if !played { try? await sleep(.milliseconds(Int(wait * 1_000))) }
+                // RFC 8216 §6.3.4: a reload that found nothing new waits half a target duration; after new
+                // segments (which took their own time to play into the sink) it reloads at once
+                if !played { try? await sleep(.milliseconds(Int(max(0.5, playlist.targetDuration) * 500))) }
             } catch {
                 switch error {
                 case .fatal(let reason):
                     onEvent(.failed(reason))
                     return
                 case .retry(let reason):
-                    if Task.isCancelled { return }
-                    session.rebuffer()
-                    failures += 1
-                    guard failures <= settings.maxConsecutiveFailures else {
-                        onEvent(.failed("\(url) failed \(failures - 1) times in a row; last error: \(reason)"))
-                        return
-                    }
-                    let delay = settings.reconnect.delay(attempt: failures, unit: jitterUnit())
-                    onEvent(.reconnecting(attempt: failures, after: delay, reason: reason))
-                    do { try await sleep(delay) } catch { return }
+                    let again = await session.waitToRetry(reason, deliveredAudio: false, url: url, sleep: sleep, jitterUnit: jitterUnit)
+                    if !again { return }
                 }
             }
         }
-    }
-
-    private func finish(_ session: inout MediaStreamSession, onEvent: (MediaStreamEvent) -> Void) async {
-        guard session.decodedAudio else {
-            onEvent(.failed("\(url) ended without any audio that could be decoded"))
-            return
-        }
-        await session.drainAll()
-        if Task.isCancelled { return }
-        session.sink.finish()
-        onEvent(.ended)
     }
 
     /// The media playlist, through the master playlist the first time.

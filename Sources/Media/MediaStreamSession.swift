@@ -1,4 +1,5 @@
 import AudioCore
+import Basics
 import Codecs
 
 /// One stream run's state, shared by the progressive and the HLS source: decoder, pending PCM,
@@ -25,6 +26,8 @@ struct MediaStreamSession {
     var decodedAudio = false
     /// The next connection is a seek the decoder asked for.
     var seeking = false
+    /// Failed attempts in a row (`waitToRetry`).
+    private var failures = 0
 
     init(sink: any PCMSink, settings: MediaStreamSettings, progress: MediaStreamProgress?, onEvent: @escaping (MediaStreamEvent) -> Void) {
         self.sink = sink
@@ -52,6 +55,30 @@ struct MediaStreamSession {
         progress?.seeked(to: offset)
     }
 
+    /// A dropped connection or a failed request: counted (one that had delivered audio starts the count
+    /// again), told as `.reconnecting`, and waited out with the backoff. False, with `.failed` told, when it
+    /// is one too many; false when cancelled.
+    mutating func waitToRetry(
+        _ reason: String, deliveredAudio: Bool, url: MediaURL, sleep: (Duration) async throws -> Void, jitterUnit: () -> Double
+    ) async -> Bool {
+        if Task.isCancelled { return false }
+        rebuffer()
+        failures = deliveredAudio ? 1 : failures + 1
+        guard failures <= settings.maxConsecutiveFailures else {
+            onEvent(.failed("\(url) failed \(failures - 1) times in a row; last error: \(reason)"))
+            return false
+        }
+        let delay = settings.reconnect.delay(attempt: failures, unit: jitterUnit())
+        onEvent(.reconnecting(attempt: failures, after: delay, reason: reason))
+        do { try await sleep(delay) } catch { return false }
+        return true
+    }
+
+    /// Audio flowed again: the next failure is the first of a new count.
+    mutating func recovered() {
+        failures = 0
+    }
+
     /// After a drop: the prebuffer fills again before `.playing` is told again.
     mutating func rebuffer() {
         playing = false
@@ -71,9 +98,21 @@ struct MediaStreamSession {
         if let loudness = decoder.taggedLoudness { sink.setTaggedLoudness(loudness) }
     }
 
-    /// The file ended: what the decoder held back joins the pending audio.
-    mutating func finishDecoding() throws(CodecError) {
-        try decoder?.finish { block in take(block) }
+    /// The file (or an on-demand playlist) ended: what the decoder held back is played too, then the sink
+    /// is told and `.ended`; or `.failed` when no audio could be decoded at all.
+    mutating func finish(url: MediaURL) async {
+        do throws(CodecError) { try decoder?.finish { block in take(block) } } catch {
+            onEvent(.failed(error.description))
+            return
+        }
+        guard decodedAudio else {
+            onEvent(.failed("\(url) ended without any audio that could be decoded" + (codec.map { " as \($0.name)" } ?? "")))
+            return
+        }
+        await drainAll()
+        if Task.isCancelled { return }
+        sink.finish()
+        onEvent(.ended)
     }
 
     private mutating func take(_ block: PCMBlock) {

@@ -43,24 +43,11 @@ public struct MediaStreamSource: Sendable {
     /// Streams until the file ends, a permanent error, too many failures, or task cancellation.
     public func run(into sink: any PCMSink, onEvent: @escaping (MediaStreamEvent) -> Void) async {
         var session = MediaStreamSession(sink: sink, settings: settings, progress: progress, onEvent: onEvent)
-        var failures = 0
         while !Task.isCancelled {
             let outcome = await connectOnce(&session)
             switch outcome {
             case .finished:
-                do throws(CodecError) { try session.finishDecoding() } catch {
-                    onEvent(.failed(error.description))
-                    return
-                }
-                guard session.decodedAudio else {
-                    let codec = session.codec.map { " as \($0.name)" } ?? ""
-                    onEvent(.failed("\(url) ended without any audio that could be decoded\(codec)"))
-                    return
-                }
-                await session.drainAll()
-                if Task.isCancelled { return }
-                sink.finish()
-                onEvent(.ended)
+                await session.finish(url: url)
                 return
             case .fatal(let reason):
                 onEvent(.failed(reason))
@@ -71,16 +58,8 @@ public struct MediaStreamSource: Sendable {
                 onEvent(.startOffsetRefused)
                 return
             case .retry(let reason, let deliveredAudio):
-                if Task.isCancelled { return }
-                session.rebuffer()
-                failures = deliveredAudio ? 1 : failures + 1
-                guard failures <= settings.maxConsecutiveFailures else {
-                    onEvent(.failed("\(url) failed \(failures - 1) times in a row; last error: \(reason)"))
-                    return
-                }
-                let delay = settings.reconnect.delay(attempt: failures, unit: jitterUnit())
-                onEvent(.reconnecting(attempt: failures, after: delay, reason: reason))
-                do { try await sleep(delay) } catch { return }
+                let again = await session.waitToRetry(reason, deliveredAudio: deliveredAudio, url: url, sleep: sleep, jitterUnit: jitterUnit)
+                if !again { return }
             }
         }
     }
