@@ -1,7 +1,9 @@
-// Decode benchmark: an MP3 file through MP3Decoder and (mode `mix`, the default) PlaybackChannelWriter's
-// speexdsp resample into the mixer's media channel, rendering the mixer as a playback thread would.
-// Mode `level`: decoding and the loudness leveler (`LoudnessLeveler`, as `LevelingMediaOutput` runs it), no mixer.
-// Usage: media-bench FILE.mp3 [decode|mix|level] [RESAMPLER_QUALITY 0...10, default 5]   (Benchmarks/media/run.sh runs it under callgrind)
+// Decode benchmark: a compressed file (MP3, AAC in ADTS or MP4/M4A, Ogg Opus, Ogg Vorbis, FLAC or Ogg FLAC,
+// chosen by `AudioCodec.sniff` from its first bytes) through the product's decoder and (mode `mix`, the
+// default) PlaybackChannelWriter's resample into the mixer's media channel, rendering the mixer as a
+// playback thread would. Mode `level`: decoding and the loudness leveler (`LoudnessLeveler`, as
+// `LevelingMediaOutput` runs it), no mixer.
+// Usage: media-bench FILE [decode|mix|level] [RESAMPLER_QUALITY 0...10, default 5]   (Benchmarks/media/run.sh runs it under callgrind)
 import AudioCore
 import AudioEngine
 import Codecs
@@ -9,7 +11,7 @@ import Glibc
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 2, let file = fopen(arguments[1], "rb") else {
-    print("usage: media-bench FILE.mp3 [decode|mix|level]")
+    print("usage: media-bench FILE [decode|mix|level] [RESAMPLER_QUALITY]")
     exit(64)
 }
 let mode = arguments.count > 2 ? arguments[2] : "mix"
@@ -22,6 +24,10 @@ while true {
     compressed += chunk[0..<count]
 }
 fclose(file)
+guard let codec = AudioCodec.sniff(Array(compressed.prefix(4_096))) else {
+    print("media-bench: \(arguments[1]): not a format the product plays (\(AudioCodec.playableNames))")
+    exit(65)
+}
 
 /// Decodes `compressed`; in `mix` mode also resamples into the mixer and renders it in 10 ms periods.
 final class Bench {
@@ -68,21 +74,32 @@ final class Bench {
         }
     }
 
-    func run(_ compressed: [UInt8]) throws(CodecError) {
-        let decoder = try MP3Decoder()
+    func consume(_ block: PCMBlock) {
+        decodedFrames += block.frameCount
+        sourceFormat = block.format
+        if mix { deliver(block.samples, block.format) }
+        if level { self.level(block.samples, block.format) }
+    }
+
+    /// Feeds the file in 4 KiB reads as a network source would, reading from wherever the decoder asks
+    /// (an MP4 whose index is after its audio: an HTTP Range request), then tells it the file ended.
+    func run(_ compressed: [UInt8], codec: AudioCodec) throws(CodecError) {
+        let decoder = try codec.makeDecoder()
         var offset = 0
-        while offset < compressed.count {
+        var requests = 0
+        while true {
+            if let wanted = decoder.wantedOffset, requests < 10 {
+                requests += 1
+                decoder.seek(to: wanted)
+                offset = wanted
+                continue
+            }
+            guard offset < compressed.count else { break }
             let end = min(offset + 4_096, compressed.count)
-            let piece = Array(compressed[offset..<end])
             var failure: CodecError?
-            piece.withUnsafeBytes { raw in
+            compressed[offset..<end].withUnsafeBytes { raw in
                 do throws(CodecError) {
-                    try decoder.decode(raw) { block in
-                        decodedFrames += block.frameCount
-                        sourceFormat = block.format
-                        if mix { deliver(block.samples, block.format) }
-                        if level { self.level(block.samples, block.format) }
-                    }
+                    try decoder.decode(raw) { consume($0) }
                 } catch {
                     failure = error
                 }
@@ -90,15 +107,18 @@ final class Bench {
             if let failure { throw failure }
             offset = end
         }
+        try decoder.finish { consume($0) }
     }
 }
 
 let bench = Bench(mix: mode == "mix", level: mode == "level", quality: quality)
 do {
-    try bench.run(compressed)
+    try bench.run(compressed, codec: codec)
 } catch {
     print("media-bench: \(error)")
     exit(1)
 }
 let seconds = Double(bench.decodedFrames) / Double(bench.sourceFormat?.sampleRate ?? 1)
-print("mode=\(mode) quality=\(quality) format=\(bench.sourceFormat.map { "\($0)" } ?? "none") frames=\(bench.decodedFrames) audio_seconds=\(seconds)")
+print(
+    "codec=\(codec.rawValue) mode=\(mode) quality=\(quality) format=\(bench.sourceFormat.map { "\($0)" } ?? "none") "
+        + "frames=\(bench.decodedFrames) audio_seconds=\(seconds)")
