@@ -74,8 +74,9 @@ final class VorbisSynthesis {
             for channel in 0..<channels {
                 let plane = planes[channel]!
                 for frame in 0..<frames {
-                    let value = (plane[frame] * 32_767).rounded()
-                    output[frame * channels + channel] = Int16(max(-32_768, min(32_767, value)))
+                    // clamped, then rounded half away from zero by truncation (one instruction, not a roundf call)
+                    let value = max(-32_768, min(32_767, plane[frame] * 32_767))
+                    output[frame * channels + channel] = Int16(value + (value < 0 ? -0.5 : 0.5))
                 }
             }
             sink(UnsafeBufferPointer(rebasing: output[0..<(frames * channels)]))
