@@ -47,6 +47,22 @@ final class BandNoiseFloor {
         floor = buffers.floats(bandCount, 0)
     }
 
+    /// Back to the state of a new instance: no frame seen.
+    func reset() {
+        for b in 0..<bandCount {
+            smoothed[b] = 0
+            current[b] = .greatestFiniteMagnitude
+            floor[b] = 0
+        }
+        for i in 0..<bandCount * steadyFrames { recent[i] = 0 }
+        for i in 0..<bandCount * Self.subwindowCount { minima[i] = .greatestFiniteMagnitude }
+        recentSlot = 0
+        recentCount = 0
+        framesInSubwindow = 0
+        slot = 0
+        started = false
+    }
+
     /// Band `b`'s floor.
     subscript(b: Int) -> Float { floor[b] }
 

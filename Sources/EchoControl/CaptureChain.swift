@@ -11,6 +11,11 @@ import SpeexDSP
 /// canceller, delay estimator and drift tracker are skipped (`echoCancellerIdle`); the filter is kept, so
 /// it is still converged when sound resumes.
 ///
+/// Between conversations, while the far end plays and nobody listens, `track` keeps the canceller, delay
+/// estimator, drift tracker and level matcher adapting exactly as `process` does, and leaves out the
+/// residual echo suppressor, the preprocessor and the uplink; the next `process` first runs those over the
+/// last seconds `track` kept (`lookback`), so a conversation that starts over music meets them warm.
+///
 /// The reference is only "nominally aligned". A `DelayEstimator` (GCC-PHAT) measures the residual
 /// lag between what the echo canceller is given; when two consecutive estimates agree and the echo
 /// sits outside the comfortable part of the filter, the chain moves the FIFO read position (or, for
@@ -44,6 +49,11 @@ public final class CaptureChain: @unchecked Sendable {
     let suppressor: ResidualEchoSuppressor?
     let slipCheck: ReferenceSlipCheck
     private var referenceLevel: ReferenceLevelMatcher
+    /// What the suppressor and the preprocessor have not seen since `track` began (see `track`).
+    let lookback: SuppressorLookback
+    /// The reference gain the suppressor's held state is scaled to (nil until it first runs: a fresh
+    /// suppressor holds nothing of the reference to rescale).
+    private var suppressorGain: Int?
 
     /// The echo's direct path is kept this many samples into the filter (causality margin).
     let margin: Int
@@ -86,6 +96,11 @@ public final class CaptureChain: @unchecked Sendable {
     /// from before it (see `bypass`).
     private var staleOutputSamples = 0
     private var bypassed = false
+    /// The uplink carried silence in place of the output (`track`): the resampler starts afresh on the next
+    /// samples it gets, so nothing from before the silence follows it.
+    private var uplinkSilenced = false
+    /// Input samples the silence stood for, modulo the input rate (the uplink sample count follows from it).
+    private var silencedInput = 0
     /// speexdsp's residual echo suppression is set to 0 dB during near-end speech (`letTalkerThrough`).
     private var preprocessorLetsTalkerThrough = false
     /// Mic samples inside the chain that have not reached its output yet: what it processed since the
@@ -165,6 +180,9 @@ public final class CaptureChain: @unchecked Sendable {
             configuration.residualEchoSuppressor
             ? ResidualEchoSuppressor(frameSize: frameSize, sampleRate: rate, tailSamples: configuration.filterLength) : nil
         idleAfterFrames = configuration.filterLength / frameSize + 1
+        lookback = SuppressorLookback(
+            frameSize: frameSize,
+            capacity: (EchoControlTuning.BetweenConversations.lookbackMilliseconds * rate / 1000 + frameSize - 1) / frameSize)
         let framesPerSecond = rate / frameSize
         referenceLevel = ReferenceLevelMatcher(
             maxShift: configuration.matchReferenceLevel ? 4 : 0,
@@ -203,10 +221,45 @@ public final class CaptureChain: @unchecked Sendable {
 
     /// Processes one frame: `mic` and `reference` hold `frameSize` samples at 16 kHz, `output`
     /// receives `frameSize` echo-cancelled, preprocessed samples (delayed by `latencySamples`).
+    /// After `track`, the suppressor and the preprocessor first run over the frames it kept.
     public func process(mic: UnsafeBufferPointer<Int16>, reference: UnsafeBufferPointer<Int16>, output: UnsafeMutableBufferPointer<Int16>) {
         precondition(
             mic.count == frameSize && reference.count == frameSize && output.count >= frameSize,
             "CaptureChain.process takes frames of frameSize samples")
+        catchUp()
+        let bridging = adapt(mic: mic, reference: reference)
+        suppressAndPreprocess(
+            processed, reference: UnsafeBufferPointer(alignedRef), mic: UnsafeBufferPointer(alignedMic), gain: referenceLevel.gain)
+        nearEnd =
+            suppressor?.activity
+            ?? NearEndActivity(farEndActive: referenceActive, nearEndSpeech: speechProbability >= 0.5, nearToEchoDB: 0)
+        for i in 0..<frameSize { output[i] = processed[i] }
+        followEcho(bridging: bridging)
+    }
+
+    /// Instead of `process(mic:reference:output:)` between conversations, while nobody listens: the
+    /// canceller, delay estimator, drift tracker and level matcher see the frame exactly as `process` would
+    /// show it to them, so the filter stays converged on what the speaker plays; the residual echo
+    /// suppressor, the preprocessor and the near-end verdicts are left out (`nearEnd` says only whether the
+    /// far end plays). Their inputs go to `lookback` instead, and the next `process` first runs them over
+    /// it: after a stretch shorter than the lookback the suppressor goes on exactly as if it had run all
+    /// along; after a longer one it starts afresh on the lookback's frames
+    /// (`EchoControlTuning.BetweenConversations.lookbackMilliseconds`), since what it learnt before may fit
+    /// neither the room nor what plays now.
+    public func track(mic: UnsafeBufferPointer<Int16>, reference: UnsafeBufferPointer<Int16>) {
+        precondition(mic.count == frameSize && reference.count == frameSize, "CaptureChain.track takes frames of frameSize samples")
+        let bridging = adapt(mic: mic, reference: reference)
+        lookback.record(
+            mic: UnsafeBufferPointer(alignedMic), reference: UnsafeBufferPointer(alignedRef), output: UnsafeBufferPointer(processed),
+            gain: referenceLevel.gain)
+        nearEnd = NearEndActivity(farEndActive: !echoCancellerIdle)
+        followEcho(bridging: bridging)
+    }
+
+    /// The part of a frame the canceller's state depends on: the inputs aligned, the reference matched,
+    /// the slip check, the canceller (or the bridge after a gap, or nothing while the far end is silent).
+    /// Leaves the canceller's output in `processed`. Returns whether the frame was bridged.
+    private func adapt(mic: UnsafeBufferPointer<Int16>, reference: UnsafeBufferPointer<Int16>) -> Bool {
         writeInputs(mic: mic, reference: reference)
         readAligned()
 
@@ -239,17 +292,47 @@ public final class CaptureChain: @unchecked Sendable {
             echo.process(mic: UnsafeBufferPointer(alignedMic), reference: UnsafeBufferPointer(alignedRef), output: processed)
             updateLevels()
         }
+        return bridging
+    }
+
+    /// The residual echo suppressor (rescaled first if the reference gain changed since it last ran) and
+    /// the preprocessor, in place on one frame of the canceller's output.
+    private func suppressAndPreprocess(
+        _ frame: UnsafeMutableBufferPointer<Int16>, reference: UnsafeBufferPointer<Int16>, mic: UnsafeBufferPointer<Int16>,
+        gain: Int
+    ) {
         if let suppressor {
-            suppressor.process(processed, reference: UnsafeBufferPointer(alignedRef), mic: UnsafeBufferPointer(alignedMic))
+            if let held = suppressorGain, gain != held {
+                // The reference comes at a new scale from this frame on.
+                suppressor.rescaleReference(by: Float(gain) / Float(held))
+            }
+            suppressorGain = gain
+            suppressor.process(frame, reference: reference, mic: mic)
             letTalkerThrough(suppressor.activity.nearEndSpeech || suppressor.hearsTalker)
         }
-        preprocessor.process(processed)
+        preprocessor.process(frame)
         speechProbability = preprocessor.speechProbability
-        nearEnd =
-            suppressor?.activity
-            ?? NearEndActivity(farEndActive: referenceActive, nearEndSpeech: speechProbability >= 0.5, nearToEchoDB: 0)
-        for i in 0..<frameSize { output[i] = processed[i] }
+    }
 
+    /// After `track`: the suppressor and the preprocessor run over the frames it kept, oldest first (their
+    /// output dropped; only their state matters), so the frame that follows continues from them.
+    private func catchUp() {
+        guard lookback.count > 0 else { return }
+        if lookback.recorded > lookback.count, let suppressor {
+            // It missed more than it is shown again: start it afresh on what it is shown.
+            suppressor.reset()
+            suppressorGain = nil
+            suppressor.missed(frames: lookback.recorded - lookback.count)
+        }
+        lookback.visitOldestFirst { output, reference, mic, gain in
+            suppressAndPreprocess(output, reference: reference, mic: mic, gain: gain)
+        }
+        lookback.clear()
+    }
+
+    /// The part of a frame that follows the echo path once the canceller has run: the delay estimator, the
+    /// drift tracker, the FIFO's centre.
+    private func followEcho(bridging: Bool) {
         guard !echoCancellerIdle && !bridging else { return }
         if estimatorEnabled,
             let estimate = estimator.process(mic: UnsafeBufferPointer(alignedMic), reference: UnsafeBufferPointer(alignedRef))
@@ -271,16 +354,53 @@ public final class CaptureChain: @unchecked Sendable {
         mic: UnsafeBufferPointer<Int16>, reference: UnsafeBufferPointer<Int16>,
         output: UnsafeMutableBufferPointer<Int16>, uplink: UnsafeMutableBufferPointer<Int16>
     ) -> Int {
+        enterOutputSlots()
+        process(mic: mic, reference: reference, output: output)
+        let skip = leaveOutputSlots()
+        return resampleForUplink(UnsafeBufferPointer(rebasing: output[skip..<frameSize]), into: uplink)
+    }
+
+    /// Like `track(mic:reference:)`, with silence in the uplink where `process` would put the output (the
+    /// same number of samples, so the uplink keeps its timing and the runner's idle pre-roll ends now).
+    /// Returns the number of uplink samples written.
+    public func track(mic: UnsafeBufferPointer<Int16>, reference: UnsafeBufferPointer<Int16>, uplink: UnsafeMutableBufferPointer<Int16>) -> Int {
+        enterOutputSlots()
+        track(mic: mic, reference: reference)
+        let count = frameSize - leaveOutputSlots()
+        let inputRate = CaptureChainConfiguration.sampleRate, outputRate = CaptureChainConfiguration.uplinkSampleRate
+        let produced = (silencedInput + count) * outputRate / inputRate - silencedInput * outputRate / inputRate
+        silencedInput = (silencedInput + count) % inputRate
+        uplinkSilenced = true
+        for i in 0..<produced { uplink[i] = 0 }
+        return produced
+    }
+
+    /// Before a frame whose output slots follow the chain's latency (`process`, `track`): after `bypass` the
+    /// slots up to the switch were the mic's already.
+    private func enterOutputSlots() {
         if bypassed {
             bypassed = false
             staleOutputSamples = latencySamples
             micInsideChain = 0
         }
-        process(mic: mic, reference: reference, output: output)
+    }
+
+    /// After such a frame: how many of its output samples were already in the uplink (see `bypass`).
+    private func leaveOutputSlots() -> Int {
         micInsideChain = min(micInsideChain + frameSize, latencySamples)
         let skip = min(staleOutputSamples, frameSize)
         staleOutputSamples -= skip
-        return uplinkResampler.process(input: UnsafeBufferPointer(rebasing: output[skip..<frameSize]), output: uplink).produced
+        return skip
+    }
+
+    /// The uplink resampler; after silence (`track`) it starts from a clean history, as the silence left it.
+    private func resampleForUplink(_ samples: UnsafeBufferPointer<Int16>, into uplink: UnsafeMutableBufferPointer<Int16>) -> Int {
+        if uplinkSilenced {
+            uplinkSilenced = false
+            silencedInput = 0
+            uplinkResampler.reset()
+        }
+        return uplinkResampler.process(input: samples, output: uplink).produced
     }
 
     /// Instead of `process(mic:reference:output:uplink:)` while there is nothing to process (no
@@ -300,13 +420,11 @@ public final class CaptureChain: @unchecked Sendable {
         if !bypassed {
             let count = micInsideChain
             for i in 0..<count { pending[i] = micRing[(micWrite - count + i) & ringMask] }
-            produced = uplinkResampler.process(input: UnsafeBufferPointer(rebasing: pending[0..<count]), output: uplink).produced
+            produced = resampleForUplink(UnsafeBufferPointer(rebasing: pending[0..<count]), into: uplink)
         }
         bypassed = true
         return produced
-            + uplinkResampler.process(
-                input: mic, output: UnsafeMutableBufferPointer(rebasing: uplink[produced...])
-            ).produced
+            + resampleForUplink(mic, into: UnsafeMutableBufferPointer(rebasing: uplink[produced...]))
     }
 
     /// The uplink capacity `bypass` may need in one call: a frame and the most the chain can hold.
@@ -355,11 +473,9 @@ public final class CaptureChain: @unchecked Sendable {
             refEnergy += r * r
             micEnergy += m * m
         }
-        let before = referenceLevel.gain
         if referenceLevel.observe(referenceEnergy: refEnergy, referencePeak: loudest, micEnergy: micEnergy, frameSize: frameSize) {
-            // The filter was learnt at the old scale.
+            // The filter was learnt at the old scale (the suppressor follows the new one when it next runs).
             restartCanceller()
-            suppressor?.rescaleReference(by: Float(referenceLevel.gain) / Float(before))
         }
         let shift = referenceLevel.shift
         guard shift > 0 else { return }

@@ -42,6 +42,13 @@ public enum EchoControlTuning {
         static let holdMilliseconds: Float = 2000
     }
 
+    /// Between conversations, while the far end plays and nobody listens (`CaptureChain.track`).
+    enum BetweenConversations {
+        /// The suppressor and the preprocessor run over this much of what they missed when listening starts: 3 s
+        /// brings a conversation's first second over music to the always-on chain's echo reduction; 2 s did not.
+        static let lookbackMilliseconds = 3000
+    }
+
     /// The idle capture gate (`IdleCaptureGate`): while the chain is skipped the far end is silent, so the mic's
     /// level alone says whether someone talks.
     enum IdleGate {

@@ -433,6 +433,69 @@ final class ResidualEchoSuppressor {
             nearToEchoDB: 10 * log10f((speechEnergy + 1) / (predicted + 1)))
     }
 
+    /// Back to the state of a new instance (nothing learnt: couplings high, floors empty, nobody heard), in
+    /// place: realtime-safe. For a suppressor that missed more far-end sound than it will be shown again
+    /// (`CaptureChain.track`): what it last learnt may fit neither the room nor what plays now.
+    func reset() {
+        let bands = Self.bandCount, bins = fft.size / 2 + 1
+        for i in 0..<windowLength {
+            residualHistory[i] = 0
+            referenceHistory[i] = 0
+            micHistory[i] = 0
+        }
+        for i in 0..<frameSize { overlap[i] = 0 }
+        for i in 0..<Self.historyFrames * bands { referenceFrames[i] = 0 }
+        for b in 0..<bands {
+            envelope[b] = 0
+            coupling[b] = Tuning.initialCoupling
+            detectorCoupling[b] = Tuning.initialCoupling
+            micCoupling[b] = Tuning.initialCoupling
+            onsetCoupling[b] = Tuning.initialCoupling
+            silentFrames[b] = 0
+            onsetFramesLeft[b] = 0
+            micBand[b] = 0
+            previousMicBand[b] = 0
+            previousResidualBand[b] = 0
+            previousEstimateBand[b] = 0
+            estimateBand[b] = 0
+            leakLog[b] = log10f(Tuning.initialLeak)
+            musicLeakLog[b] = log10f(Tuning.maxLeak)
+            explainedBand[b] = 0
+            smoothedResidualBand[b] = 0
+            noise[b] = Tuning.initialNoise
+            gain[b] = 1
+            residualBand[b] = 0
+            referenceBand[b] = 0
+            echoBand[b] = 0
+            onsetEchoBand[b] = 0
+            detectorEchoBand[b] = 0
+        }
+        for k in 0..<bins {
+            crossXX[k] = 0
+            crossRe[k] = 0
+            crossIm[k] = 0
+        }
+        roomFloor.reset()
+        verdicts.reset()
+        talkerDetector.reset()
+        farEndOnsetLeft = 0
+        frameIndex = 0
+        farEndHold = 0
+        pauseTalkerPeak = 0
+        framesWithoutTalker = 0
+        framesSinceVerdict = Int.max / 2
+        easesForTalker = false
+        activity = NearEndActivity()
+    }
+
+    /// `frames` frames of far-end sound went by unseen (between conversations, `CaptureChain.track`): as
+    /// far as its clocks of who was heard go, nobody was, so gains recover slowly and music is not eased for
+    /// a talker as if it had heard those frames.
+    func missed(frames: Int) {
+        framesWithoutTalker = min(framesWithoutTalker + frames, quietTalkerFrames)
+        framesSinceVerdict = min(framesSinceVerdict + frames, Int.max / 2)
+    }
+
     /// From the next frame on the reference comes `factor` times louder (amplitude; the chain's
     /// `ReferenceLevelMatcher`): what is held of it, and every coupling to it, follows, so the predicted
     /// echo does not jump.

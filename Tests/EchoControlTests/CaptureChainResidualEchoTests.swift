@@ -8,7 +8,7 @@ import Testing
 /// canceller leaves a residual that only the suppressor can remove. Near end: voiced bursts (a 180 Hz
 /// pulse train through two formant resonators) from 5 to 7 s, scaled to the echo's RMS (0 dB, as in
 /// Benchmarks/aec-real).
-private func nonLinearScene(seconds: Double, nearEnd: Bool) -> (mic: [Int16], reference: [Int16], near: [Float]) {
+func nonLinearScene(seconds: Double, nearEnd: Bool) -> (mic: [Int16], reference: [Int16], near: [Float]) {
     let n = Int(seconds * 16000)
     let far = CaptureChainTestSignals.farEnd(n, seed: 7)
     let h = CaptureChainTestSignals.room(400)

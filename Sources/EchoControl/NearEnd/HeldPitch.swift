@@ -16,6 +16,13 @@ struct HeldPitch {
         self.gapFrames = max(0, gapFrames)
     }
 
+    /// Back to no pitch held.
+    mutating func reset() {
+        lag = 0
+        missed = 0
+        frames = 0
+    }
+
     /// One frame: the output's pitch period in samples where it is one the reference lacks, else nil.
     /// Returns how many frames have held it (0 for a frame without it).
     mutating func update(differingLag: Int?) -> Int {

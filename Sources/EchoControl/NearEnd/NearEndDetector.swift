@@ -21,6 +21,13 @@ struct NearEndDetector {
         self.hangoverFrames = max(0, hangoverFrames)
     }
 
+    /// Back to no evidence heard.
+    mutating func reset() {
+        run = 0
+        hangover = 0
+        speech = false
+    }
+
     /// Whether `bandsAbove` of `bandCount` bands make a frame count.
     func counts(bandsAbove: Int, bandCount: Int) -> Bool {
         Float(bandsAbove) >= bandFraction * Float(bandCount)

@@ -45,6 +45,15 @@ final class NearEndVerdicts {
         farEndRhythm = SpeechLikeFarEnd(frameMilliseconds: frameMilliseconds)
     }
 
+    /// Back to the state of a new instance: nothing heard, an empty far-end window.
+    func reset() {
+        heldPitch.reset()
+        aboveEchoFrames = 0
+        speech.reset()
+        possibleSpeech.reset()
+        farEndRhythm.reset()
+    }
+
     /// The near-end speech margin over the predicted echo (the suppressor counts its bands with it).
     var speechMargin: Float { speech.margin }
 

@@ -39,6 +39,16 @@ struct SpeechLikeFarEnd {
         powers = buffers.take(windowFrames, 0)
     }
 
+    /// Back to an empty window.
+    mutating func reset() {
+        for i in 0..<windowFrames { powers[i] = 0 }
+        count = 0
+        next = 0
+        framesSinceSteady = Int.max / 2
+        isOpen = false
+        isSteady = false
+    }
+
     /// One frame: the reference's mean-square power, and whether the far end played within an echo tail.
     mutating func update(power: Float, farEndActive: Bool) {
         guard farEndActive else {

@@ -1,0 +1,69 @@
+/// The frames the residual echo suppressor and the preprocessor have not seen while the chain only kept its
+/// canceller adapting (`CaptureChain.track`): per frame the canceller's output, the aligned reference and mic
+/// it was given, and the factor the reference was raised by. A ring of the last `capacity` frames, so the
+/// chain can run those stages over them before it produces output again.
+///
+/// Allocation-free after init; realtime-safe. One thread.
+final class SuppressorLookback {
+    let frameSize: Int
+    let capacity: Int
+    /// Owns the frames below.
+    private let buffers = BufferStore()
+    private let mic: UnsafeMutablePointer<Int16>
+    private let reference: UnsafeMutablePointer<Int16>
+    private let output: UnsafeMutablePointer<Int16>
+    private let gains: UnsafeMutablePointer<Int>
+    /// The slot the next frame goes to.
+    private var next = 0
+    /// Frames held (at most `capacity`).
+    private(set) var count = 0
+    /// Frames recorded since the last `clear`, the overwritten ones too.
+    private(set) var recorded = 0
+
+    init(frameSize: Int, capacity: Int) {
+        self.frameSize = frameSize
+        self.capacity = max(1, capacity)
+        mic = buffers.take(self.capacity * frameSize, 0)
+        reference = buffers.take(self.capacity * frameSize, 0)
+        output = buffers.take(self.capacity * frameSize, 0)
+        gains = buffers.take(self.capacity, 1)
+    }
+
+    /// One more frame; the oldest goes once `capacity` are held.
+    func record(
+        mic frameMic: UnsafeBufferPointer<Int16>, reference frameReference: UnsafeBufferPointer<Int16>,
+        output frameOutput: UnsafeBufferPointer<Int16>, gain: Int
+    ) {
+        let base = next * frameSize
+        for i in 0..<frameSize {
+            mic[base + i] = frameMic[i]
+            reference[base + i] = frameReference[i]
+            output[base + i] = frameOutput[i]
+        }
+        gains[next] = gain
+        next = (next + 1) % capacity
+        count = min(count + 1, capacity)
+        recorded += 1
+    }
+
+    /// The frames held, oldest first: the canceller's output (which `body` may change in place), the
+    /// reference and mic it was given, the reference gain.
+    func visitOldestFirst(
+        _ body: (UnsafeMutableBufferPointer<Int16>, UnsafeBufferPointer<Int16>, UnsafeBufferPointer<Int16>, Int) -> Void
+    ) {
+        var slot = (next - count + capacity) % capacity
+        for _ in 0..<count {
+            let base = slot * frameSize
+            body(
+                UnsafeMutableBufferPointer(start: output + base, count: frameSize),
+                UnsafeBufferPointer(start: reference + base, count: frameSize),
+                UnsafeBufferPointer(start: mic + base, count: frameSize), gains[slot])
+            slot = (slot + 1) % capacity
+        }
+    }
+
+    func clear() {
+        count = 0
+        recorded = 0
+    }
+}
