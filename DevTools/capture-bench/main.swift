@@ -2,9 +2,11 @@
 // 16 -> 24 kHz uplink resampler, `process(mic:reference:output:uplink:)`) over a 16 kHz mono
 // mic/reference WAV pair, writing the 24 kHz uplink as raw S16_LE. Benchmarks/capture-chain/run.sh
 // runs it under callgrind next to the C baseline (speex_chain.c), which does the same speexdsp work.
-// Usage: capture-bench MIC.wav REF.wav OUT.raw [full|plain]
+// Usage: capture-bench MIC.wav REF.wav OUT.raw [full|plain|track]
 //   full  (default): delay estimator (max_reference_lag_ms 500), drift compensation and the residual
 //                    echo suppressor on
+//   track: the defaults as between conversations while the far end plays (`CaptureChain.track`: the
+//          canceller, estimator, drift and level matcher adapt; no suppressor, preprocessor or uplink)
 //   plain: max_reference_lag_ms = 0, drift_compensation = false, residual_echo_suppressor = false,
 //          match_reference_level = false
 //          (the C baseline's work only)
@@ -36,18 +38,18 @@ func readWAV(_ path: String) -> [Int16] {
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 4 else {
-    fail("usage: capture-bench MIC.wav REF.wav OUT.raw [full|plain]")
+    fail("usage: capture-bench MIC.wav REF.wav OUT.raw [full|plain|track]")
 }
 let mode = arguments.count > 4 ? arguments[4] : "full"
 var configuration = CaptureChainConfiguration()
 switch mode {
-case "full": break
+case "full", "track": break
 case "plain":
     configuration.maxReferenceLagMs = 0
     configuration.driftCompensation = false
     configuration.residualEchoSuppressor = false
     configuration.matchReferenceLevel = false
-default: fail("mode must be full or plain")
+default: fail("mode must be full, plain or track")
 }
 let mic = readWAV(arguments[1])
 let reference = readWAV(arguments[2])
@@ -66,9 +68,12 @@ mic.withUnsafeBufferPointer { m in
     reference.withUnsafeBufferPointer { r in
         for f in 0..<frames {
             let range = f * frame..<(f + 1) * frame
-            let n = chain.process(
-                mic: UnsafeBufferPointer(rebasing: m[range]), reference: UnsafeBufferPointer(rebasing: r[range]),
-                output: output, uplink: uplink)
+            let n =
+                mode == "track"
+                ? chain.track(mic: UnsafeBufferPointer(rebasing: m[range]), reference: UnsafeBufferPointer(rebasing: r[range]), uplink: uplink)
+                : chain.process(
+                    mic: UnsafeBufferPointer(rebasing: m[range]), reference: UnsafeBufferPointer(rebasing: r[range]),
+                    output: output, uplink: uplink)
             fwrite(uplink.baseAddress, 2, n, out)
             uplinkSamples += n
         }

@@ -52,6 +52,17 @@ struct DSPCommand: ParsableCommand {
     )
     var warm = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Run the written pass as between conversations until this many seconds into MIC (the canceller adapts, "
+                + "the output is silent), then as in a conversation: what a conversation starting there meets.",
+            valueName: "SECONDS"))
+    var listenAt: Double?
+
+    func validate() throws {
+        if let listenAt, !(listenAt >= 0) { throw ValidationError("--listen-at must be 0 or more seconds") }
+    }
+
     func run() throws {
         do {
             try execute()
@@ -81,7 +92,11 @@ struct DSPCommand: ParsableCommand {
             let frames = (micWAV.samples.count + frame - 1) / frame
             var trace = [UInt8](repeating: UInt8(ascii: "0"), count: frames)
             var suppressorStates = [UInt8](repeating: UInt8(ascii: "-"), count: frames)
-            output = try Self.run(mic: micWAV.samples, reference: refWAV.samples, configuration: chainConfiguration, verbose: verbose, warm: warm) {
+            let listenFrame = listenAt.map { Int(($0 * Double(CaptureChainConfiguration.sampleRate) / Double(frame)).rounded(.up)) }
+            output = try Self.run(
+                mic: micWAV.samples, reference: refWAV.samples, configuration: chainConfiguration, verbose: verbose, warm: warm,
+                listenFrame: listenFrame
+            ) {
                 start, activity, suppression in
                 let index = (start + frame / 2) / frame
                 guard index >= 0 && index < trace.count else { return }
@@ -110,9 +125,11 @@ struct DSPCommand: ParsableCommand {
     /// and what the residual echo suppressor did.
     /// `warm`: the padded input goes through the same chain once first (its output dropped), as a chain
     /// that has been playing meets it; the flush of silence between the passes lets the canceller idle.
+    /// `listenFrame`: the written pass's frames before it only keep the canceller adapting
+    /// (`CaptureChain.track`, as between conversations) and leave the output silent.
     static func run(
         mic: [Int16], reference: [Int16], configuration: CaptureChainConfiguration, verbose: Bool = false,
-        warm: Bool = false, perFrame: ((Int, NearEndActivity, SuppressionState) -> Void)? = nil
+        warm: Bool = false, listenFrame: Int? = nil, perFrame: ((Int, NearEndActivity, SuppressionState) -> Void)? = nil
     ) throws(CaptureChainError) -> [Int16] {
         let chain = try CaptureChain(configuration: configuration)
         let frame = chain.frameSize
@@ -139,6 +156,12 @@ struct DSPCommand: ParsableCommand {
                     for f in 0..<frames {
                         let delay = chain.micDelaySamples
                         let range = f * frame..<(f + 1) * frame
+                        if let listenFrame, f < listenFrame {
+                            chain.track(mic: UnsafeBufferPointer(rebasing: m[range]), reference: UnsafeBufferPointer(rebasing: r[range]))
+                            delays.removeFirst()
+                            delays.append(delay)
+                            continue
+                        }
                         chain.process(mic: UnsafeBufferPointer(rebasing: m[range]), reference: UnsafeBufferPointer(rebasing: r[range]), output: o)
                         // The preprocessor (and the suppressor) delay by a frame each: this output is an earlier frame's aligned mic.
                         delays.removeFirst()

@@ -44,6 +44,31 @@ import Testing
         #expect(firstSecondDB[1] > firstSecondDB[0] + 10, "echo removed in the first second, cold and warm: \(firstSecondDB) dB")
     }
 
+    /// `--listen-at`: the written pass runs as between conversations (the canceller adapts, nothing is output)
+    /// until then, and as in a conversation after: silent before, the echo removed from the first frame after
+    /// as well as by the chain that processed every frame (its canceller the same), and the same length.
+    @Test func listenAtMeetsTheConversationAsTheAlwaysOnChainDoes() async throws {
+        let binary = try #require(ChildProcess.builtExecutable("jarvis-voice"), "jarvis-voice is not built next to the tests")
+        let directory = TemporaryDirectory()
+        let (mic, reference) = Self.scene()
+        let (micPath, referencePath) = directory.writeDSPInputs(mic: mic, reference: reference)
+        var outputs: [[Int16]] = []
+        for listen in [nil, "2.5"] {
+            let out = directory.file(listen == nil ? "always.wav" : "listen.wav")
+            let result = try await ChildProcess.run(
+                [binary, "dsp", "--mic", micPath, "--reference", referencePath, "--out", out] + (listen.map { ["--listen-at", $0] } ?? []))
+            #expect(result.status == 0, "\(result.stderr)")
+            outputs.append(try WAVFile(bytes: TestFiles.read(out)).samples)
+        }
+        #expect(outputs[1].count == mic.count)
+        // Up to the chain's latency (648 samples) before 2.5 s nothing was output.
+        #expect(outputs[1][0..<(40_000 - 648)].allSatisfy { $0 == 0 })
+        let after = 40_000..<56_000
+        let always = 10 * log10(Self.energy(mic[after]) / Self.energy(outputs[0][after]))
+        let listening = 10 * log10(Self.energy(mic[after]) / Self.energy(outputs[1][after]))
+        #expect(listening > always - 1, "echo removed in the first second of listening: \(listening) dB, always on \(always) dB")
+    }
+
     /// `--suppressor-trace`: one character per frame of what the residual echo suppressor did. A far end with
     /// speech's gaps (noise in 200 ms bursts, 100 ms apart) is `S`/`s`; the same noise played on without them is
     /// `M` once the 2 s rhythm window holds no gap (`m` only where the suppression eased for a talker, and
