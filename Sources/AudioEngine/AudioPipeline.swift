@@ -24,7 +24,8 @@ public final class AudioPipeline: Service, Sendable {
     /// arms it (`isArmed`).
     public let nearEndPauseReflex: NearEndPauseReflex
     /// A conversation captures the uplink (the chain must run); false lets the capture thread skip the
-    /// chain while the reference is silent (the idle pre-roll is then the resampled mic). Any thread.
+    /// chain while the reference is silent (the idle pre-roll is then the resampled mic), and run only the
+    /// echo canceller's adaptation while it plays (the uplink then carries silence). Any thread.
     public var uplinkActive: Bool {
         get { processor.uplinkActive.load(ordering: .relaxed) }
         set {
@@ -39,11 +40,19 @@ public final class AudioPipeline: Service, Sendable {
         get { conversation.load(ordering: .relaxed) }
         set {
             conversation.store(newValue, ordering: .relaxed)
+            processor.conversationActive.store(newValue, ordering: .relaxed)
             playbackLoop.isRelaxed = !newValue
             captureLoop.isRelaxed = !newValue && !uplinkActive
         }
     }
     private let conversation = Atomic<Bool>(false)
+
+    /// The talk button went down: a hold may follow, whose pre-roll starts now, so while no conversation
+    /// runs the capture chain runs in full for `pressWakeMilliseconds` (over radio it otherwise only keeps
+    /// the canceller adapting). Any thread; does not block.
+    public func talkButtonPressed() {
+        processor.talkButtonPresses.add(1, ordering: .relaxed)
+    }
     private let processor: CaptureChainDriver
     private let logger: Logger
     private let serviceTick = Atomic<Int64>(0)
@@ -65,7 +74,8 @@ public final class AudioPipeline: Service, Sendable {
         let maxCapturePeriod = configuration.captureRate * configuration.periodMilliseconds / 1000 * 4
         do {
             processor = try CaptureChainDriver(
-                chain: chain, uplink: uplink, captureRate: configuration.captureRate, maxPeriodFrames: maxCapturePeriod)
+                chain: chain, uplink: uplink, captureRate: configuration.captureRate, maxPeriodFrames: maxCapturePeriod,
+                pressWakeMilliseconds: configuration.pressWakeMilliseconds)
         } catch { throw .resampler(error) }
 
         let tap: ReferenceTap?

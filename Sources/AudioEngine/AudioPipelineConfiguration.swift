@@ -30,6 +30,10 @@ public struct AudioPipelineConfiguration: Sendable {
     public var relaxedPlaybackMilliseconds: ClosedRange<Int>?
     /// Between conversations: the mic is read when this many ms are captured. nil: every period.
     public var relaxedCaptureBatchMilliseconds: Int?
+    /// Between conversations, after the talk button goes down (`AudioPipeline.talkButtonPressed`): the
+    /// capture chain runs in full this long, so a hold's pre-roll, which starts at the press, is processed
+    /// as in a conversation (over radio the chain otherwise only keeps the canceller adapting).
+    public var pressWakeMilliseconds: Int
 
     public init(
         captureDevice: PCMDevice = PCMDevice(name: "default"), captureRate: Int = 16_000, captureChannels: Int = 1,
@@ -39,7 +43,7 @@ public struct AudioPipelineConfiguration: Sendable {
         periodMilliseconds: Int = 10, bufferPeriods: Int = 4, fifoPriority: Int32? = 70,
         chain: CaptureChainConfiguration = CaptureChainConfiguration(), uplinkMilliseconds: Int = 10_000,
         backoff: Backoff = .deviceReopen, relaxedPlaybackMilliseconds: ClosedRange<Int>? = 40...100,
-        relaxedCaptureBatchMilliseconds: Int? = 100
+        relaxedCaptureBatchMilliseconds: Int? = 100, pressWakeMilliseconds: Int = 1_500
     ) {
         self.captureDevice = captureDevice
         self.captureRate = captureRate
@@ -56,6 +60,7 @@ public struct AudioPipelineConfiguration: Sendable {
         self.backoff = backoff
         self.relaxedPlaybackMilliseconds = relaxedPlaybackMilliseconds
         self.relaxedCaptureBatchMilliseconds = relaxedCaptureBatchMilliseconds
+        self.pressWakeMilliseconds = pressWakeMilliseconds
     }
 
     /// The relaxed playback queue in periods.

@@ -6,13 +6,16 @@ import Synchronization
 /// The per-period work of `rt:capture`: brings mic and reference to the processing rate, cuts them
 /// into the chain's frames, runs the capture chain, and pushes the 24 kHz result into the uplink ring.
 ///
-/// Work only when there is work: while no conversation captures (`uplinkActive` false) and the
-/// reference has been silent for the echo tail, the chain is not run at all (its canceller keeps its
-/// converged filter for when sound resumes); the mic goes through the chain's 16 → 24 kHz resampler
-/// alone into the uplink ring (`CaptureChain.bypass`), so the idle pre-roll stays filled and the uplink
-/// is one stream across the switch (`IdleCaptureGate` decides). `stats` publishes the
-/// near-end speech verdict for the barge-in decision: the chain's detector (`CaptureChain.nearEnd`) while
-/// the chain runs, the gate's mic-level rule while it is skipped (the far end is silent then).
+/// Work only when there is work (`CaptureSchedule` decides per frame): while no conversation captures
+/// (`uplinkActive` false) and the reference has been silent for the echo tail, the chain is not run at all
+/// (its canceller keeps its converged filter for when sound resumes); the mic goes through the chain's
+/// 16 → 24 kHz resampler alone into the uplink ring (`CaptureChain.bypass`), so the idle pre-roll stays
+/// filled and the uplink is one stream across the switch (`IdleCaptureGate` decides). While the far end
+/// plays and no conversation runs (radio), only the canceller keeps adapting (`CaptureChain.track`) and the
+/// uplink carries silence; a press of the talk button (`talkButtonPresses`) or a conversation brings the
+/// whole chain back in the same frame. `stats` publishes the near-end speech verdict for the barge-in
+/// decision: the chain's detector (`CaptureChain.nearEnd`) while the chain runs, the gate's mic-level rule
+/// while it is skipped (the far end is silent then), none while it only tracks (nobody listens).
 ///
 /// All buffers are allocated in `init`; `process` never allocates, locks or logs. Statistics for the
 /// journal are published through atomics, in tenths, once per frame.
@@ -37,14 +40,23 @@ final class CaptureChainDriver: @unchecked Sendable {
     private var lastReferenceEpoch: Int?
     private var realignmentPending = false
     private var gate: IdleCaptureGate
+    private var schedule: CaptureSchedule
     /// A conversation captures the uplink: the chain must run (set from any thread).
     let uplinkActive = Atomic<Bool>(false)
+    /// A conversation runs (the engine is not idle), with or without the mic: the chain runs while the far
+    /// end plays (set from any thread).
+    let conversationActive = Atomic<Bool>(false)
+    /// Times the talk button went down (any thread adds one): the chain runs in full for `wakeFrames` after.
+    let talkButtonPresses = Atomic<Int>(0)
 
     let stats: CaptureStatistics
 
     /// `captureRate`: the device's rate; `maxPeriodFrames` sizes the scratch buffers (a longer period,
-    /// which a device may grant, is processed in pieces of that size).
-    init(chain: CaptureChain, uplink: SPSCRing<Int16>, captureRate: Int, maxPeriodFrames: Int) throws(SpeexDSPError) {
+    /// which a device may grant, is processed in pieces of that size). `pressWakeMilliseconds`: how long the
+    /// whole chain runs after a press of the talk button while no conversation does.
+    init(
+        chain: CaptureChain, uplink: SPSCRing<Int16>, captureRate: Int, maxPeriodFrames: Int, pressWakeMilliseconds: Int = 1_500
+    ) throws(SpeexDSPError) {
         self.maxPeriodFrames = max(1, maxPeriodFrames)
         self.chain = chain
         self.uplink = uplink
@@ -71,6 +83,7 @@ final class CaptureChainDriver: @unchecked Sendable {
         convertedReference = buffer(converted)
         silence = buffer(max(converted, maxPeriodFrames))
         gate = IdleCaptureGate(frameMilliseconds: chain.configuration.frameMs)
+        schedule = CaptureSchedule(wakeFrames: (pressWakeMilliseconds + chain.configuration.frameMs - 1) / chain.configuration.frameMs)
         stats = CaptureStatistics(frameMilliseconds: chain.configuration.frameMs)
     }
 
@@ -138,31 +151,39 @@ final class CaptureChainDriver: @unchecked Sendable {
     private func runFrame() {
         let mic = UnsafeBufferPointer(micFrame), reference = UnsafeBufferPointer(referenceFrame)
         gate.observe(reference: reference, gain: chain.referenceGain, mayBeRaised: chain.referenceMayBeRaised)
-        let bypass = !uplinkActive.load(ordering: .relaxed) && !gate.farEndActive
+        let work = schedule.work(
+            listening: uplinkActive.load(ordering: .relaxed), conversation: conversationActive.load(ordering: .relaxed),
+            farEndActive: gate.farEndActive, presses: talkButtonPresses.load(ordering: .relaxed))
         if interruptionPending {
             interruptionPending = false
-            if !bypass { chain.captureInterrupted() }
+            if work != .bypass { chain.captureInterrupted() }
         }
         if realignmentPending {
             realignmentPending = false
             chain.referenceRealigned()
         }
         let produced: Int
-        let speech: Bool
-        let possible: Bool
-        if bypass {
+        var speech = false, possible = false, farEnd = false
+        switch work {
+        case .bypass:
             produced = chain.bypass(mic: mic, uplink: uplinkFrame)
             speech = gate.speech(inMic: mic)
             possible = speech
-        } else {
+        case .track:
+            produced = chain.track(mic: mic, reference: reference, uplink: uplinkFrame)
+            farEnd = chain.nearEnd.farEndActive
+            stats.publish(chain)
+        case .process:
             produced = chain.process(mic: mic, reference: reference, output: output, uplink: uplinkFrame)
             speech = chain.nearEnd.nearEndSpeech
             possible = chain.nearEnd.possibleNearEndSpeech
+            farEnd = chain.nearEnd.farEndActive
             stats.publish(chain)
         }
         let written = uplink.write(UnsafeBufferPointer(rebasing: uplinkFrame[0..<produced]))
         if written < produced { stats.uplinkOverflows.add(produced - written, ordering: .relaxed) }
         stats.publishFrame(
-            nearEndSpeech: speech, possibleNearEndSpeech: possible, farEndActive: bypass ? false : chain.nearEnd.farEndActive, bypassed: bypass)
+            nearEndSpeech: speech, possibleNearEndSpeech: possible, farEndActive: farEnd, bypassed: work == .bypass,
+            tracked: work == .track)
     }
 }

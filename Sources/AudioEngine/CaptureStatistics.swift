@@ -18,6 +18,7 @@ public final class CaptureStatistics: Sendable {
     let farEndFlag = Atomic<Bool>(false)
     let lastNearEnd = Atomic<Int>(-1)
     let bypassed = Atomic<Int>(0)
+    let tracked = Atomic<Int>(0)
     /// Milliseconds of audio per chain frame.
     let frameMilliseconds: Int
 
@@ -35,15 +36,19 @@ public final class CaptureStatistics: Sendable {
         referenceGainFactor.store(chain.referenceGain, ordering: .relaxed)
     }
 
-    /// One more frame of captured audio (processed or bypassed) with the near-end detector's verdicts
+    /// One more frame of captured audio (processed, tracked or bypassed) with the near-end detector's verdicts
     /// (`possibleNearEndSpeech` nil: the same as `nearEndSpeech`).
-    func publishFrame(nearEndSpeech: Bool, possibleNearEndSpeech: Bool? = nil, farEndActive: Bool, bypassed wasBypassed: Bool) {
+    func publishFrame(
+        nearEndSpeech: Bool, possibleNearEndSpeech: Bool? = nil, farEndActive: Bool, bypassed wasBypassed: Bool,
+        tracked wasTracked: Bool = false
+    ) {
         let frame = frames.add(1, ordering: .relaxed).newValue
         if nearEndSpeech { lastNearEnd.store(frame, ordering: .relaxed) }
         nearEndFlag.store(nearEndSpeech, ordering: .relaxed)
         possibleNearEndFlag.store(possibleNearEndSpeech ?? nearEndSpeech, ordering: .relaxed)
         farEndFlag.store(farEndActive, ordering: .relaxed)
         if wasBypassed { bypassed.add(1, ordering: .relaxed) }
+        if wasTracked { tracked.add(1, ordering: .relaxed) }
     }
 
     /// Estimated extra lag of the reference behind the echo, in milliseconds.
@@ -74,6 +79,8 @@ public final class CaptureStatistics: Sendable {
     public var lastNearEndSpeechFrame: Int { lastNearEnd.load(ordering: .relaxed) }
     /// Frames that skipped the chain (idle: no conversation and a silent reference).
     public var bypassedFrames: Int { bypassed.load(ordering: .relaxed) }
+    /// Frames that only kept the echo canceller adapting (no conversation, the far end playing).
+    public var trackedFrames: Int { tracked.load(ordering: .relaxed) }
 
     /// Near-end speech was detected in the last `milliseconds` of captured audio.
     public func nearEndSpeech(withinMilliseconds milliseconds: Int) -> Bool {

@@ -23,14 +23,16 @@ public final class ButtonGestureSource: Sendable {
         let input: GPIOInputLine?
         let state: Mutex<State>
         let continuation: AsyncThrowingStream<ButtonGesture, any Error>.Continuation
+        let onPress: @Sendable () -> Void
 
         init(
             input: GPIOInputLine?, recognizer: GestureRecognizer,
-            continuation: AsyncThrowingStream<ButtonGesture, any Error>.Continuation
+            continuation: AsyncThrowingStream<ButtonGesture, any Error>.Continuation, onPress: @escaping @Sendable () -> Void
         ) {
             self.input = input
             self.state = Mutex(State(recognizer: recognizer))
             self.continuation = continuation
+            self.onPress = onPress
         }
 
         func step(_ wake: GPIOEventThread.Wake) -> GPIOEventThread.Next {
@@ -40,7 +42,9 @@ public final class ButtonGestureSource: Sendable {
                 do { edges = try input.readEdges() } catch { failure = error }
             }
             let now = MonotonicInstant.now
-            let (gestures, deadline) = state.withLock { s in
+            let (gestures, deadline, pressed) = state.withLock { s in
+                // Any edge down, bounce or not, before it is debounced: a hold's pre-roll starts there.
+                let pressed = edges.contains { $0.rising } || s.injected.contains { $0.pressed }
                 var out: [ButtonGesture] = []
                 for edge in edges {
                     out += s.recognizer.edge(pressed: edge.rising, at: Self.plausible(edge.timestamp, now: now))
@@ -48,8 +52,9 @@ public final class ButtonGestureSource: Sendable {
                 for i in s.injected { out += s.recognizer.edge(pressed: i.pressed, at: i.at) }
                 s.injected.removeAll()
                 out += s.recognizer.advance(to: now)
-                return (out, s.recognizer.nextDeadline)
+                return (out, s.recognizer.nextDeadline, pressed)
             }
+            if pressed { onPress() }
             for g in gestures { continuation.yield(g) }
             if let failure {
                 continuation.finish(throwing: failure)
@@ -66,13 +71,16 @@ public final class ButtonGestureSource: Sendable {
         }
     }
 
-    /// Starts the thread. `input` nil: no GPIO, gestures come only from `inject(pressed:)`.
+    /// Starts the thread. `input` nil: no GPIO, gestures come only from `inject(pressed:)`. `onPress` is
+    /// called on the thread as soon as the button goes down (undebounced, before any gesture is known: the
+    /// audio side gets ready for a hold's pre-roll); it must not block.
     public init(
         input: GPIOInputLine?, settings: GestureRecognizer.Settings = .init(),
-        threadName: String = "gpio:button"
+        threadName: String = "gpio:button", onPress: @escaping @Sendable () -> Void = {}
     ) throws(GPIOError) {
         let (stream, continuation) = AsyncThrowingStream<ButtonGesture, any Error>.makeStream()
-        let core = Core(input: input, recognizer: GestureRecognizer(settings: settings), continuation: continuation)
+        let core = Core(
+            input: input, recognizer: GestureRecognizer(settings: settings), continuation: continuation, onPress: onPress)
         self.gestures = stream
         self.input = input
         self.core = core
@@ -89,9 +97,9 @@ public final class ButtonGestureSource: Sendable {
     /// Opens the button's line and starts the thread.
     public convenience init(
         line: ButtonLineSettings, gestures: GestureRecognizer.Settings = .init(),
-        consumer: String = "jarvis-voice"
+        consumer: String = "jarvis-voice", onPress: @escaping @Sendable () -> Void = {}
     ) throws(GPIOError) {
-        try self.init(input: GPIOInputLine(line, consumer: consumer), settings: gestures)
+        try self.init(input: GPIOInputLine(line, consumer: consumer), settings: gestures, onPress: onPress)
     }
 
     /// A press or release from outside the GPIO line (control socket), dated now. Debounced like

@@ -38,11 +38,22 @@ struct AudioCheckCommand: ParsableCommand {
     @Flag(
         help: ArgumentHelp(
             "Run the loops as `run` does between conversations (mic read in batches, deeper playback queue; "
-                + "the capture chain only while sound plays) instead of on the conversation path."))
+                + "while sound plays the capture chain only keeps its echo canceller adapting and the uplink is "
+                + "silent) instead of on the conversation path."))
     var betweenConversations = false
+
+    @Option(
+        help: ArgumentHelp(
+            "With --between-conversations: take the conversation path from this many seconds of audio on, as a "
+                + "tap does.", valueName: "SECONDS"))
+    var listenAfter: Int?
 
     func validate() throws {
         guard (1...600).contains(seconds) else { throw ValidationError("--seconds must be in 1...600") }
+        if let listenAfter {
+            guard betweenConversations else { throw ValidationError("--listen-after needs --between-conversations") }
+            guard (0..<seconds).contains(listenAfter) else { throw ValidationError("--listen-after must be under --seconds") }
+        }
     }
 
     func run() throws {
@@ -56,7 +67,7 @@ struct AudioCheckCommand: ParsableCommand {
         do {
             let report = try AudioCheck(
                 configuration: AudioPipelineConfiguration(config), play: play, seconds: seconds,
-                conversation: !betweenConversations
+                conversation: !betweenConversations, listenAfter: listenAfter
             ).run { line in print(line) }
             try DSPCommand.write(WAVFile(format: .realtime, samples: report.uplink).bytes, to: out)
             for line in report.summary(out: out) { print(line) }
@@ -75,6 +86,8 @@ struct AudioCheck {
     /// The conversation path (the chain runs from the first frame, 10 ms wakeups); false: the loops as
     /// between conversations.
     var conversation = true
+    /// Between conversations: the conversation path from this many seconds of captured audio on (a tap).
+    var listenAfter: Int?
 
     struct Report {
         var uplink: [Int16] = []
@@ -160,7 +173,12 @@ struct AudioCheck {
 
         var captureOpened = false, playbackOpened = false
         let deadline = monotonicNanoseconds() + Int64(seconds + 3) * 1_000_000_000
+        let listenFrames = listenAfter.map { configuration.captureRate * $0 }
         while collected < uplinkTarget || pipeline.captureLoop.status.frames < captureTarget {
+            if let listenFrames, !pipeline.uplinkActive, pipeline.captureLoop.status.frames >= listenFrames {
+                pipeline.uplinkActive = true
+                pipeline.conversationActive = true
+            }
             source.feed()
             let n = scratch.withUnsafeMutableBufferPointer { pipeline.uplink.read(into: $0) }
             let take = min(n, uplinkTarget - collected)

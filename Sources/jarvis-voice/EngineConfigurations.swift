@@ -23,7 +23,9 @@ extension AudioPipelineConfiguration {
             playbackFormat: AudioFormat(sampleRate: audio.playbackRate, channels: audio.playbackChannels),
             periodMilliseconds: audio.periodMs, bufferPeriods: audio.bufferPeriods,
             fifoPriority: audio.realtimePriority > 0 ? Int32(audio.realtimePriority) : nil,
-            chain: config.dsp)
+            chain: config.dsp,
+            // A hold is recognised `hold_ms` after the press; its pre-roll reaches back to the press.
+            pressWakeMilliseconds: config.button.holdMs + 1_000)
     }
 }
 

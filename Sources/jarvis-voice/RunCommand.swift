@@ -118,7 +118,7 @@ struct RunCommand: AsyncParsableCommand {
                 service: MediaEventForwarder(events: mediaEvents, runner: runner, settings: mediaSettings),
                 serviceName: "media-events")
         ]
-        if let button = openButton(config.button, logger: logger) {
+        if let button = openButton(config.button, logger: logger, onPress: { pipeline.talkButtonPressed() }) {
             services.append(
                 .init(
                     service: ButtonService(
@@ -227,13 +227,17 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     /// The button, or nil (disabled, or the GPIO line cannot be opened: the control socket still works).
-    private func openButton(_ config: ButtonConfig, logger: Logger) -> ButtonGestureSource? {
+    /// `onPress`: the button went down (on its thread; must not block).
+    private func openButton(
+        _ config: ButtonConfig, logger: Logger, onPress: @escaping @Sendable () -> Void
+    ) -> ButtonGestureSource? {
         guard config.enabled else {
             logger.info("button disabled ([button] enabled = false): control socket only")
             return nil
         }
         do {
-            return try ButtonGestureSource(line: ButtonLineSettings(config), gestures: GestureRecognizer.Settings(config))
+            return try ButtonGestureSource(
+                line: ButtonLineSettings(config), gestures: GestureRecognizer.Settings(config), onPress: onPress)
         } catch {
             logger.error("button unavailable, continuing with the control socket only: \(error.plainDescription)")
             logger.debug("\(error)")

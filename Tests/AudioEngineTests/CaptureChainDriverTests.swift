@@ -1,6 +1,7 @@
 import ALSATestbed
 import AudioCore
 import EchoControl
+import Glibc
 import TestSupport
 import Testing
 
@@ -109,6 +110,75 @@ import Testing
         }
         // 0.5 s of 16 ms frames.
         #expect(skippedInHissLastHalf == 31, "\(skippedInHissLastHalf) of the hiss's last 31 frames skipped the chain")
+    }
+}
+
+/// Radio between conversations: the chain only keeps its canceller adapting, and the uplink carries silence
+/// (nobody listens), as many samples as the whole chain would write; listening (a tap, a press of the talk
+/// button) brings the whole chain back within the period, driven period by period without devices or clocks.
+@Suite struct CaptureChainDriverRadioTests {
+    /// 6 s of music-like noise played (its echo 20 ms later, 6 dB down; a voice at the mic from 4 to 5.5 s)
+    /// through the driver in 10 ms periods;
+    /// `listening(period)` and `pressed(period)` say whether a conversation captures and whether the talk button
+    /// has gone down by then. Returns the uplink and the frames tracked at each period.
+    private func radio(listening: (Int) -> Bool, pressed: (Int) -> Bool = { _ in false }) throws -> (uplink: [Int16], tracked: [Int]) {
+        let seconds = 6
+        var noise = CaptureChainTestSignals.White(seed: 17)
+        let reference = (0..<16_000 * seconds).map { _ in noise.sample(rms: 3_000) }
+        var delay = CaptureChainTestSignals.DelayLine(lag: 320)
+        var glottis: Float = 0
+        let mic = reference.indices.map { i in
+            glottis = 0.7 * glottis + (i % 89 == 0 ? 20_000 : 0)
+            let voice = (64_000..<88_000).contains(i) ? glottis : 0
+            return CaptureChainTestSignals.clip(Float(delay.push(Int16(reference[i] / 2))) + voice)
+        }
+        let driver = try CaptureChainDriver(
+            chain: try CaptureChain(), uplink: SPSCRing<Int16>(capacity: 1 << 18, zero: 0), captureRate: 16_000, maxPeriodFrames: 160,
+            pressWakeMilliseconds: 1_000)
+        var uplink: [Int16] = []
+        var tracked: [Int] = []
+        var scratch = [Int16](repeating: 0, count: 4_800)
+        for p in 0..<reference.count / 160 {
+            driver.uplinkActive.store(listening(p), ordering: .relaxed)
+            if pressed(p) && driver.talkButtonPresses.load(ordering: .relaxed) == 0 { driver.talkButtonPresses.add(1, ordering: .relaxed) }
+            mic[(p * 160)..<((p + 1) * 160)].withUnsafeBufferPointer { m in
+                reference[(p * 160)..<((p + 1) * 160)].withUnsafeBufferPointer { driver.process(mic: m, reference: $0, streamRun: 0) }
+            }
+            let n = scratch.withUnsafeMutableBufferPointer { driver.uplink.read(into: $0) }
+            uplink += scratch[0..<n]
+            tracked.append(driver.stats.trackedFrames)
+        }
+        return (uplink, tracked)
+    }
+
+    /// Tracked until the tap at 3 s, then processed from the tap's period on: the uplink is silent up to
+    /// the chain's latency after the tap, carries the processed mic from there, and has the length it has
+    /// when the chain runs throughout.
+    @Test func aTapOverRadioBringsTheWholeChainBackInItsPeriod() throws {
+        let always = try radio(listening: { _ in true })
+        let tapped = try radio(listening: { $0 >= 300 })
+        #expect(always.tracked.last == 0)
+        // 3 s of 16 ms frames (the frame the tap lands in is the chain's).
+        #expect(tapped.tracked[299] == 187 && tapped.tracked.last == 187, "tracked \(tapped.tracked[299]), \(tapped.tracked.last ?? -1)")
+        #expect(tapped.uplink.count == always.uplink.count)
+        // Silent up to the last tracked frame's uplink (187 frames of 384 samples at 24 kHz).
+        #expect(tapped.uplink[0..<(187 * 384)].allSatisfy { $0 == 0 })
+        // The voice after the tap reaches the uplink as it does from a chain that ran throughout.
+        let voice = (400 * 240)..<(550 * 240)
+        let level = { (x: ArraySlice<Int16>) in 10 * log10(CaptureChainTestSignals.energy(x) / Double(x.count) + 1) }
+        #expect(level(always.uplink[voice]) > 40, "the voice must reach the uplink: \(level(always.uplink[voice])) dB")
+        #expect(
+            abs(level(tapped.uplink[voice]) - level(always.uplink[voice])) < 1, "\(level(tapped.uplink[voice])) vs \(level(always.uplink[voice])) dB")
+    }
+
+    /// The talk button goes down at 2 s and no conversation follows: the whole chain runs for the wake
+    /// (1 s), then only tracks again.
+    @Test func aPressWakesTheWholeChainForAWhile() throws {
+        let result = try radio(listening: { _ in false }, pressed: { $0 >= 200 })
+        let tracked = result.tracked
+        #expect(tracked[200] - tracked[199] <= 1, "the press's period still tracked")
+        #expect(tracked[290] == tracked[201], "tracked during the wake: \(tracked[201]) → \(tracked[290])")
+        #expect(tracked[599] > tracked[310] + 100, "tracking again after the wake")
     }
 }
 

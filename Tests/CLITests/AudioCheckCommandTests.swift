@@ -140,16 +140,19 @@ import Testing
     }
 
     /// The real pipeline's rt:capture and rt:playback, after the device open (warm-up) and before
-    /// the close (window), make no allocator, lock or stdout/stderr call: on the conversation path and
-    /// between conversations (batched periods, the deeper playback queue, the idle chain bypass).
-    @Test(arguments: [false, true])
-    func realtimeThreadsDoNotAllocateLockOrLog(betweenConversations: Bool) async throws {
+    /// the close (window), make no allocator, lock or stdout/stderr call: on the conversation path,
+    /// between conversations (batched periods, the deeper playback queue, the idle chain bypass, the chain
+    /// only tracking while the earcons play), and across a tap over them (the suppressor's catch-up).
+    @Test(arguments: [
+        ["--seconds", "3"], ["--seconds", "3", "--between-conversations"], ["--seconds", "3", "--between-conversations", "--listen-after", "2"]
+    ])
+    func realtimeThreadsDoNotAllocateLockOrLog(mode: [String]) async throws {
         let env = try writeDevices()
         let config = try writeConfig()
         let library = try await RTCheckLibrary.build(in: dir)
         let report = dir.file("rtcheck.txt")
         let result = try await run(
-            ["--config", config, "--out", dir.file("rt.wav"), "--seconds", "3"] + (betweenConversations ? ["--between-conversations"] : []),
+            ["--config", config, "--out", dir.file("rt.wav")] + mode,
             environment: [
                 env, "LIBASOUND_THREAD_SAFE=0", "LD_PRELOAD=\(library)", "RTCHECK_REPORT=\(report)",
                 "RTCHECK_WARMUP_MS=700", "RTCHECK_WINDOW_MS=1800"

@@ -55,6 +55,24 @@ private func collect(
         source.stop()
     }
 
+    /// The audio side hears of the press as the button goes down, before any gesture is known (a hold, whose
+    /// pre-roll starts there, is recognised only at the hold threshold), and once per press, not per release.
+    @Test func theButtonGoingDownIsToldAtOnce() async throws {
+        let (presses, pressed) = AsyncStream<Void>.makeStream()
+        let source = try ButtonGestureSource(input: nil, settings: GestureRecognizer.Settings(hold: .seconds(30), longHold: .seconds(60))) {
+            pressed.yield()
+        }
+        source.inject(pressed: true)
+        var told = presses.makeAsyncIterator()
+        #expect(await told.next() != nil)
+        source.inject(pressed: false)
+        source.stop()
+        pressed.finish()
+        var more = 0
+        while await told.next() != nil { more += 1 }
+        #expect(more == 0, "told \(more) more times")
+    }
+
     @Test func injectedShortPressIsATap() async throws {
         // The press is timed on this thread, not with Task.sleep: in a full parallel run the
         // cooperative pool is busy for seconds (a 15 ms Task.sleep was seen lasting 3 s), and a press
