@@ -2,11 +2,11 @@
 """The media path's cost against MPD, side by side in one run (docs/benchmarks.md).
 
 Both players run AT THE SAME TIME for the whole measurement, so a busy shared machine loads both
-alike: the same live MP3 stream (stream_server.py on 127.0.0.1), the same output format (48 kHz
-stereo S16) into the same kind of device (the package's paced ALSA plugin, jvpaced, one PCM each,
-defined in one asoundrc). Whole-process CPU is utime+stime from /proc/PID/stat over each round;
-the service's `rt:capture` thread (the capture chain: mic read, echo canceller, resampler, uplink ring)
-is read from /proc/PID/task/TID/stat and reported separately. Also: RSS/PSS, bytes each device was fed
+alike: the same live stream (stream_server.py on 127.0.0.1; MP3, AAC and Ogg Vorbis, one after the
+other), the same output format (48 kHz stereo S16) into the same kind of device (the package's paced
+ALSA plugin, jvpaced, one PCM each, defined in one asoundrc). Whole-process CPU is utime+stime from
+/proc/PID/stat over each round; each of the service's threads is read from /proc/PID/task/TID/stat, and
+`rt:capture` (the capture chain: mic read, echo canceller, resampler, uplink ring) is reported separately. Also: RSS/PSS, bytes each device was fed
 (proof both play in real time), start-up to READY=1 over $NOTIFY_SOCKET, the binary's size.
 Standard library only.
 """
@@ -100,7 +100,9 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--service", required=True, help="the jarvis-voice binary")
     parser.add_argument("--plugin", required=True, help="libasound_module_pcm_jvpaced.so")
-    parser.add_argument("--mp3", required=True, help="the stream's audio (looped)")
+    parser.add_argument("--stream", action="append", required=True, metavar="LABEL=FILE",
+                        help="a stream's label and audio (looped); repeat for each stream, in order")
+    parser.add_argument("--stream-seconds", type=float, required=True, help="the length of each stream file")
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--seconds", type=float, default=20, help="length of one round")
     parser.add_argument("--warmup", type=float, default=10)
@@ -136,10 +138,12 @@ def main():
         env = dict(os.environ, ALSA_CONFIG_PATH=f"/usr/share/alsa/alsa.conf:{asound}",
                    OPENAI_API_KEY="", CREDENTIALS_DIRECTORY="", NOTIFY_SOCKET="", WATCHDOG_USEC="")
 
+        streams = [entry.split("=", 1) for entry in args.stream]
         stream_port = free_port()
-        spawn([sys.executable, os.path.join(os.path.dirname(__file__), "stream_server.py"), args.mp3, str(stream_port)])
+        spawn([sys.executable, os.path.join(os.path.dirname(__file__), "stream_server.py"), str(stream_port),
+               str(args.stream_seconds), *(path for _, path in streams)])
         wait_port(stream_port)
-        url = f"http://127.0.0.1:{stream_port}/radio.mp3"
+        urls = [f"http://127.0.0.1:{stream_port}/{os.path.basename(path)}" for _, path in streams]
 
         # MPD: no database, no state file; ALSA output into its paced PCM at 48 kHz stereo S16
         # (MPD resamples 44.1 -> 48 kHz itself, with its default resampler), software volume.
@@ -154,8 +158,6 @@ def main():
         mpd = spawn(["mpd", "--no-daemon", mpd_conf], env=env)
         wait_port(mpd_port)
         client = MPD(mpd_port)
-        client.command(f"add {url}")
-        client.command("play")
 
         # The service: paced mic (silence) and speaker; Realtime/Jarvis never contacted (no conversation).
         for name, value in (("openai.key", "sk-unused"), ("jarvis.token", "unused")):
@@ -185,32 +187,27 @@ def main():
             if time.monotonic() > deadline or service.poll() is not None:
                 raise SystemExit("the service did not answer `status`; log: " + open(os.path.join(work, "service.log")).read())
             time.sleep(0.2)
-        played = ctl("play", url)
-        if played.returncode != 0:
-            raise SystemExit(f"ctl play: {played.stdout}{played.stderr}")
-
-        time.sleep(args.warmup)
-        if client.command("status").get("state") != "play":
-            raise SystemExit(f"MPD is not playing: {client.command('status')}; see {work}/mpd.log")
-        if '"state":"playing"' not in ctl("status").stdout:
-            raise SystemExit(f"the service is not playing: {ctl('status').stdout}")
-
         def rounds(label, count):
             rows = []
-            capture_tids = [t for t, comm in threads(service.pid).items() if comm == "rt:capture"]
             for _ in range(count):
+                tids = threads(service.pid)
                 t0 = time.monotonic()
                 m0, s0 = cpu_seconds(mpd.pid), cpu_seconds(service.pid)
-                c0 = sum(cpu_seconds(service.pid, t) for t in capture_tids)
+                per0 = {t: cpu_seconds(service.pid, t) for t in tids}
                 b0 = {n: os.path.getsize(os.path.join(work, n)) for n in ("mpd.raw", "service.raw")}
                 time.sleep(args.seconds)
                 t1 = time.monotonic()
                 m1, s1 = cpu_seconds(mpd.pid), cpu_seconds(service.pid)
-                c1 = sum(cpu_seconds(service.pid, t) for t in capture_tids)
+                per = {}
+                for t, comm in tids.items():
+                    try:
+                        per[comm] = per.get(comm, 0) + 100 * (cpu_seconds(service.pid, t) - per0[t]) / (t1 - t0)
+                    except OSError:
+                        pass
                 b1 = {n: os.path.getsize(os.path.join(work, n)) for n in ("mpd.raw", "service.raw")}
                 wall = t1 - t0
                 rows.append(dict(mpd=100 * (m1 - m0) / wall, service=100 * (s1 - s0) / wall,
-                                 capture=100 * (c1 - c0) / wall,
+                                 capture=per.get("rt:capture", 0), threads=per,
                                  mpd_bps=(b1["mpd.raw"] - b0["mpd.raw"]) / wall,
                                  service_bps=(b1["service.raw"] - b0["service.raw"]) / wall))
                 print(f"{label}: MPD {rows[-1]['mpd']:.2f} %, service {rows[-1]['service']:.2f} % "
@@ -218,11 +215,24 @@ def main():
                       flush=True)
             return rows
 
-        playing = rounds("radio", args.rounds)
-        for who, key in (("MPD", "mpd_bps"), ("the service", "service_bps")):
-            if statistics.median(r[key] for r in playing) < 0.9 * 192_000:
-                log = open(os.path.join(work, "mpd.log" if who == "MPD" else "service.log")).read()[-3000:]
-                raise SystemExit(f"{who} did not feed its device in real time; its log ends:\n{log}")
+        playing = {}
+        for (label, _), url in zip(streams, urls):
+            client.command("clear")
+            client.command(f"add {url}")
+            client.command("play")
+            played = ctl("play", url)
+            if played.returncode != 0:
+                raise SystemExit(f"ctl play {url}: {played.stdout}{played.stderr}")
+            time.sleep(args.warmup)
+            if client.command("status").get("state") != "play":
+                raise SystemExit(f"MPD is not playing {label}: {client.command('status')}; see {work}/mpd.log")
+            if '"state":"playing"' not in ctl("status").stdout:
+                raise SystemExit(f"the service is not playing {label}: {ctl('status').stdout}")
+            playing[label] = rounds(f"{label:>6}", args.rounds)
+            for who, key in (("MPD", "mpd_bps"), ("the service", "service_bps")):
+                if statistics.median(r[key] for r in playing[label]) < 0.9 * 192_000:
+                    log = open(os.path.join(work, "mpd.log" if who == "MPD" else "service.log")).read()[-3000:]
+                    raise SystemExit(f"{who} did not feed its device in real time ({label}); its log ends:\n{log}")
         mem = {"MPD": memory(mpd.pid), "service": memory(service.pid)}
         names = sorted(set(threads(service.pid).values()))
 
@@ -261,30 +271,44 @@ def main():
         def med(rows, key):
             return statistics.median(r[key] for r in rows)
 
-        def series(rows, key, minus=None):
-            return ", ".join("%.2f" % (r[key] - (r[minus] if minus else 0)) for r in rows)
-
-        mpd_cpu, svc_cpu, cap_cpu = med(playing, "mpd"), med(playing, "service"), med(playing, "capture")
         lines = [
             f"Media path cost vs MPD ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores, "
-            f"load average at the end {os.getloadavg()[0]:.2f}; {args.rounds} rounds of {args.seconds:.0f} s, both playing at once)",
+            f"load average at the end {os.getloadavg()[0]:.2f}; per stream {args.rounds} rounds of {args.seconds:.0f} s, "
+            "both playing at once)",
             "",
-            "| | MPD 0.23 | jarvis-voice (whole process) | jarvis-voice without the capture chain | ratio, without / with the capture chain |",
+            "| radio, CPU % of one core (median of the rounds) | MPD 0.23 | jarvis-voice (whole process) "
+            "| jarvis-voice without the capture chain | ratio, whole process / without the capture chain |",
             "|---|---|---|---|---|",
-            f"| radio, CPU % of one core (median) | {mpd_cpu:.2f} | {svc_cpu:.2f} | {svc_cpu - cap_cpu:.2f} "
-            f"| {(svc_cpu - cap_cpu) / mpd_cpu:.2f}× / {svc_cpu / mpd_cpu:.2f}× |",
-            f"| radio, CPU % per round | {series(playing, 'mpd')} | {series(playing, 'service')} "
-            f"| {series(playing, 'service', 'capture')} | |",
-            f"| idle (nothing playing), CPU % (median) | {med(idle, 'mpd'):.2f} | {med(idle, 'service'):.2f} "
-            f"| {med(idle, 'service') - med(idle, 'capture'):.2f} | |",
-            f"| bytes/s fed to the device while playing (48 kHz × 2 ch × 2 B = 192000) | {med(playing, 'mpd_bps'):.0f} "
-            f"| {med(playing, 'service_bps'):.0f} | | |",
-            f"| RSS / PSS / anonymous, MiB | {mem['MPD']['VmRSS'] / 1024:.1f} / {mem['MPD']['Pss'] / 1024:.1f} / {mem['MPD']['RssAnon'] / 1024:.1f} "
-            f"| {mem['service']['VmRSS'] / 1024:.1f} / {mem['service']['Pss'] / 1024:.1f} / {mem['service']['RssAnon'] / 1024:.1f} | | |",
-            f"| threads / fds | {mem['MPD']['Threads']} / {mem['MPD']['fds']} | {mem['service']['Threads']} / {mem['service']['fds']} | | |",
+        ]
+        for label, rows in playing.items():
+            mpd_cpu, svc_cpu = med(rows, "mpd"), med(rows, "service")
+            bare = statistics.median(r["service"] - r["capture"] for r in rows)
+            lines.append(f"| {label} | {mpd_cpu:.2f} | {svc_cpu:.2f} | {bare:.2f} "
+                         f"| **{svc_cpu / mpd_cpu:.2f}×** / {bare / mpd_cpu:.2f}× |")
+        lines += [
+            f"| idle (nothing playing) | {med(idle, 'mpd'):.2f} | {med(idle, 'service'):.2f} "
+            f"| {statistics.median(r['service'] - r['capture'] for r in idle):.2f} | |",
             "",
-            f"jarvis-voice threads: {', '.join(names)}; the capture chain is `rt:capture` "
-            f"({cap_cpu:.2f} % while the radio plays, {med(idle, 'capture'):.2f} % idle).",
+            "| per round, CPU % (MPD / whole process / rt:capture) | bytes/s fed to each device (192000 = real time) |",
+            "|---|---|",
+        ]
+        for label, rows in playing.items():
+            lines.append(f"| {label}: " + "; ".join(f"{r['mpd']:.2f} / {r['service']:.2f} / {r['capture']:.2f}" for r in rows)
+                         + f" | {med(rows, 'mpd_bps'):.0f} / {med(rows, 'service_bps'):.0f} |")
+        lines.append("")
+        for label, rows in playing.items():
+            comms = sorted({c for r in rows for c in r["threads"]},
+                           key=lambda c: -statistics.median(r["threads"].get(c, 0) for r in rows))
+            shares = ", ".join(f"{c} {statistics.median(r['threads'].get(c, 0) for r in rows):.2f}" for c in comms
+                               if statistics.median(r["threads"].get(c, 0) for r in rows) > 0)
+            lines.append(f"{label}, the service's threads (CPU %, median): {shares}")
+        lines += [
+            "",
+            f"RSS / PSS / anonymous, MiB: MPD {mem['MPD']['VmRSS'] / 1024:.1f} / {mem['MPD']['Pss'] / 1024:.1f} / "
+            f"{mem['MPD']['RssAnon'] / 1024:.1f}, jarvis-voice {mem['service']['VmRSS'] / 1024:.1f} / "
+            f"{mem['service']['Pss'] / 1024:.1f} / {mem['service']['RssAnon'] / 1024:.1f}; threads / fds: MPD "
+            f"{mem['MPD']['Threads']} / {mem['MPD']['fds']}, jarvis-voice {mem['service']['Threads']} / {mem['service']['fds']}",
+            f"jarvis-voice threads: {', '.join(names)}",
             f"start-up to READY=1: median {statistics.median(ready):.0f} ms (runs: {', '.join('%.0f' % r for r in ready)} ms)",
             f"binary {args.service}: {size / 1e6:.1f} MB, stripped {stripped_size / 1e6:.1f} MB",
         ]

@@ -1,17 +1,22 @@
 #!/usr/bin/env python3
-"""A live MP3 radio on 127.0.0.1, like an Icecast mount: loops one MP3 file, paced at its bitrate after a
-64 kB burst (Icecast's burst-on-connect), every client on its own clock. Standard library only.
+"""Live radio on 127.0.0.1, like Icecast mounts: each file is looped at its own mount (/NAME of the file),
+paced at its average rate (its size over SECONDS) after a 64 kB burst (Icecast's burst-on-connect), every
+client on its own clock. Standard library only.
 
-Usage: stream_server.py FILE.mp3 PORT [BYTES_PER_SECOND]   (default 16000 = 128 kbit/s)
+Usage: stream_server.py PORT SECONDS FILE...   (SECONDS: the length of the audio in each file)
 """
 import http.server
+import os
 import socketserver
 import sys
 import time
 
-path, port = sys.argv[1], int(sys.argv[2])
-rate = int(sys.argv[3]) if len(sys.argv) > 3 else 16_000
-audio = open(path, "rb").read()
+port, seconds = int(sys.argv[1]), float(sys.argv[2])
+TYPES = {".mp3": "audio/mpeg", ".aac": "audio/aac", ".ogg": "audio/ogg"}
+mounts = {}
+for path in sys.argv[3:]:
+    data = open(path, "rb").read()
+    mounts["/" + os.path.basename(path)] = (data, TYPES[os.path.splitext(path)[1]], len(data) / seconds)
 BURST = 64_000
 CHUNK = 4_000
 
@@ -20,8 +25,12 @@ class Radio(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.0"
 
     def do_GET(self):
+        if self.path not in mounts:
+            self.send_error(404)
+            return
+        audio, content_type, rate = mounts[self.path]
         self.send_response(200)
-        self.send_header("Content-Type", "audio/mpeg")
+        self.send_header("Content-Type", content_type)
         self.send_header("icy-name", "Benchmark Radio")
         self.send_header("Cache-Control", "no-cache")
         self.end_headers()
