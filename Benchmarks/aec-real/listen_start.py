@@ -1,5 +1,5 @@
-"""The first second of a conversation that starts over music: the chain that ran between conversations
-only as `CaptureChain.track` (`jarvis-voice dsp --listen-at T`) against the chain that processed every frame
+"""The first second of a conversation that starts over music: the chain that was only kept ready between
+conversations, as `CaptureChain.track` (`jarvis-voice dsp --listen-at T`), against the chain that processed every frame
 (`jarvis-voice dsp`), on the same recording, at every listen-start T of a grid.
 
 Usage: listen_start.py --binary BIN [--warm] [--only NAME,NAME] [--step SECONDS] [--talker]

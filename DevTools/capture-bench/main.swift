@@ -2,11 +2,14 @@
 // 16 -> 24 kHz uplink resampler, `process(mic:reference:output:uplink:)`) over a 16 kHz mono
 // mic/reference WAV pair, writing the 24 kHz uplink as raw S16_LE. Benchmarks/capture-chain/run.sh
 // runs it under callgrind next to the C baseline (speex_chain.c), which does the same speexdsp work.
-// Usage: capture-bench MIC.wav REF.wav OUT.raw [full|plain|track]
+// Usage: capture-bench MIC.wav REF.wav OUT.raw [full|plain|track|wake]
 //   full  (default): delay estimator (max_reference_lag_ms 500), drift compensation and the residual
 //                    echo suppressor on
 //   track: the defaults as between conversations while the far end plays (`CaptureChain.track`: the
-//          canceller, estimator, drift and level matcher adapt; no suppressor, preprocessor or uplink)
+//          canceller, estimator, drift and level matcher adapt until the filter explains the echo, then
+//          rest; no suppressor, preprocessor or uplink)
+//   wake:  `track` for every frame but the last, which a conversation processes (the catch-up on what
+//          the chain rested through and the suppressor's lookback, then the frame)
 //   plain: max_reference_lag_ms = 0, drift_compensation = false, residual_echo_suppressor = false,
 //          match_reference_level = false
 //          (the C baseline's work only)
@@ -38,18 +41,18 @@ func readWAV(_ path: String) -> [Int16] {
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 4 else {
-    fail("usage: capture-bench MIC.wav REF.wav OUT.raw [full|plain|track]")
+    fail("usage: capture-bench MIC.wav REF.wav OUT.raw [full|plain|track|wake]")
 }
 let mode = arguments.count > 4 ? arguments[4] : "full"
 var configuration = CaptureChainConfiguration()
 switch mode {
-case "full", "track": break
+case "full", "track", "wake": break
 case "plain":
     configuration.maxReferenceLagMs = 0
     configuration.driftCompensation = false
     configuration.residualEchoSuppressor = false
     configuration.matchReferenceLevel = false
-default: fail("mode must be full, plain or track")
+default: fail("mode must be full, plain, track or wake")
 }
 let mic = readWAV(arguments[1])
 let reference = readWAV(arguments[2])
@@ -68,8 +71,9 @@ mic.withUnsafeBufferPointer { m in
     reference.withUnsafeBufferPointer { r in
         for f in 0..<frames {
             let range = f * frame..<(f + 1) * frame
+            let tracks = mode == "track" || (mode == "wake" && f < frames - 1)
             let n =
-                mode == "track"
+                tracks
                 ? chain.track(mic: UnsafeBufferPointer(rebasing: m[range]), reference: UnsafeBufferPointer(rebasing: r[range]), uplink: uplink)
                 : chain.process(
                     mic: UnsafeBufferPointer(rebasing: m[range]), reference: UnsafeBufferPointer(rebasing: r[range]),

@@ -24,8 +24,9 @@ public final class AudioPipeline: Service, Sendable {
     /// arms it (`isArmed`).
     public let nearEndPauseReflex: NearEndPauseReflex
     /// A conversation captures the uplink (the chain must run); false lets the capture thread skip the
-    /// chain while the reference is silent (the idle pre-roll is then the resampled mic), and run only the
-    /// echo canceller's adaptation while it plays (the uplink then carries silence). Any thread.
+    /// chain while the reference is silent (the idle pre-roll is then the resampled mic), and only keep
+    /// the echo canceller ready while it plays (`CaptureChain.track`; the uplink then carries silence).
+    /// Any thread.
     public var uplinkActive: Bool {
         get { processor.uplinkActive.load(ordering: .relaxed) }
         set {
@@ -49,7 +50,7 @@ public final class AudioPipeline: Service, Sendable {
 
     /// The talk button went down: a hold may follow, whose pre-roll starts now, so while no conversation
     /// runs the capture chain runs in full for `pressWakeMilliseconds` (over radio it otherwise only keeps
-    /// the canceller adapting). Any thread; does not block.
+    /// the canceller ready). Any thread; does not block.
     public func talkButtonPressed() {
         processor.talkButtonPresses.add(1, ordering: .relaxed)
     }

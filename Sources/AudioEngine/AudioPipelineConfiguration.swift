@@ -32,7 +32,7 @@ public struct AudioPipelineConfiguration: Sendable {
     public var relaxedCaptureBatchMilliseconds: Int?
     /// Between conversations, after the talk button goes down (`AudioPipeline.talkButtonPressed`): the
     /// capture chain runs in full this long, so a hold's pre-roll, which starts at the press, is processed
-    /// as in a conversation (over radio the chain otherwise only keeps the canceller adapting).
+    /// as in a conversation (over radio the chain otherwise only keeps its canceller ready).
     public var pressWakeMilliseconds: Int
 
     public init(
@@ -76,9 +76,10 @@ public struct AudioPipelineConfiguration: Sendable {
     var relaxedCapturePeriods: Int? { relaxedCaptureBatchMilliseconds.map { max(1, $0 / max(1, periodMilliseconds)) } }
 
     /// Device buffers: the conversation's `bufferPeriods`, or room for the relaxed queue plus 100 ms
-    /// (playback) and three relaxed batches (capture: a late wakeup does not overrun).
+    /// (playback) and five relaxed batches (capture: neither a late wakeup nor the capture chain's catch-up
+    /// when a conversation starts over music, a few hundred ms on a slow board, overruns it).
     var playbackDevicePeriods: Int {
         max(bufferPeriods, (relaxedPlaybackPeriods?.upperBound ?? 0) + 100 / max(1, periodMilliseconds))
     }
-    var captureDevicePeriods: Int { max(bufferPeriods, 3 * (relaxedCapturePeriods ?? 0)) }
+    var captureDevicePeriods: Int { max(bufferPeriods, 5 * (relaxedCapturePeriods ?? 0)) }
 }

@@ -11,8 +11,8 @@ import Synchronization
 /// (its canceller keeps its converged filter for when sound resumes); the mic goes through the chain's
 /// 16 → 24 kHz resampler alone into the uplink ring (`CaptureChain.bypass`), so the idle pre-roll stays
 /// filled and the uplink is one stream across the switch (`IdleCaptureGate` decides). While the far end
-/// plays and no conversation runs (radio), only the canceller keeps adapting (`CaptureChain.track`) and the
-/// uplink carries silence; a press of the talk button (`talkButtonPresses`) or a conversation brings the
+/// plays and no conversation runs (radio), the chain only keeps its canceller ready (`CaptureChain.track`:
+/// it adapts until it explains the echo, then rests on the last seconds) and the uplink carries silence; a press of the talk button (`talkButtonPresses`) or a conversation brings the
 /// whole chain back in the same frame. `stats` publishes the near-end speech verdict for the barge-in
 /// decision: the chain's detector (`CaptureChain.nearEnd`) while the chain runs, the gate's mic-level rule
 /// while it is skipped (the far end is silent then), none while it only tracks (nobody listens).

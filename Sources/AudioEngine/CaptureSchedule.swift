@@ -2,14 +2,14 @@
 enum CaptureWork: Equatable {
     /// Nothing of the chain: the mic goes to the uplink as it is (`CaptureChain.bypass`).
     case bypass
-    /// Only what keeps the echo canceller converged on what the speaker plays (`CaptureChain.track`).
+    /// Only what keeps the echo canceller ready for a conversation (`CaptureChain.track`).
     case track
     /// The whole chain (`CaptureChain.process`).
     case process
 }
 
 /// Decides, per chain frame, how much of the capture chain runs: all of it while someone may be listening,
-/// only the canceller's adaptation while the far end plays to nobody, nothing while all is quiet.
+/// only what keeps the canceller ready while the far end plays to nobody, nothing while all is quiet.
 ///
 /// - A conversation captures (`listening`), or runs (`conversation`: an announcement, a typed question),
 ///   while the far end plays: `process`, as always.

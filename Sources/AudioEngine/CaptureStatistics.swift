@@ -79,7 +79,8 @@ public final class CaptureStatistics: Sendable {
     public var lastNearEndSpeechFrame: Int { lastNearEnd.load(ordering: .relaxed) }
     /// Frames that skipped the chain (idle: no conversation and a silent reference).
     public var bypassedFrames: Int { bypassed.load(ordering: .relaxed) }
-    /// Frames that only kept the echo canceller adapting (no conversation, the far end playing).
+    /// Frames that only kept the echo canceller ready (`CaptureChain.track`: no conversation, the far end
+    /// playing).
     public var trackedFrames: Int { tracked.load(ordering: .relaxed) }
 
     /// Near-end speech was detected in the last `milliseconds` of captured audio.

@@ -11,10 +11,12 @@ import SpeexDSP
 /// canceller, delay estimator and drift tracker are skipped (`echoCancellerIdle`); the filter is kept, so
 /// it is still converged when sound resumes.
 ///
-/// Between conversations, while the far end plays and nobody listens, `track` keeps the canceller, delay
-/// estimator, drift tracker and level matcher adapting exactly as `process` does, and leaves out the
-/// residual echo suppressor, the preprocessor and the uplink; the next `process` first runs those over the
-/// last seconds `track` kept (`lookback`), so a conversation that starts over music meets them warm.
+/// Between conversations, while the far end plays and nobody listens, `track` keeps the chain ready for a
+/// conversation at a fraction of its cost: the canceller, delay estimator, drift tracker and level matcher
+/// adapt exactly as in `process` until the filter explains the echo (10 s at most), then rest, keeping
+/// only the last seconds of input (`rested`). The next `process` (or `bypass`) first adapts on those, then
+/// runs the residual echo suppressor and the preprocessor over the last of them (`lookback`), so a
+/// conversation that starts over music meets all of them warm.
 ///
 /// The reference is only "nominally aligned". A `DelayEstimator` (GCC-PHAT) measures the residual
 /// lag between what the echo canceller is given; when two consecutive estimates agree and the echo
@@ -51,6 +53,12 @@ public final class CaptureChain: @unchecked Sendable {
     private var referenceLevel: ReferenceLevelMatcher
     /// What the suppressor and the preprocessor have not seen since `track` began (see `track`).
     let lookback: SuppressorLookback
+    /// The inputs `track` rested through, which the canceller has not seen yet (see `track`).
+    let rested: RestedInputs
+    /// Frames of far-end sound the canceller adapted on in `track` since the chain last ran in full.
+    private var framesAdaptedInTrack = 0
+    /// After this many of those the canceller rests even if its filter does not explain the echo.
+    private let adaptInTrackAtMost: Int
     /// The reference gain the suppressor's held state is scaled to (nil until it first runs: a fresh
     /// suppressor holds nothing of the reference to rescale).
     private var suppressorGain: Int?
@@ -180,9 +188,11 @@ public final class CaptureChain: @unchecked Sendable {
             configuration.residualEchoSuppressor
             ? ResidualEchoSuppressor(frameSize: frameSize, sampleRate: rate, tailSamples: configuration.filterLength) : nil
         idleAfterFrames = configuration.filterLength / frameSize + 1
-        lookback = SuppressorLookback(
-            frameSize: frameSize,
-            capacity: (EchoControlTuning.BetweenConversations.lookbackMilliseconds * rate / 1000 + frameSize - 1) / frameSize)
+        let size = frameSize
+        let frames = { (milliseconds: Int) in (milliseconds * rate / 1000 + size - 1) / size }
+        lookback = SuppressorLookback(frameSize: frameSize, capacity: frames(EchoControlTuning.BetweenConversations.lookbackMilliseconds))
+        rested = RestedInputs(frameSize: frameSize, capacity: frames(EchoControlTuning.BetweenConversations.restedMilliseconds))
+        adaptInTrackAtMost = frames(EchoControlTuning.BetweenConversations.adaptAtMostMilliseconds)
         let framesPerSecond = rate / frameSize
         referenceLevel = ReferenceLevelMatcher(
             maxShift: configuration.matchReferenceLevel ? 4 : 0,
@@ -226,6 +236,7 @@ public final class CaptureChain: @unchecked Sendable {
         precondition(
             mic.count == frameSize && reference.count == frameSize && output.count >= frameSize,
             "CaptureChain.process takes frames of frameSize samples")
+        adaptOnRested()
         catchUp()
         let bridging = adapt(mic: mic, reference: reference)
         suppressAndPreprocess(
@@ -237,23 +248,54 @@ public final class CaptureChain: @unchecked Sendable {
         followEcho(bridging: bridging)
     }
 
-    /// Instead of `process(mic:reference:output:)` between conversations, while nobody listens: the
+    /// Instead of `process(mic:reference:output:)` between conversations, while nobody listens. Until the
+    /// canceller's filter explains the echo (or has adapted for
+    /// `EchoControlTuning.BetweenConversations.adaptAtMostMilliseconds` without getting there), the
     /// canceller, delay estimator, drift tracker and level matcher see the frame exactly as `process` would
-    /// show it to them, so the filter stays converged on what the speaker plays; the residual echo
-    /// suppressor, the preprocessor and the near-end verdicts are left out (`nearEnd` says only whether the
-    /// far end plays). Their inputs go to `lookback` instead, and the next `process` first runs them over
-    /// it: after a stretch shorter than the lookback the suppressor goes on exactly as if it had run all
-    /// along; after a longer one it starts afresh on the lookback's frames
-    /// (`EchoControlTuning.BetweenConversations.lookbackMilliseconds`), since what it learnt before may fit
-    /// neither the room nor what plays now.
+    /// show them it; then the chain rests and only keeps the frame (`rested`, the last
+    /// `EchoControlTuning.BetweenConversations.restedMilliseconds`): the next `process` adapts on the kept
+    /// frames first, so a conversation meets the filter fitted to the last seconds of what plays (a filter
+    /// that explains the echo stays close to it while the room does not change). The residual echo suppressor, the preprocessor and the near-end verdicts are left out
+    /// (`nearEnd` says only that the far end plays); their inputs go to `lookback`, and the next `process`
+    /// first runs them over it: after a stretch shorter than the lookback the suppressor goes on exactly as
+    /// if it had run all along; after a longer one it starts afresh on the lookback's frames, since what it
+    /// learnt before may fit neither the room nor what plays now.
     public func track(mic: UnsafeBufferPointer<Int16>, reference: UnsafeBufferPointer<Int16>) {
         precondition(mic.count == frameSize && reference.count == frameSize, "CaptureChain.track takes frames of frameSize samples")
+        if rested.recorded > 0 || (!echoCancellerIdle && (filterConverged || framesAdaptedInTrack >= adaptInTrackAtMost)) {
+            rested.record(mic: mic, reference: reference)
+            nearEnd = NearEndActivity(farEndActive: true)
+            return
+        }
+        adaptAndKeep(mic: mic, reference: reference)
+        if !echoCancellerIdle { framesAdaptedInTrack += 1 }
+    }
+
+    /// One frame as `track` adapts on it: the canceller and what aligns it, the suppressor's inputs kept.
+    private func adaptAndKeep(mic: UnsafeBufferPointer<Int16>, reference: UnsafeBufferPointer<Int16>) {
         let bridging = adapt(mic: mic, reference: reference)
         lookback.record(
             mic: UnsafeBufferPointer(alignedMic), reference: UnsafeBufferPointer(alignedRef), output: UnsafeBufferPointer(processed),
             gain: referenceLevel.gain)
         nearEnd = NearEndActivity(farEndActive: !echoCancellerIdle)
         followEcho(bridging: bridging)
+    }
+
+    /// After `track` rested: the canceller adapts on the frames it kept, oldest first. Frames before them
+    /// were never shown to it: as after lost capture frames (`captureInterrupted`), the echo of the
+    /// reference they carried is bridged, the drift fit starts over, and the suppressor's lookback starts
+    /// after them. Mic and reference skipped the same frames, so their alignment holds (no slip check).
+    private func adaptOnRested() {
+        framesAdaptedInTrack = 0
+        guard rested.count > 0 else { return }
+        let skipped = rested.recorded - rested.count
+        if skipped > 0 {
+            bridgeGap()
+            drift.clearHistory()
+            lookback.skipped(frames: skipped)
+        }
+        rested.visitOldestFirst { mic, reference in adaptAndKeep(mic: mic, reference: reference) }
+        rested.clear()
     }
 
     /// The part of a frame the canceller's state depends on: the inputs aligned, the reference matched,
@@ -418,6 +460,7 @@ public final class CaptureChain: @unchecked Sendable {
         precondition(uplink.count >= maxBypassUplinkSamples, "CaptureChain.bypass needs maxBypassUplinkSamples of uplink")
         var produced = 0
         if !bypassed {
+            adaptOnRested()
             let count = micInsideChain
             for i in 0..<count { pending[i] = micRing[(micWrite - count + i) & ringMask] }
             produced = resampleForUplink(UnsafeBufferPointer(rebasing: pending[0..<count]), into: uplink)
@@ -527,10 +570,22 @@ public final class CaptureChain: @unchecked Sendable {
     /// margin (and the frame the gap falls into), are muted and kept away from the canceller, the
     /// estimator and the drift tracker (lowest 10 dB). Nothing to do while the canceller is idle (the
     /// FIFO holds silence; echo without reference does not move the filter). Realtime-safe.
+    /// While `track` rests, the frames kept before the gap are dropped: adapting on what follows, the
+    /// canceller meets the gap as after any stretch it rested through.
     public func captureInterrupted() {
+        if rested.recorded > 0 {
+            rested.dropHeld()
+            return
+        }
+        bridgeGap()
+        if filterConverged { slipCheck.arm() }
+    }
+
+    /// The frames whose echo lies in a gap of the canceller's input are muted and kept from it (see
+    /// `captureInterrupted`).
+    private func bridgeGap() {
         guard !echoCancellerIdle else { return }
         framesToBridge = (refWrite - refRead + margin + frameSize - 1) / frameSize + 1
-        if filterConverged { slipCheck.arm() }
     }
 
     /// The reference tap aligned the reference afresh (`ReferenceTap.alignmentEpoch`: a new run of the

@@ -47,6 +47,13 @@ public enum EchoControlTuning {
         /// The suppressor and the preprocessor run over this much of what they missed when listening starts: 3 s
         /// brings a conversation's first second over music to the always-on chain's echo reduction; 2 s did not.
         static let lookbackMilliseconds = 3000
+        /// Once its filter explains the echo the canceller rests, and adapts on this much of what it rested
+        /// through when the chain next runs: the lookback and a second before it, in which it settles from
+        /// the gap before the suppressor's lookback begins.
+        static let restedMilliseconds = lookbackMilliseconds + 1000
+        /// The canceller rests after adapting this long even if its filter does not explain the echo (a mic
+        /// that hardly hears the speaker, an echo it cannot model): more of it would buy a conversation little.
+        static let adaptAtMostMilliseconds = 10_000
     }
 
     /// The idle capture gate (`IdleCaptureGate`): while the chain is skipped the far end is silent, so the mic's

@@ -1,5 +1,5 @@
 /// The frames the residual echo suppressor and the preprocessor have not seen while the chain only kept its
-/// canceller adapting (`CaptureChain.track`): per frame the canceller's output, the aligned reference and mic
+/// canceller ready (`CaptureChain.track`): per frame the canceller's output, the aligned reference and mic
 /// it was given, and the factor the reference was raised by. A ring of the last `capacity` frames, so the
 /// chain can run those stages over them before it produces output again.
 ///
@@ -60,6 +60,13 @@ final class SuppressorLookback {
                 UnsafeBufferPointer(start: mic + base, count: frameSize), gains[slot])
             slot = (slot + 1) % capacity
         }
+    }
+
+    /// `frames` frames went by that were never recorded (the chain rested through them): what is held
+    /// comes before them and is dropped, and they count as recorded (seen by nobody).
+    func skipped(frames: Int) {
+        count = 0
+        recorded += frames
     }
 
     func clear() {

@@ -38,7 +38,7 @@ struct AudioCheckCommand: ParsableCommand {
     @Flag(
         help: ArgumentHelp(
             "Run the loops as `run` does between conversations (mic read in batches, deeper playback queue; "
-                + "while sound plays the capture chain only keeps its echo canceller adapting and the uplink is "
+                + "while sound plays the capture chain only keeps its echo canceller ready and the uplink is "
                 + "silent) instead of on the conversation path."))
     var betweenConversations = false
 

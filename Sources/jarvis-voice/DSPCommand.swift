@@ -54,7 +54,7 @@ struct DSPCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Run the written pass as between conversations until this many seconds into MIC (the canceller adapts, "
+            "Run the written pass as between conversations until this many seconds into MIC (the chain keeps its canceller ready, "
                 + "the output is silent), then as in a conversation: what a conversation starting there meets.",
             valueName: "SECONDS"))
     var listenAt: Double?
@@ -125,7 +125,7 @@ struct DSPCommand: ParsableCommand {
     /// and what the residual echo suppressor did.
     /// `warm`: the padded input goes through the same chain once first (its output dropped), as a chain
     /// that has been playing meets it; the flush of silence between the passes lets the canceller idle.
-    /// `listenFrame`: the written pass's frames before it only keep the canceller adapting
+    /// `listenFrame`: the written pass's frames before it only keep the canceller ready
     /// (`CaptureChain.track`, as between conversations) and leave the output silent.
     static func run(
         mic: [Int16], reference: [Int16], configuration: CaptureChainConfiguration, verbose: Bool = false,

@@ -5,8 +5,9 @@ import Testing
 @testable import EchoControl
 
 /// Between conversations, while the far end plays and nobody listens, the chain only keeps its canceller
-/// adapting (`CaptureChain.track`); when listening starts, the suppressor and the preprocessor catch up on
-/// what they missed (`lookback`).
+/// ready (`CaptureChain.track`: adapting until it explains the echo, then resting on the last seconds); when
+/// listening starts, the canceller adapts on what it rested through and the suppressor and the preprocessor
+/// catch up on what they missed (`lookback`).
 @Suite struct CaptureChainTrackTests {
     /// One frame per step: `track` where `tracks(frame)`, else `process`; per frame, the canceller's
     /// figures, the verdicts and what the suppressor did, and the output (silent while tracked).
@@ -44,20 +45,42 @@ import Testing
         return result
     }
 
-    /// The canceller, the delay estimator (here re-aligning a reference 150 ms late) and the level matcher
-    /// see exactly what they would in a conversation: the tracked chain's canceller is the same, frame by
-    /// frame, so a conversation that starts over the music meets the filter it would have had.
-    @Test func trackingAdaptsTheCancellerExactlyAsProcessing() throws {
-        let scene = CaptureChainTestSignals.scene(seconds: 8, echoDelay: 2400, ppm: 0, nearEnd: false)
+    /// Until its filter explains the echo, the canceller, the delay estimator (here re-aligning a reference
+    /// 150 ms late) and the level matcher see exactly what they would in a conversation; then the chain rests,
+    /// keeping the last seconds, and adapts on them when listening starts: the conversation meets a filter
+    /// fitted to what plays now, within a few dB of one that ran all along, and the same alignment.
+    @Test func trackingAdaptsTheCancellerUntilItExplainsTheEchoThenRests() throws {
+        let scene = CaptureChainTestSignals.scene(seconds: 10, echoDelay: 2400, ppm: 0, nearEnd: false)
         let always = try CaptureChain(), tracked = try CaptureChain()
+        let listen = 500, f = tracked.frameSize
         let a = Self.run(always, scene) { _ in false }
-        let t = Self.run(tracked, scene) { $0 < 400 }
-        #expect(tracked.realignmentCount == 1 && always.realignmentCount == 1)
-        #expect(t.erle == a.erle, "the canceller's echo reduction differs")
-        #expect(t.lag == a.lag)
-        #expect(a.erle[399] > 10, "the scene must have converged the canceller by the switch: \(a.erle[399]) dB")
+        let before = Self.run(tracked, (Array(scene.mic[..<(listen * f)]), Array(scene.reference[..<(listen * f)]))) { _ in true }
+        let rests = try #require(before.erle.firstIndex { $0 > 6 }) + 1
+        #expect(Array(before.erle[..<rests]) == Array(a.erle[..<rests]), "the canceller's echo reduction differs while it adapts")
+        #expect(rests < listen - tracked.rested.capacity, "the scene must converge the canceller well before listening")
+        #expect(tracked.rested.recorded == listen - rests, "rested from frame \(rests): \(tracked.rested.recorded) frames kept")
         // Nobody listens: no verdict while tracked.
-        #expect(t.activity[0..<400].allSatisfy { !$0.nearEndSpeech && !$0.possibleNearEndSpeech })
+        #expect(before.activity.allSatisfy { !$0.nearEndSpeech && !$0.possibleNearEndSpeech })
+        let after = Self.run(tracked, (Array(scene.mic[(listen * f)...]), Array(scene.reference[(listen * f)...]))) { _ in false }
+        #expect(tracked.realignmentCount == 1 && always.realignmentCount == 1)
+        #expect(abs(after.lag.last! - a.lag.last!) < 0.01)
+        let worst = zip(after.erle, a.erle[listen...]).map { $0 - $1 }.min()!
+        #expect(worst > -3, "echo reduction after listening starts \(worst) dB against the always-on chain")
+        #expect(after.erle[0] > 15, "listening meets a converged filter: \(after.erle[0]) dB")
+    }
+
+    /// A mic that does not hear the speaker: no filter ever explains an echo, and the chain rests after
+    /// adapting 10 s of the far end (more would buy a conversation nothing).
+    @Test func aMicThatDoesNotHearTheSpeakerRestsAfterTenSeconds() throws {
+        let chain = try CaptureChain()
+        let f = chain.frameSize, frames = 14 * 16_000 / f
+        var white = CaptureChainTestSignals.White(seed: 3)
+        let reference = (0..<frames * f).map { _ in Int16(white.next() * 3000) }
+        let mic = [Int16](repeating: 0, count: frames * f)
+        let run = Self.run(chain, (mic, reference)) { _ in true }
+        let tenSeconds = (10 * 16_000 + f - 1) / f
+        #expect(run.erle.allSatisfy { $0 < 6 })
+        #expect(chain.rested.recorded == frames - tenSeconds, "rested \(chain.rested.recorded) of \(frames) frames")
     }
 
     /// A stretch between conversations shorter than the lookback: the suppressor catches up on every frame
