@@ -6,44 +6,42 @@
 /// Allocation-free after init; realtime-safe. One thread.
 final class SuppressorLookback {
     let frameSize: Int
-    let capacity: Int
     /// Owns the frames below.
     private let buffers = BufferStore()
     private let mic: UnsafeMutablePointer<Int16>
     private let reference: UnsafeMutablePointer<Int16>
     private let output: UnsafeMutablePointer<Int16>
     private let gains: UnsafeMutablePointer<Int>
-    /// The slot the next frame goes to.
-    private var next = 0
-    /// Frames held (at most `capacity`).
-    private(set) var count = 0
-    /// Frames recorded since the last `clear`, the overwritten ones too.
-    private(set) var recorded = 0
+    private var slots: FrameRingSlots
 
     init(frameSize: Int, capacity: Int) {
         self.frameSize = frameSize
-        self.capacity = max(1, capacity)
-        mic = buffers.take(self.capacity * frameSize, 0)
-        reference = buffers.take(self.capacity * frameSize, 0)
-        output = buffers.take(self.capacity * frameSize, 0)
-        gains = buffers.take(self.capacity, 1)
+        slots = FrameRingSlots(capacity: capacity)
+        mic = buffers.take(slots.capacity * frameSize, 0)
+        reference = buffers.take(slots.capacity * frameSize, 0)
+        output = buffers.take(slots.capacity * frameSize, 0)
+        gains = buffers.take(slots.capacity, 1)
     }
+
+    var capacity: Int { slots.capacity }
+    /// Frames held (at most `capacity`).
+    var count: Int { slots.count }
+    /// Frames recorded since the last `clear`, the overwritten ones too.
+    var recorded: Int { slots.recorded }
 
     /// One more frame; the oldest goes once `capacity` are held.
     func record(
         mic frameMic: UnsafeBufferPointer<Int16>, reference frameReference: UnsafeBufferPointer<Int16>,
         output frameOutput: UnsafeBufferPointer<Int16>, gain: Int
     ) {
-        let base = next * frameSize
+        let slot = slots.advance()
+        let base = slot * frameSize
         for i in 0..<frameSize {
             mic[base + i] = frameMic[i]
             reference[base + i] = frameReference[i]
             output[base + i] = frameOutput[i]
         }
-        gains[next] = gain
-        next = (next + 1) % capacity
-        count = min(count + 1, capacity)
-        recorded += 1
+        gains[slot] = gain
     }
 
     /// The frames held, oldest first: the canceller's output (which `body` may change in place), the
@@ -51,26 +49,18 @@ final class SuppressorLookback {
     func visitOldestFirst(
         _ body: (UnsafeMutableBufferPointer<Int16>, UnsafeBufferPointer<Int16>, UnsafeBufferPointer<Int16>, Int) -> Void
     ) {
-        var slot = (next - count + capacity) % capacity
-        for _ in 0..<count {
+        slots.forEachOldestFirst { slot in
             let base = slot * frameSize
             body(
                 UnsafeMutableBufferPointer(start: output + base, count: frameSize),
                 UnsafeBufferPointer(start: reference + base, count: frameSize),
                 UnsafeBufferPointer(start: mic + base, count: frameSize), gains[slot])
-            slot = (slot + 1) % capacity
         }
     }
 
     /// `frames` frames went by that were never recorded (the chain rested through them): what is held
     /// comes before them and is dropped, and they count as recorded (seen by nobody).
-    func skipped(frames: Int) {
-        count = 0
-        recorded += frames
-    }
+    func skipped(frames: Int) { slots.skipped(frames: frames) }
 
-    func clear() {
-        count = 0
-        recorded = 0
-    }
+    func clear() { slots.clear() }
 }
