@@ -49,7 +49,7 @@ trap 'kill "${pids[@]}" 2>/dev/null || true' EXIT
 sox -D -n -r 44100 -c 2 -C 128 "$job/radio.mp3" synth 60 pinknoise vol 0.3
 for s in 5 20; do sox -D "$job/radio.mp3" "$job/radio$s.mp3" trim 0 $s; done
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-python3 Benchmarks/mpd/stream_server.py "$job/radio.mp3" "$port" > "$job/radio.log" 2>&1 &
+python3 Benchmarks/mpd/stream_server.py "$port" 60 "$job/radio.mp3" > "$job/radio.log" 2>&1 &
 pids+=($!)
 echo "RADIO_PORT=$port" > "$job/radio.env"
 for _ in $(seq 600); do [ -f "$job/standins.report" ] && break; sleep 0.1; done
@@ -68,6 +68,8 @@ say "boot 2: measure (one CPU, counting)"
 cp scripts/vm/guest-checks "$job/guest-checks.sh"; cp "$here/guest-measure" "$job/guest.sh"; echo measure > "$job/phase"
 VM_QUIET=1 VM_CPUS=1 VM_TIMEOUT=1200 scripts/vm/run-vm "$cache" "$job/disk.qcow2" "$job" \
   -plugin "$job/insncount.so,profile=$job/profile.txt" -d plugin -D "$job/insncount.log" || { tail -n 30 "$job/guest.log"; exit 1; }
+# a stretch that did not run as meant is no figure
+if grep -E "radio not playing|not ready" "$job/guest.log"; then say "a stretch did not run as meant (above; $job/guest.log)"; exit 1; fi
 
 # 4. the table: each stretch's user instructions from the plugin's marks, in the guest's order; where
 #    the service's instructions go while idle and while playing radio, by function
