@@ -44,8 +44,9 @@ public enum EchoControlTuning {
 
     /// Between conversations, while the far end plays and nobody listens (`CaptureChain.track`).
     enum BetweenConversations {
-        /// The suppressor and the preprocessor run over this much of what they missed when listening starts: 3 s
-        /// brings a conversation's first second over music to the always-on chain's echo reduction; 2 s did not.
+        /// The suppressor and the preprocessor run over this much of what they missed when listening starts:
+        /// enough for a suppressor started afresh to predict the echo in a conversation's first second over
+        /// music (the sweep: Benchmarks/aec-real/JOURNAL.md, "Between conversations").
         static let lookbackMilliseconds = 3000
         /// Once its filter explains the echo the canceller rests, and adapts on this much of what it rested
         /// through when the chain next runs: the lookback and a second before it, in which it settles from
