@@ -8,7 +8,9 @@ import Testing
 /// ready (`CaptureChain.track`: adapting until it explains the echo, then resting on the last seconds); when
 /// listening starts, the canceller adapts on what it rested through and the suppressor and the preprocessor
 /// catch up on what they missed (`lookback`).
-@Suite struct CaptureChainTrackTests {
+/// One test at a time: each runs seconds of the chain synchronously, and together they would hold the
+/// test process's cooperative threads (two on a 2-core machine) from the suites that answer on them.
+@Suite(.serialized) struct CaptureChainTrackTests {
     /// One frame per step: `track` where `tracks(frame)`, else `process`; per frame, the canceller's
     /// figures, the verdicts and what the suppressor did, and the output (silent while tracked).
     struct Run {
