@@ -27,6 +27,8 @@ public struct Backoff: Sendable, Hashable {
     public static let realtimeReconnect = Backoff(initial: .milliseconds(250), maximum: .seconds(2), jitter: 0.25)
     /// Reconnecting a radio stream or podcast download: 500 ms doubling up to 30 s, ±25 %.
     public static let mediaReconnect = Backoff(initial: .milliseconds(500), maximum: .seconds(30), jitter: 0.25)
+    /// Reconnecting to a snapserver: 1 s (snapclient's fixed delay) doubling up to 10 s, ±25 %.
+    public static let snapcastReconnect = Backoff(initial: .seconds(1), maximum: .seconds(10), jitter: 0.25)
 
     /// The delay before retry `attempt` (1-based; below 1 counts as 1), rounded to whole milliseconds.
     /// `unit` in 0...1 places it within the jitter (0.5: the exponential value itself; clamped).

@@ -54,5 +54,7 @@ import Testing
         #expect(Backoff.realtimeReconnect.delay(attempt: 20, unit: 1) == .milliseconds(2_500))
         #expect(Backoff.mediaReconnect.delay(attempt: 1) == .milliseconds(500))
         #expect(Backoff.mediaReconnect.delay(attempt: 20) == .seconds(30))
+        #expect(Backoff.snapcastReconnect.delay(attempt: 1) == .seconds(1))
+        #expect(Backoff.snapcastReconnect.delay(attempt: 20) == .seconds(10))
     }
 }
