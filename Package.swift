@@ -103,6 +103,7 @@ let package = Package(
         swiftTarget("Realtime", ["AudioCore", "Basics", nioCore, nioPosix, nioHTTP1, nioWebSocket, nioSSL, logging, serviceLifecycle]),
         swiftTarget("Jarvis", ["HTTP", "Basics", logging]),
         swiftTarget("Media", ["AudioCore", "Basics", "Codecs", "HTTP", logging, serviceLifecycle]),
+        swiftTarget("Snapcast", ["Basics"]),
 
         // product
         swiftTarget("Configuration", ["AudioCore", "Basics", "EchoControl", "Realtime", logging]),
@@ -168,6 +169,7 @@ let package = Package(
         testTarget("CodecsTests", ["Codecs", "AudioCore", "TestSupport"]),
         testTarget("MediaTests", ["Media", "Codecs", "HTTP", "AudioCore", "Basics", "TestProcess", "TestSupport", logging, serviceLifecycle]),
         testTarget("TestProcessTests", ["TestProcess"]),
+        testTarget("SnapcastTests", ["Snapcast", "Basics", "TestSupport", "TestProcess"]),
         // The command-line tests: they run the built `jarvis-voice` (run, demo, ctl, doctor, check-config,
         // audio-check, devices) as a child process.
         testTarget("CLITests", ["ALSATestbed", "AudioCore", "Basics", "Control", "Realtime", "TestProcess", "TestSupport"]),
@@ -188,7 +190,7 @@ if Context.environment["JARVIS_FUZZ"] == "1" {
             name: "jarvis-fuzz",
             dependencies: [
                 "Configuration", "Media", "Jarvis", "Codecs", "AudioCore", "Basics", "Realtime", "Control",
-                nioCore, .product(name: "NIOEmbedded", package: "swift-nio")
+                "Snapcast", nioCore, .product(name: "NIOEmbedded", package: "swift-nio")
             ],
             path: "Fuzz/jarvis-fuzz",
             swiftSettings: swiftSettings + [.enableExperimentalFeature("Extern")]
