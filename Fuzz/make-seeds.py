@@ -170,3 +170,19 @@ with tempfile.NamedTemporaryFile(suffix=".ts") as f:
                     "-t", "0.2", "-c:a", "aac", "-b:a", "32k", "-f", "mpegts", f.name], check=True)
     put("ts", "aac.ts", b"\xbb" + open(f.name, "rb").read()[:12032])
 put("ts", "id3.id3", b"ID3\x04\x00\x00\x00\x00\x00\x1dTPE1\x00\x00\x00\x05\x00\x00\x03Band" + b"TIT2\x00\x00\x00\x04\x00\x00\x01\xff\xfeA\x00")
+
+# Snapcast: what a 0.26 server sends after the Hello (as PROBE-dumped in notes), little endian, 26-byte
+# headers; the first byte is the chunk size as above.
+def snap(kind, payload, refers=0, sent=(0, 0)):
+    return struct.pack("<HHHiiiiI", kind, 0, refers, sent[0], sent[1], 0, 0, len(payload)) + payload
+def sized(data):
+    data = data.encode() if isinstance(data, str) else data
+    return struct.pack("<I", len(data)) + data
+riff = bytes.fromhex("52494646240000005741564566 6d7420100000000100020080bb000000ee02000400100064617461 00000000".replace(" ", ""))
+settings = snap(3, sized('{"bufferMs":400,"latency":0,"muted":false,"volume":100}'), refers=1)
+header = snap(1, sized("pcm") + sized(riff))
+chunks = b"".join(snap(2, struct.pack("<ii", 63788, 10000 + 20000 * i) + sized(bytes(range(i, i + 64)))) for i in range(3))
+times = b"".join(snap(4, struct.pack("<ii", 0, 150 + i), refers=2 + i, sent=(63788, 5000 + i)) for i in range(3))
+put("snapcast", "session.bin", b"\x07" + settings + header + chunks + times)
+put("snapcast", "opus.bin", b"\x1e" + snap(1, sized("opus") + sized(bytes.fromhex("5355504f80bb000010000200"))) + snap(2, struct.pack("<ii", 5, 0) + sized(b"\xfc\xff\xfe")))
+put("snapcast", "unknown-error.bin", b"\x0d" + snap(6, sized("{}")) + snap(42, b"xyz") + snap(8, struct.pack("<I", 401) + sized("Unauthorized") + sized("auth required")))

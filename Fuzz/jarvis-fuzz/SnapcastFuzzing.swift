@@ -1,0 +1,19 @@
+import Snapcast
+
+/// The byte stream from a snapserver: the frame decoder in fuzzer-chosen chunks, then a session fed the
+/// same bytes (its effects, time sync and settings on whatever frames come out).
+enum SnapcastFuzzing {
+    static func stream(_ bytes: [UInt8]) {
+        var decoder = SnapcastFrameDecoder()
+        for chunk in chunks(bytes) {
+            decoder.append(chunk)
+            while let frame = try? decoder.next(receivedAt: 1_000_000_000) { keep(frame) }
+        }
+        var session = SnapcastSession(
+            configuration: SnapcastSessionConfiguration(hello: SnapcastHello(id: "fuzz", hostName: "fuzz"), burstCount: 2, jitterUnit: { 0.5 }))
+        keep(session.connected(now: 0))
+        for (index, chunk) in chunks(bytes).enumerated() { keep(session.received(chunk, now: Int64(index) * 10_000_000)) }
+        keep(session.tick(now: 3_000_000_000))
+        keep(session.state)
+    }
+}
