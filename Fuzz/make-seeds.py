@@ -178,7 +178,7 @@ def snap(kind, payload, refers=0, sent=(0, 0)):
 def sized(data):
     data = data.encode() if isinstance(data, str) else data
     return struct.pack("<I", len(data)) + data
-riff = bytes.fromhex("52494646240000005741564566 6d7420100000000100020080bb000000ee02000400100064617461 00000000".replace(" ", ""))
+riff = bytes.fromhex("52494646 24000000 57415645 666d7420 10000000 0100 0200 80bb0000 00ee0200 0400 1000 64617461 00000000")
 settings = snap(3, sized('{"bufferMs":400,"latency":0,"muted":false,"volume":100}'), refers=1)
 header = snap(1, sized("pcm") + sized(riff))
 chunks = b"".join(snap(2, struct.pack("<ii", 63788, 10000 + 20000 * i) + sized(bytes(range(i, i + 64)))) for i in range(3))

@@ -5,6 +5,7 @@ import Basics
 public struct SnapcastHello: Sendable, Hashable {
     public var mac: String
     public var hostName: String
+    /// The snapclient release this client behaves like; the server only logs and reports it.
     public var version: String
     public var clientName: String
     public var os: String
