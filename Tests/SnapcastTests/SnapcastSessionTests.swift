@@ -52,8 +52,10 @@ import Testing
 
     @Test func connectingSendsHelloThenTheFirstTimeRequest() throws {
         var harness = Harness()
+        #expect(harness.session.nextDeadline == nil && harness.session.tick(now: harness.now).isEmpty)
         let effects = harness.session.connected(now: harness.now)
         #expect(Self.types(effects) == [.hello, .time])
+        #expect(harness.session.nextDeadline == harness.now + 2_000 * Self.ms, "the reply timeout")
         let hello = try #require(Server.header(of: Self.sent(effects)[0]))
         #expect(hello.id == 1 && hello.sentNanoseconds == harness.now)
         #expect(Server.header(of: Self.sent(effects)[1])?.id == 2)
