@@ -155,7 +155,7 @@ let package = Package(
         // tests
         testTarget("AudioCoreTests", ["AudioCore", "TestProcess"]),
         testTarget("BasicsTests", ["Basics"]),
-        testTarget("ALSATests", ["ALSA", "ALSATestbed", "AudioCore", "TestProcess"]),
+        testTarget("ALSATests", ["ALSA", "ALSATestbed", "AudioCore", "TestProcess", "TestSupport"]),
         testTarget("GPIOTests", ["GPIO", "Basics", "TestProcess"]),
         testTarget("SpeexDSPTests", ["SpeexDSP"]),
         testTarget("ConfigurationTests", ["Configuration", "Basics", "TestProcess"]),

@@ -19,8 +19,12 @@ public struct PacedPCMOptions: Sendable, Hashable {
     public var echoGain: Double
     /// Capture: acoustic delay from speaker to mic.
     public var echoDelayMilliseconds: Double
-    /// Capture: clock deviation in parts per million (+ runs fast).
+    /// The device clock's deviation in parts per million (+ runs fast), capture and playback alike: a
+    /// playback device then consumes rate · (1 + ppm·1e-6) frames per second of CLOCK_MONOTONIC.
     public var driftPPM: Double
+    /// Playback: a file that gets one line "START_NS OUTFILE_FRAME RATE" per run start, which tells when
+    /// each frame of `outfile` played (read it with TestSupport's `PlayedTimeline`).
+    public var timeline: String?
     /// Capture: the echo goes through a saturating loudspeaker, `c·tanh(x/c)` on full scale 1 (0: linear).
     public var echoClip: Double
     /// Capture: and through its band limit, a 2nd-order high-pass at this frequency (0: none).
@@ -34,7 +38,8 @@ public struct PacedPCMOptions: Sendable, Hashable {
     public init(
         infile: String? = nil, outfile: String? = nil, failFile: String? = nil, link: String? = nil,
         echoGain: Double = 0, echoDelayMilliseconds: Double = 0, driftPPM: Double = 0, followInfile: Bool = false,
-        echoClip: Double = 0, echoHighpassHz: Double = 0, loopbackChannel: Int? = nil, loopbackGain: Double = 1
+        echoClip: Double = 0, echoHighpassHz: Double = 0, loopbackChannel: Int? = nil, loopbackGain: Double = 1,
+        timeline: String? = nil
     ) {
         self.infile = infile
         self.followInfile = followInfile
@@ -48,6 +53,7 @@ public struct PacedPCMOptions: Sendable, Hashable {
         self.echoHighpassHz = echoHighpassHz
         self.loopbackChannel = loopbackChannel
         self.loopbackGain = loopbackGain
+        self.timeline = timeline
     }
 }
 
@@ -80,6 +86,7 @@ public enum TestPCMConfig {
                 if let v = o.infile { body += " infile \(quoted(v))" }
                 if o.followInfile { body += " infile_follow 1" }
                 if let v = o.outfile { body += " outfile \(quoted(v))" }
+                if let v = o.timeline { body += " timeline \(quoted(v))" }
                 if let v = o.failFile { body += " fail_file \(quoted(v))" }
                 if let v = o.link { body += " link \(quoted(v))" }
                 if o.echoGain != 0 { body += " echo_gain \(o.echoGain)" }

@@ -19,7 +19,19 @@
  *             echo_highpass_hz 200        # ... and its band limit: 2nd-order Butterworth high-pass
  *             loopback_channel 5          # capture: this channel carries the linked playback itself, as
  *             loopback_gain 0.1           # ... a mic array's hardware loopback does (no delay, no speaker)
- *             drift_ppm 0 }               # capture clock runs this much fast (+) or slow (-)
+ *             timeline "/abs/times.txt"   # playback: when each run's frames play (below)
+ *             drift_ppm 0 }               # the device clock runs this much fast (+) or slow (-)
+ *
+ * drift_ppm moves the hardware pointer (both directions) at rate * (1 + drift_ppm * 1e-6) frames per
+ * CLOCK_MONOTONIC second, as a crystal off by that much would; periods, delay, xruns and the link
+ * (hence the echo a linked capture hears) all follow that clock.
+ *
+ * timeline: at every start of a playback run (the first and each one after an xrun or prepare), one
+ * line "START_NS OUTFILE_FRAME RATE" is appended: outfile frame OUTFILE_FRAME (frames counted from
+ * the start of the outfile) plays at CLOCK_MONOTONIC START_NS, and the run's later frames follow at
+ * RATE (the drifted rate) frames per second. The outfile holds only frames that played: frames
+ * dropped or rewound before playing are never written, so index <-> time stays exact. Both files
+ * are truncated when the PCM is opened.
  *
  * The echo is gain * highpass(softclip(played)), so with echo_clip / echo_highpass_hz it is the
  * non-linear echo of a small loudspeaker: a linear echo canceller cannot remove all of it.
@@ -50,7 +62,7 @@ struct link {
     int users;
     _Atomic int playing;          /* playback is running */
     _Atomic int64_t start_ns;     /* when playback frame 0 of this run plays */
-    _Atomic unsigned rate;
+    _Atomic double rate;          /* the playback's drifted rate */
     _Atomic int64_t written;      /* frames of this run written so far */
     int16_t *history;             /* mono (channel average), indexed by frame % HISTORY_LEN */
 };
@@ -65,6 +77,8 @@ struct paced {
     int in_fd;            /* capture source, -1 when none or exhausted */
     int in_follow;        /* at the end of in_fd: silence, but keep it open for appended frames */
     int out_fd;           /* playback sink, or a copy of what capture delivered; -1 when none */
+    int timeline_fd;      /* playback: one line per run start; -1 when none */
+    int64_t out_frames;   /* playback: frames appended to outfile since open (all runs) */
     struct link *link;
     double echo_gain;
     double echo_delay_ms;
@@ -96,9 +110,7 @@ static int unplugged(const struct paced *p) {
 }
 
 static double clock_rate(const struct paced *p) {
-    double r = p->io.rate;
-    if (p->io.stream == SND_PCM_STREAM_CAPTURE) r *= 1.0 + p->drift_ppm * 1e-6;
-    return r;
+    return p->io.rate * (1.0 + p->drift_ppm * 1e-6);
 }
 
 static int64_t clock_frames(const struct paced *p, int64_t t) {
@@ -123,7 +135,17 @@ static void flush_played(struct paced *p, int64_t upto) {
             }
         }
         p->flushed += n;
+        p->out_frames += n;
     }
+}
+
+/* Playback: brings the played count up to the clock (at most what is queued) so frames that have
+ * already played are written before a rewind can take their slots. */
+static void catch_up(struct paced *p) {
+    if (!p->start_ns) return;
+    int64_t clk = clock_frames(p, now_ns());
+    p->hw_frames = clk < p->app_frames ? clk : p->app_frames;
+    flush_played(p, p->hw_frames);
 }
 
 /* Playback: follows snd_pcm_rewind, which moves the application pointer back without telling the
@@ -133,11 +155,22 @@ static void follow_rewind(struct paced *p) {
     if (p->io.stream != SND_PCM_STREAM_PLAYBACK) return;
     snd_pcm_uframes_t appl = p->io.appl_ptr;
     snd_pcm_sframes_t back = (snd_pcm_sframes_t)(p->appl_seen - appl);
+    if (back > 0 && back <= p->app_frames) catch_up(p);
     if (back > 0 && back <= p->app_frames - p->hw_frames) {
         p->app_frames -= back;
         if (p->link) p->link->written = p->app_frames;
     }
     p->appl_seen = appl;
+}
+
+/* Playback: the timeline line of the run that starts now (one write, so lines never interleave). */
+static void log_run_start(struct paced *p) {
+    if (p->timeline_fd < 0) return;
+    char line[96];
+    int n = snprintf(line, sizeof line, "%lld %lld %.9f\n", (long long)p->start_ns, (long long)p->out_frames,
+                     clock_rate(p));
+    if (n > 0 && n < (int)sizeof line)
+        while (write(p->timeline_fd, line, (size_t)n) < 0 && errno == EINTR) {}
 }
 
 /* Advances the clock; returns 0, or -EPIPE when the stream just ran into an xrun. */
@@ -198,9 +231,10 @@ static int paced_start(snd_pcm_ioplug_t *io) {
     if (unplugged(p)) return disconnect(p);
     p->start_ns = now_ns();
     arm_timer(p, 1);
+    if (io->stream == SND_PCM_STREAM_PLAYBACK) log_run_start(p);
     if (p->link && io->stream == SND_PCM_STREAM_PLAYBACK) {
         p->link->start_ns = p->start_ns;
-        p->link->rate = io->rate;
+        p->link->rate = clock_rate(p);
         p->link->playing = 1;
     }
     return 0;
@@ -418,6 +452,7 @@ static int paced_close(snd_pcm_ioplug_t *io) {
     struct paced *p = io->private_data;
     if (p->in_fd >= 0) close(p->in_fd);
     if (p->out_fd >= 0) close(p->out_fd);
+    if (p->timeline_fd >= 0) close(p->timeline_fd);
     if (p->timer_fd >= 0) close(p->timer_fd);
     release_link(p->link);
     free(p->ring);
@@ -462,7 +497,7 @@ static int get_number(snd_config_t *n, double *out) {
 
 SND_PCM_PLUGIN_DEFINE_FUNC(jvpaced) {
     (void)root;
-    const char *infile = NULL, *outfile = NULL, *fail_file = NULL, *link = NULL;
+    const char *infile = NULL, *outfile = NULL, *fail_file = NULL, *link = NULL, *timeline = NULL;
     double echo_gain = 0, echo_delay_ms = 0, drift_ppm = 0, infile_follow = 0, echo_clip = 0, echo_hp_hz = 0;
     double loopback_channel = -1, loopback_gain = 1;
     snd_config_iterator_t i, next;
@@ -474,6 +509,7 @@ SND_PCM_PLUGIN_DEFINE_FUNC(jvpaced) {
         int err = 0;
         if (!strcmp(id, "infile")) err = snd_config_get_string(n, &infile);
         else if (!strcmp(id, "outfile")) err = snd_config_get_string(n, &outfile);
+        else if (!strcmp(id, "timeline")) err = snd_config_get_string(n, &timeline);
         else if (!strcmp(id, "fail_file")) err = snd_config_get_string(n, &fail_file);
         else if (!strcmp(id, "link")) err = snd_config_get_string(n, &link);
         else if (!strcmp(id, "echo_gain")) err = get_number(n, &echo_gain);
@@ -492,7 +528,7 @@ SND_PCM_PLUGIN_DEFINE_FUNC(jvpaced) {
     struct paced *p = calloc(1, sizeof *p);
     if (!p) return -ENOMEM;
     p->io.private_data = p;
-    p->in_fd = p->out_fd = p->timer_fd = -1;
+    p->in_fd = p->out_fd = p->timeline_fd = p->timer_fd = -1;
     p->echo_gain = echo_gain;
     p->echo_delay_ms = echo_delay_ms;
     p->loopback_channel = loopback_channel >= 0 && loopback_channel < 64 ? (int)loopback_channel : -1;
@@ -510,6 +546,10 @@ SND_PCM_PLUGIN_DEFINE_FUNC(jvpaced) {
     if (!err && outfile) {
         p->out_fd = open(outfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (p->out_fd < 0) err = -errno;
+    }
+    if (!err && timeline && stream == SND_PCM_STREAM_PLAYBACK) {
+        p->timeline_fd = open(timeline, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+        if (p->timeline_fd < 0) err = -errno;
     }
     p->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
     if (!err && p->timer_fd < 0) err = -errno;
