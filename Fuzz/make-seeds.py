@@ -170,3 +170,19 @@ with tempfile.NamedTemporaryFile(suffix=".ts") as f:
                     "-t", "0.2", "-c:a", "aac", "-b:a", "32k", "-f", "mpegts", f.name], check=True)
     put("ts", "aac.ts", b"\xbb" + open(f.name, "rb").read()[:12032])
 put("ts", "id3.id3", b"ID3\x04\x00\x00\x00\x00\x00\x1dTPE1\x00\x00\x00\x05\x00\x00\x03Band" + b"TIT2\x00\x00\x00\x04\x00\x00\x01\xff\xfeA\x00")
+
+# snapcast: codec index (pcm, flac, opus, ogg, null), u16 LE header length, the CodecHeader, then chunk bytes
+def snapcast(codec, header, chunks):
+    return bytes([codec]) + struct.pack("<H", len(header)) + header + bytes([min(len(chunks[0]), 31) - 1]) + b"".join(chunks)
+put("snapcast", "pcm.snap", snapcast(0, wav(48000, 2, 16, 0), [b"\x01\x00\x02\x00\x03\x00"] * 4))
+put("snapcast", "opus.snap", snapcast(2, struct.pack("<IIHH", 0x4F505553, 48000, 16, 2), [audio] * 4))
+with tempfile.NamedTemporaryFile(suffix=".flac") as f:
+    subprocess.run(["ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000",
+                    "-t", "0.05", "-ac", "2", "-c:a", "flac", "-frame_size", "1152", f.name], check=True)
+    flac = open(f.name, "rb").read()
+    end = 4
+    while True:
+        last = flac[end] & 0x80
+        end += 4 + int.from_bytes(flac[end + 1:end + 4], "big")
+        if last: break
+    put("snapcast", "flac.snap", snapcast(1, flac[:end], [flac[end:]]))
