@@ -3,14 +3,15 @@ import AudioCore
 /// Decodes the audio of a Snapcast stream (snapserver 0.26): built from the CodecHeader (`codec` and its
 /// payload), then given each WireChunk's payload in order; interleaved Int16 PCM out.
 ///
-/// Each chunk's samples come out during its own `decode` call, so a chunk's timestamp is the time of the
-/// first sample that call puts out (pcm, flac and opus; checked against snapserver 0.26):
+/// Each chunk's samples come out during its own `decode` call, and they span exactly the step to the next
+/// chunk's timestamp, so a chunk's timestamp is the time of the first sample that call puts out: no frame
+/// is held back (checked against snapserver 0.26 for all four codecs).
 /// - pcm: raw S16LE frames; bytes of a frame cut at a chunk's end wait for the next chunk (`pendingBytes`).
-/// - flac: the header and the chunks are one native FLAC stream; a chunk holds whole frames, so no frame
-///   is held back (0 frames of lag). A frame cut short anyway waits for the next chunk (`pendingBytes`).
+/// - flac: the header and the chunks are one native FLAC stream; a chunk holds whole frames, each decoded
+///   as it arrives (0 frames of lag). A frame cut short anyway waits for the next chunk (`pendingBytes`).
 /// - opus: each chunk is one raw Opus packet, decoded at 48 kHz.
-/// - ogg: Vorbis in Ogg, the header pages then the chunks as one stream. Vorbis puts out a packet's samples
-///   one packet late (the first audio packet gives none): the output trails the chunks by a block.
+/// - ogg: Vorbis in Ogg, the header pages then the chunks as one stream; snapserver steps its timestamps
+///   by the frames Vorbis puts out for each chunk (its granule positions), not by what went in.
 ///
 /// After a thrown error the decoder's state is undefined: build a new one (as on a new CodecHeader).
 public final class SnapcastChunkDecoder {
