@@ -54,7 +54,7 @@ public final class SnapFeed: Sendable {
     /// Times the FIFO was opened (more than 1: the server went away and came back).
     public var opens: Int { writer.opens.load(ordering: .relaxed) }
 
-    /// Whether the generator has ended and its last block is written.
+    /// Whether the feed is over: the generator ended and its last block is written, or it was stopped.
     public var isDone: Bool { writer.done.load(ordering: .relaxed) }
 
     /// Waits up to `timeout` for the generator to end and its blocks to be written; whether they were.

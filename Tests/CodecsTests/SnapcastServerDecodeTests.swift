@@ -100,6 +100,17 @@ import Testing
         await server.stop()
     }
 
+    @Test(.enabled(if: SnapServer.isInstalled)) func aFeedOfSamplesIsWrittenAtWallClockPace() async throws {
+        let server = try await SnapServer.start(codec: "pcm", sources: [.pipe(name: "tone")])
+        let started = ContinuousClock.now
+        let feed = try server.feed("tone", samples: Self.tone(first: 0, frames: 24_000))
+        #expect(await feed.finish(timeout: .seconds(30)))
+        #expect(feed.framesWritten == 24_000)
+        // 0.5 s of audio, less the 50 ms the feed keeps ahead of the clock
+        #expect(ContinuousClock.now - started >= .milliseconds(440))
+        await server.stop()
+    }
+
     @Test(.enabled(if: SnapServer.isInstalled)) func aTCPSourceListensOnItsOwnPort() async throws {
         let server = try await SnapServer.start(sources: [.pipe(name: "music"), .tcp(name: "announce", codec: "pcm")])
         let port = try #require(server.tcpPort("announce"))
