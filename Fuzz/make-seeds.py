@@ -186,3 +186,18 @@ times = b"".join(snap(4, struct.pack("<ii", 0, 150 + i), refers=2 + i, sent=(637
 put("snapcast", "session.bin", b"\x07" + settings + header + chunks + times)
 put("snapcast", "opus.bin", b"\x1e" + snap(1, sized("opus") + sized(bytes.fromhex("5355504f80bb000010000200"))) + snap(2, struct.pack("<ii", 5, 0) + sized(b"\xfc\xff\xfe")))
 put("snapcast", "unknown-error.bin", b"\x0d" + snap(6, sized("{}")) + snap(42, b"xyz") + snap(8, struct.pack("<I", 401) + sized("Unauthorized") + sized("auth required")))
+# snapaudio: codec index (pcm, flac, opus, ogg, null), u16 LE header length, the CodecHeader, then chunk bytes
+def snapaudio(codec, header, chunks):
+    return bytes([codec]) + struct.pack("<H", len(header)) + header + bytes([min(len(chunks[0]), 31) - 1]) + b"".join(chunks)
+put("snapaudio", "pcm.snap", snapaudio(0, wav(48000, 2, 16, 0), [b"\x01\x00\x02\x00\x03\x00"] * 4))
+put("snapaudio", "opus.snap", snapaudio(2, struct.pack("<IIHH", 0x4F505553, 48000, 16, 2), [audio] * 4))
+with tempfile.NamedTemporaryFile(suffix=".flac") as f:
+    subprocess.run(["ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000",
+                    "-t", "0.05", "-ac", "2", "-c:a", "flac", "-frame_size", "1152", f.name], check=True)
+    flac = open(f.name, "rb").read()
+    end = 4
+    while True:
+        last = flac[end] & 0x80
+        end += 4 + int.from_bytes(flac[end + 1:end + 4], "big")
+        if last: break
+    put("snapaudio", "flac.snap", snapaudio(1, flac[:end], [flac[end:]]))

@@ -91,6 +91,22 @@ enum CodecFuzzing {
         keep(try? VorbisComments(parsing: bytes, after: VorbisComments.opusMagic))
     }
 
+    /// A Snapcast stream: byte 0 picks the codec, bytes 1-2 (LE) the CodecHeader's length, and the rest
+    /// is cut into WireChunk payloads, so each decoder sees hostile headers and payloads.
+    static func snapaudio(_ bytes: [UInt8]) {
+        guard bytes.count >= 3 else { return }
+        let codecs = SnapcastChunkDecoder.Codec.allCases.map(\.rawValue) + ["null"]
+        let headerEnd = min(bytes.count, 3 + (Int(bytes[1]) | Int(bytes[2]) << 8))
+        let codec = codecs[Int(bytes[0]) % codecs.count]
+        guard let decoder = try? SnapcastChunkDecoder(codec: codec, header: Array(bytes[3..<headerEnd])) else { return }
+        var frames = 0
+        for chunk in chunks(Array(bytes[headerEnd...])) {
+            if (try? decoder.decode(Array(chunk)) { frames += $0.frameCount }) == nil { break }
+        }
+        keep(decoder.pendingBytes)
+        keep(frames)
+    }
+
     static func wav(_ bytes: [UInt8]) {
         keep(try? WAVFile(bytes: bytes))
     }

@@ -1,7 +1,7 @@
 /// One parser of outside input, fed whatever libFuzzer makes. A target only has to not trap, not hang
 /// and not touch bad memory; results are consumed so the optimizer cannot drop the work.
 enum FuzzTarget: String, CaseIterable, Sendable {
-    case toml, feed, dates, playlist, hls, icy, sse, termllm, ogg, adts, vorbis, flac, mp4, ts, wav, realtime, control, somafm, url, snapcast
+    case toml, feed, dates, playlist, hls, icy, sse, termllm, ogg, adts, vorbis, flac, mp4, ts, wav, realtime, control, somafm, url, snapcast, snapaudio
 
     func run(_ bytes: [UInt8]) {
         switch self {
@@ -22,6 +22,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .mp4: CodecFuzzing.mp4(bytes)
         case .ts: CodecFuzzing.ts(bytes)
         case .wav: CodecFuzzing.wav(bytes)
+        case .snapaudio: CodecFuzzing.snapaudio(bytes)
         case .realtime: RealtimeFuzzing.serverEvent(bytes)
         case .control: ControlFuzzing.request(bytes)
         case .snapcast: SnapcastFuzzing.stream(bytes)

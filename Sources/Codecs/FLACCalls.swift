@@ -66,6 +66,9 @@ final class FLACFrameDecoder {
         Unmanaged<FLACFrameDecoder>.fromOpaque(client!).takeUnretainedValue()
     }
 
+    /// Bytes appended that no decoded frame or metadata block has consumed yet.
+    var pendingBytes: Int { Int(base + UInt64(bytes.count) - consumed) }
+
     func append(_ raw: UnsafeRawBufferPointer) {
         bytes.append(contentsOf: raw)
     }

@@ -8,6 +8,7 @@ public final class FLACDecoder: StreamDecoder {
     public enum Container: Sendable { case native, ogg }
 
     private let container: Container
+    private let wholeFrames: Bool
     private var header = FLACStreamHeader()
     private var frames: FLACFrameDecoder?
     private var demuxer = OggDemuxer()
@@ -19,9 +20,20 @@ public final class FLACDecoder: StreamDecoder {
     /// Logical streams started (Ogg).
     public private(set) var streamsStarted = 0
 
-    public init(container: Container) {
+    /// `wholeFrames`: each `decode` call ends on a frame boundary (a Snapcast chunk), so a frame is decoded
+    /// as soon as its bytes are in instead of once a largest frame's worth waits (a live encoder's STREAMINFO
+    /// leaves that size unknown, which would hold back 64 KiB, seconds of audio). A frame that is cut
+    /// short anyway still waits for the rest.
+    public init(container: Container, wholeFrames: Bool = false) {
         self.container = container
+        self.wholeFrames = wholeFrames
     }
+
+    /// The metadata is over (native: its last block arrived; Ogg: the stream's first packet).
+    public var headerComplete: Bool { frames != nil }
+
+    /// Bytes fed but not yet decoded (a partial frame waiting for the rest; metadata not yet complete).
+    public var pendingBytes: Int { frames?.pendingBytes ?? 0 }
 
     public func decode(_ bytes: UnsafeRawBufferPointer, into sink: (PCMBlock) -> Void) throws(CodecError) {
         switch container {
@@ -50,7 +62,11 @@ public final class FLACDecoder: StreamDecoder {
             rest = UnsafeRawBufferPointer(rebasing: bytes[used...])
             guard case .done(let prefix, let maxFrameBytes) = step else { return }
             let decoder = try FLACFrameDecoder()
-            if maxFrameBytes > 0 { decoder.readyBytes = maxFrameBytes + 16 }
+            if wholeFrames {
+                decoder.readyBytes = 1
+            } else if maxFrameBytes > 0 {
+                decoder.readyBytes = maxFrameBytes + 16
+            }
             decoder.append(prefix)
             frames = decoder
         }

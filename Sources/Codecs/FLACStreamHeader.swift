@@ -15,6 +15,8 @@ struct FLACStreamHeader {
     private var streamInfo: [UInt8]?
     private var skipRemaining = 0
     private var sawMarker = false
+    /// The last block is being skipped: the metadata is over once it is.
+    private var lastSkipping = false
     private var pending: [UInt8] = []
 
     /// Takes bytes; returns how many it used and whether the metadata is over.
@@ -25,6 +27,9 @@ struct FLACStreamHeader {
                 let n = min(skipRemaining, bytes.count - used)
                 skipRemaining -= n
                 used += n
+                // A last block that is skipped (PADDING) ends the metadata only after its body: its bytes
+                // are not frames (libFLAC would hunt for a frame through them and hold the stream back).
+                if skipRemaining == 0, lastSkipping { return (used, try finished()) }
                 continue
             }
             pending.append(bytes[used])
@@ -61,6 +66,14 @@ struct FLACStreamHeader {
         }
         pending.removeAll()
         guard last else { return nil }
+        if skipRemaining > 0 {
+            lastSkipping = true
+            return nil
+        }
+        return try finished()
+    }
+
+    private func finished() throws(CodecError) -> Step {
         guard let streamInfo else {
             throw CodecError(kind: .invalidStream, codec: "flac", function: "STREAMINFO", message: "the stream has none")
         }
