@@ -109,6 +109,8 @@ let package = Package(
         swiftTarget("Configuration", ["AudioCore", "Basics", "EchoControl", "Realtime", logging]),
         swiftTarget("Systemd", ["Basics", logging]),
         swiftTarget("Control", ["Basics", logging, nioCore, nioPosix, serviceLifecycle]),
+        // multi-room: the box as a player of a Snapcast group, on the mixer's rooms input
+        swiftTarget("Rooms", ["AudioCore", "AudioEngine", "Codecs", "Snapcast", "Basics", logging, serviceLifecycle, nioCore, nioPosix]),
         swiftTarget("Conversation", ["Realtime", "Jarvis", "Media", "AudioCore", "Basics", "AudioEngine", logging, serviceLifecycle]),
 
         // executable
@@ -116,7 +118,7 @@ let package = Package(
             name: "jarvis-voice",
             dependencies: [
                 "AudioCore", "Basics", "ALSA", "SpeexDSP", "EchoControl", "AudioEngine", "Configuration", "Systemd", "GPIO",
-                "Control", "HTTP", "Jarvis", "Media", "Conversation", "Realtime", serviceLifecycle,
+                "Control", "HTTP", "Jarvis", "Media", "Conversation", "Realtime", "Rooms", "Snapcast", serviceLifecycle,
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 logging

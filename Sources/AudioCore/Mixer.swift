@@ -65,6 +65,7 @@ public final class Mixer: @unchecked Sendable {
     let channels: Int
     /// The voice's last rendered frames and what a take-back put back in its queue (render thread).
     let voiceHistory: VoiceRenderHistory
+    let playbackStamps = MixerPlaybackStamps(channels: MixerChannel.allCases.count)
 
     public init(configuration: Configuration = Configuration()) {
         precondition(configuration.chunkFrames > 0, "Mixer chunkFrames must be positive")
@@ -76,7 +77,7 @@ public final class Mixer: @unchecked Sendable {
             let ms: Int =
                 switch channel {
                 case .voice: configuration.voiceQueueMilliseconds
-                case .media: configuration.mediaQueueMilliseconds
+                case .media, .rooms: configuration.mediaQueueMilliseconds
                 case .earcon: configuration.earconQueueMilliseconds
                 }
             return MixerChannelControl(
@@ -197,6 +198,18 @@ public final class Mixer: @unchecked Sendable {
     /// the gap length, i.e. it never claims unplayed audio).
     public func playhead(_ channel: MixerChannel, deviceDelayFrames: Int) -> Int {
         max(0, renderedPosition(channel) - max(0, deviceDelayFrames))
+    }
+
+    /// The playback thread, right after writing a period: the device delay then. Realtime-safe.
+    public func stampPlayback(delayFrames: Int, nanoseconds: Int64) {
+        playbackStamps.publish(nanoseconds: nanoseconds, delayFrames: delayFrames) {
+            controls[$0].position.load(ordering: .acquiring)
+        }
+    }
+
+    /// When `channel`'s frames are heard, as of the last period written; nil before the first.
+    public func playbackStamp(_ channel: MixerChannel) -> MixerPlaybackStamp? {
+        playbackStamps.read(channel.rawValue)
     }
 
     /// Frames queued and not yet rendered (a take-back's included).

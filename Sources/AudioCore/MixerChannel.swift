@@ -8,12 +8,15 @@ public enum MixerChannel: Int, CaseIterable, Sendable, CustomStringConvertible {
     case media
     /// Short cues (listening, reset, error).
     case earcon
+    /// The synchronized stream of a multi-room group (Snapcast); ducked and leveled like media.
+    case rooms
 
     public var description: String {
         switch self {
         case .voice: "voice"
         case .media: "media"
         case .earcon: "earcon"
+        case .rooms: "rooms"
         }
     }
 }

@@ -117,7 +117,8 @@ public final class AudioPipeline: Service, Sendable {
                         * configuration.bufferPeriods),
                 referenceTap: tap, fifoPriority: configuration.fifoPriority, backoff: configuration.backoff,
                 fillPeriods: configuration.bufferPeriods, relaxedFillPeriods: configuration.relaxedPlaybackPeriods,
-                takeBack: reflex),
+                takeBack: reflex,
+                clockObserver: { clock in mixer.stampPlayback(delayFrames: clock.delayFrames, nanoseconds: clock.nanoseconds) }),
             renderer: { period in mixer.render(into: period.buffer) })
         playbackLoop.isRelaxed = true
         captureLoop.isRelaxed = true

@@ -24,12 +24,15 @@ public struct PlaybackLoopConfiguration: Sendable {
     /// What the renderer can take back from the device before it is heard (a paused voice: the mixer).
     /// nil: what was written plays out.
     public var takeBack: (any PlaybackTakeBack)?
+    /// Told when what was just written will be heard, on `rt:playback` after every write of a running
+    /// device (the mixer's stamp for synchronized playback). Must be realtime-safe.
+    public var clockObserver: (@Sendable (PlaybackClock) -> Void)?
 
     public init(
         device: PCMDevice, pcm: PCMConfiguration = PCMConfiguration(), referenceTap: ReferenceTap? = nil,
         threadName: String = "rt:playback", fifoPriority: Int32? = 70, backoff: Backoff = .deviceReopen,
         eventCapacity: Int = 256, fillPeriods: Int? = nil, relaxedFillPeriods: ClosedRange<Int>? = nil,
-        takeBack: (any PlaybackTakeBack)? = nil
+        takeBack: (any PlaybackTakeBack)? = nil, clockObserver: (@Sendable (PlaybackClock) -> Void)? = nil
     ) {
         self.device = device
         self.pcm = pcm
@@ -41,6 +44,7 @@ public struct PlaybackLoopConfiguration: Sendable {
         self.fillPeriods = fillPeriods
         self.relaxedFillPeriods = relaxedFillPeriods
         self.takeBack = takeBack
+        self.clockObserver = clockObserver
     }
 }
 
@@ -173,6 +177,7 @@ public final class PlaybackLoop: PeriodLoop, @unchecked Sendable {
         let measured = try? pcm.delay()
         let now = monotonicNanoseconds()
         let clock = measured.map { PlaybackClock(delayFrames: $0, nanoseconds: now) }
+        if let clock { configuration.clockObserver?(clock) }
         configuration.referenceTap?.playbackWrote(
             UnsafeBufferPointer(replacement), channels: parameters.channels, run: device.run, clock: clock)
         return .replaced(delay: measured)
@@ -216,6 +221,7 @@ public final class PlaybackLoop: PeriodLoop, @unchecked Sendable {
         // Before the start threshold is reached the queued frames are not being played: when they
         // will be heard is not known yet.
         let clock = measured != nil && pcm.state == .running ? PlaybackClock(delayFrames: delay, nanoseconds: now) : nil
+        if let clock { configuration.clockObserver?(clock) }
         configuration.referenceTap?.playbackWrote(
             UnsafeBufferPointer(buffer), channels: parameters.channels, run: device.run, clock: clock)
         let status = self.status

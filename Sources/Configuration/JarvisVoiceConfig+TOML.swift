@@ -31,6 +31,8 @@ extension JarvisVoiceConfig {
     ///            state_dir = "/var/lib/jarvis-voice", dj = true, radio_mode = false,
     ///            station_catalog_url = "https://api.somafm.com/channels.json", reconnect_attempts = 8,
     ///            loudness_target = -18
+    /// [snapcast] enabled = false, server = "" (host:port; required if enabled), name = "" (the host
+    ///            name), id = "" (the name)
     /// [control]  socket = "/run/jarvis-voice/control.sock"
     /// [timers]   ring_cap_s = 900
     /// [log]      level = "info"
@@ -88,6 +90,9 @@ extension JarvisVoiceConfig {
         var media = reader("media")
         self.media = MediaConfig(reader: &media)
         finish(&media)
+        var snapcast = reader("snapcast")
+        self.snapcast = SnapcastConfig(reader: &snapcast)
+        finish(&snapcast)
         var control = reader("control")
         self.control = ControlConfig(reader: &control)
         finish(&control)
@@ -104,7 +109,7 @@ extension JarvisVoiceConfig {
     }
 
     static let sectionNames: Set<String> = [
-        "audio", "dsp", "realtime", "jarvis", "button", "led", "media", "control", "timers", "log"
+        "audio", "dsp", "realtime", "jarvis", "button", "led", "media", "snapcast", "control", "timers", "log"
     ]
 }
 
@@ -301,6 +306,26 @@ extension MediaConfig {
         {
             r.problem("station_catalog_url", problem)
             stationCatalogURL = d.stationCatalogURL
+        }
+    }
+}
+
+extension SnapcastConfig {
+    init(reader r: inout ConfigSectionReader) {
+        let d = SnapcastConfig()
+        self.init()
+        enabled = r.boolean("enabled", default: d.enabled)
+        server = r.string("server", default: d.server, allowEmpty: true)
+        name = r.string("name", default: d.name, allowEmpty: true)
+        id = r.string("id", default: d.id, allowEmpty: true)
+        if !server.isEmpty, address == nil {
+            r.problem("server", "must be host:port of the snapserver's stream port (e.g. \"home.lan:1704\"), got \"\(server)\"")
+            server = d.server
+        } else if enabled, server.isEmpty {
+            r.problem("server", "is required when [snapcast] is enabled: host:port of the snapserver (its stream port, 1704)")
+        }
+        for (key, value) in [("name", name), ("id", id)] where value.utf8.count > 64 || value.contains(where: \.isNewline) {
+            r.problem(key, "must be one line of at most 64 bytes")
         }
     }
 }

@@ -11,6 +11,7 @@ public struct JarvisVoiceConfig: Sendable, Equatable {
     public var button: ButtonConfig = .init()
     public var led: LEDConfig = .init()
     public var media: MediaConfig = .init()
+    public var snapcast: SnapcastConfig = .init()
     public var control: ControlConfig = .init()
     public var timers: TimersConfig = .init()
     public var log: LogConfig = .init()

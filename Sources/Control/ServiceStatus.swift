@@ -1,7 +1,8 @@
 /// The `status` answer (ARCHITECTURE §9). Encodes exactly
 /// `{"state", "realtime_connected", "jarvis_session_id", "voice_volume", "muted", "timers", "media": {"state", "title", "url", "volume", "ducked"}}`
 /// and the keys added to it: `cost_usd` (`{"since_start", "today"}`), `barge_ins`, `echo_turns_ignored`,
-/// `voice_pauses_resumed`, `malformed_events`, `unknown_events` and `audio` (`AudioStatus`), with absent values as
+/// `voice_pauses_resumed`, `malformed_events`, `unknown_events`, `audio` (`AudioStatus`) and `snapcast`
+/// (`SnapcastStatus`), with absent values as
 /// JSON `null` (never omitted).
 public struct ServiceStatus: Sendable, Equatable, Codable {
     /// The conversation engine's state in snake_case: `idle`, `connecting`, `listening`,
@@ -30,12 +31,14 @@ public struct ServiceStatus: Sendable, Equatable, Codable {
     public var unknownEvents: Int
     /// Nil when the service runs no audio pipeline.
     public var audio: AudioStatus?
+    /// Nil when `[snapcast]` is off.
+    public var snapcast: SnapcastStatus?
 
     public init(
         state: String, realtimeConnected: Bool, jarvisSessionID: String?, voiceVolume: Double = 1, muted: Bool = false,
         timers: [TimerStatus] = [], media: MediaStatus,
         cost: CostStatus = CostStatus(), bargeIns: Int = 0, echoTurnsIgnored: Int = 0, voicePausesResumed: Int = 0, malformedEvents: Int = 0,
-        unknownEvents: Int = 0, audio: AudioStatus? = nil
+        unknownEvents: Int = 0, audio: AudioStatus? = nil, snapcast: SnapcastStatus? = nil
     ) {
         self.state = state
         self.realtimeConnected = realtimeConnected
@@ -51,6 +54,7 @@ public struct ServiceStatus: Sendable, Equatable, Codable {
         self.malformedEvents = malformedEvents
         self.unknownEvents = unknownEvents
         self.audio = audio
+        self.snapcast = snapcast
     }
 
     enum CodingKeys: String, CodingKey {
@@ -67,6 +71,7 @@ public struct ServiceStatus: Sendable, Equatable, Codable {
         case malformedEvents = "malformed_events"
         case unknownEvents = "unknown_events"
         case audio
+        case snapcast
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -85,6 +90,7 @@ public struct ServiceStatus: Sendable, Equatable, Codable {
         try c.encode(malformedEvents, forKey: .malformedEvents)
         try c.encode(unknownEvents, forKey: .unknownEvents)
         if let audio { try c.encode(audio, forKey: .audio) } else { try c.encodeNil(forKey: .audio) }
+        if let snapcast { try c.encode(snapcast, forKey: .snapcast) } else { try c.encodeNil(forKey: .snapcast) }
     }
 }
 

@@ -32,7 +32,26 @@ public enum ServiceStatusText {
                 "audio: capture \(capture), playback \(playback); echo reduction \(number(audio["echo_reduction_db"])) dB; "
                     + "xruns \(number(audio["capture_xruns"])) capture, \(number(audio["playback_xruns"])) playback")
         }
+        if let snapcast = status["snapcast"], snapcast != .null {
+            lines.append(rooms(snapcast))
+        }
         return lines.joined(separator: "\n")
+    }
+
+    /// "rooms: kitchen in the group of home.lan:1704, playing flac in sync (0.02 ms); volume 0.4".
+    private static func rooms(_ snapcast: JSONValue) -> String {
+        let name = snapcast["name"]?.stringValue ?? "?"
+        let server = snapcast["server"]?.stringValue ?? "?"
+        let state: String
+        if snapcast["connected"] != .bool(true) {
+            state = "not connected"
+        } else if snapcast["playing"] == .bool(true) {
+            let codec = snapcast["codec"]?.stringValue.map { " \($0)" } ?? ""
+            state = "playing\(codec) in sync (\(number(snapcast["sync_error_ms"])) ms)"
+        } else {
+            state = snapcast["server_muted"] == .bool(true) ? "muted by the server" : "connected, nothing playing"
+        }
+        return "rooms: \(name) in the group of \(server), \(state); volume \(number(snapcast["volume"]))"
     }
 
     /// "tea (#1) in 4:05", "#2 ringing".

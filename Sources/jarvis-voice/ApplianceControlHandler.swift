@@ -4,6 +4,7 @@ import Control
 import Conversation
 import Logging
 import Media
+import Rooms
 
 /// Maps control-socket verbs onto the conversation runner and the media player.
 struct ApplianceControlHandler: ControlHandler {
@@ -12,6 +13,8 @@ struct ApplianceControlHandler: ControlHandler {
     let voiceVolume: VoiceVolumeStore
     let pipeline: AudioPipeline
     let timers: KitchenTimers
+    /// nil when `[snapcast]` is off.
+    let snapcast: SnapcastPlayer?
     var logger = Logger(label: "control")
 
     func handle(_ command: ControlCommand) async -> ControlResponse {
@@ -138,7 +141,18 @@ struct ApplianceControlHandler: ControlHandler {
                 today: conversation.spending.spent(on: LocalTime.systemNow().calendarDay)),
             bargeIns: conversation.bargeIns, echoTurnsIgnored: conversation.echoTurnsIgnored,
             voicePausesResumed: conversation.pausesResumed,
-            malformedEvents: conversation.malformedEvents, unknownEvents: conversation.unknownEvents, audio: audioStatus())
+            malformedEvents: conversation.malformedEvents, unknownEvents: conversation.unknownEvents, audio: audioStatus(),
+            snapcast: snapcast.map(Self.status))
+    }
+
+    static func status(of player: SnapcastPlayer) -> SnapcastStatus {
+        let now = player.status
+        return SnapcastStatus(
+            server: player.settings.server, name: player.settings.hello.hostName, id: player.settings.hello.id,
+            connected: now.connected, synced: now.synced, codec: now.codec, playing: now.playing,
+            volume: Double(now.volume) / 100, serverMuted: now.serverMuted,
+            syncErrorMilliseconds: Double(now.syncErrorNanoseconds / 1_000) / 1_000,
+            clockSpreadMilliseconds: Double(now.clockSpreadMicroseconds) / 1_000)
     }
 
     private func audioStatus() -> AudioStatus {

@@ -8,6 +8,8 @@ import GPIO
 import Jarvis
 import Media
 import Realtime
+import Rooms
+import Snapcast
 
 // The one place where the file's sections become the engines' configurations, so `run`, `dsp` and
 // `audio-check` can never disagree about what a key means (`[dsp]` is the chain's own configuration).
@@ -120,5 +122,27 @@ extension ConversationConfiguration {
             connectTimeout: config.realtime.connectTimeout, quietPeriod: config.realtime.idleTimeout,
             doubleTapWindow: .milliseconds(config.button.doubleTapMs), ringCap: config.timers.ringCap,
             bargeIn: BargeInRule(localDetector: true))
+    }
+}
+
+extension SnapcastPlayerSettings {
+    /// nil when `[snapcast]` is off (or its server unusable, which `check-config` reports).
+    init?(_ snapcast: SnapcastConfig, hostName: String) {
+        guard snapcast.enabled, let address = snapcast.address else { return nil }
+        let name = snapcast.name.isEmpty ? hostName : snapcast.name
+        self.init(
+            host: address.host, port: address.port,
+            hello: SnapcastHello(id: snapcast.id.isEmpty ? name : snapcast.id, hostName: name, arch: Self.architecture))
+    }
+
+    /// As snapclient reports it (the snapserver's apps show it).
+    static var architecture: String {
+        #if arch(arm64)
+            "aarch64"
+        #elseif arch(x86_64)
+            "x86_64"
+        #else
+            "unknown"
+        #endif
     }
 }

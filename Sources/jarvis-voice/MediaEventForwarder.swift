@@ -1,5 +1,6 @@
 import Conversation
 import Media
+import Rooms
 import ServiceLifecycle
 
 /// Carries the media player's events to the conversation, in order: playing or not (a tap stops media
@@ -12,14 +13,18 @@ struct MediaEventForwarder: Service {
     /// `[media] dj` (announce the next item when one ends) and `radio_mode` (when the queue runs
     /// out, ask Jarvis for the next pick); SIGHUP changes them.
     let settings: MediaSettings
+    /// The group's player, which gives local media the speaker and shares the media volume with the server.
+    let snapcast: SnapcastPlayer?
 
     func run() async {
         for await event in events.cancelOnGracefulShutdown() {
             switch event {
             case .playbackChanged(let state):
                 runner.mediaChanged(playing: state == .playing)
-            case .volumeChanged(_, let gain):
+                snapcast?.localMediaChanged(playing: state == .playing || state == .buffering)
+            case .volumeChanged(let level, let gain):
                 runner.setMediaVolume(gain)
+                snapcast?.localVolumeChanged(level)
             case .streamTitleChanged:
                 break
             case .itemEnded:

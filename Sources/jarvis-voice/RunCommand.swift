@@ -6,11 +6,13 @@ import Configuration
 import Control
 import Conversation
 import GPIO
+import Glibc
 import HTTP
 import Jarvis
 import Logging
 import Media
 import Realtime
+import Rooms
 import ServiceLifecycle
 import Systemd
 
@@ -68,6 +70,13 @@ struct RunCommand: AsyncParsableCommand {
             logger.critical("cannot set up the media player: \(error)")
             throw ExitCode.failure
         }
+        let snapcast = SnapcastPlayerSettings(config.snapcast, hostName: Self.hostName()).map { settings in
+            SnapcastPlayer(
+                settings: settings,
+                writer: SynchronizedChannelWriter(mixer: pipeline.mixer, channel: .rooms, leveling: mediaSettings.loudnessTarget),
+                mediaVolume: player.currentVolume.level, logger: Logger(label: "snapcast")
+            ) { volume in _ = await player.setVolume(Double(volume) / 100) }
+        }
         let notify = SDNotify()
         let supervisor = SystemdSupervisor(
             notify: notify, pipeline: pipeline, controlSocket: config.control.socket,
@@ -93,7 +102,8 @@ struct RunCommand: AsyncParsableCommand {
             control = try await ControlServer.bind(
                 path: config.control.socket,
                 handler: ApplianceControlHandler(
-                    runner: runner, media: player, voiceVolume: voiceVolume, pipeline: pipeline, timers: timers),
+                    runner: runner, media: player, voiceVolume: voiceVolume, pipeline: pipeline, timers: timers,
+                    snapcast: snapcast),
                 logger: Logger(label: "control"))
         } catch {
             logger.critical("\(error)")
@@ -115,9 +125,13 @@ struct RunCommand: AsyncParsableCommand {
                     }
                 ) { runner.timersRang($0) }, serviceName: "timers"),
             .init(
-                service: MediaEventForwarder(events: mediaEvents, runner: runner, settings: mediaSettings),
+                service: MediaEventForwarder(events: mediaEvents, runner: runner, settings: mediaSettings, snapcast: snapcast),
                 serviceName: "media-events")
         ]
+        if let snapcast {
+            logger.notice("snapcast: playing the group of \(snapcast.settings.server) as \"\(snapcast.settings.hello.hostName)\"")
+            services.append(.init(service: snapcast, serviceName: "snapcast"))
+        }
         if let button = openButton(config.button, logger: logger, onPress: { pipeline.talkButtonPressed() }) {
             services.append(
                 .init(
@@ -147,6 +161,14 @@ struct RunCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         logger.notice("stopped")
+    }
+
+    /// The machine's name, the default name of this box in a Snapcast group.
+    static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "jarvis-voice" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? "jarvis-voice" : name
     }
 
     private func makeRunner(

@@ -36,14 +36,8 @@ import Testing
                     name: name,
                     PacedPCMOptions(outfile: dir.file("\(name).raw"), driftPPM: ppm, timeline: dir.file("\(name).timeline")))
             }, to: alsa)
-        var clients: [ServerProcess] = []
-        for (name, _) in players {
-            clients.append(
-                try ServerProcess(
-                    [
-                        "/usr/bin/env", "ALSA_CONFIG_PATH=/usr/share/alsa/alsa.conf:\(alsa)", "/usr/bin/snapclient", "-h", "127.0.0.1",
-                        "-p", "\(stream.port)", "--hostID", name, "-s", name, "--player", "alsa"
-                    ], name: name, logsIn: dir))
+        let clients = try players.map { name, _ in
+            try SnapClient.start(port: stream.port, id: name, pcm: name, alsaConfig: alsa, logsIn: dir)
         }
 
         let signal = ToneBurstSignal()

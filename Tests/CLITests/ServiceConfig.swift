@@ -17,6 +17,7 @@ struct ServiceConfig {
     var controlSocket: String?
     var media: [String] = []
     var timers: [String] = []
+    var snapcast: [String] = []
     var logLevel: String?
 
     var toml: String {
@@ -27,6 +28,7 @@ struct ServiceConfig {
         table("control", [controlSocket.map { "socket = \(quoted($0))" }], [], into: &lines)
         table("media", [], media, into: &lines)
         table("timers", [], timers, into: &lines)
+        table("snapcast", [], snapcast, into: &lines)
         table("log", [logLevel.map { "level = \(quoted($0))" }], [], into: &lines)
         return lines.joined(separator: "\n") + "\n"
     }

@@ -20,12 +20,14 @@ struct ServiceUnderTest {
     /// - Parameters:
     ///   - mic: the paced mic's options; `infile` defaults to an empty file that follows appends.
     ///   - speakerLink: the speaker's acoustic link name (the mic hears it when its options name the same link).
-    ///   - realtimeSection, mediaSection: extra lines for `[realtime]` and `[media]`.
+    ///   - speaker: the paced speaker's options besides its outfile and link (a clock drift, a timeline).
+    ///   - realtimeSection, mediaSection: extra lines for `[realtime]` and `[media]`; `snapcastSection` for
+    ///     `[snapcast]` (left out when empty).
     static func start(
         in dir: TemporaryDirectory, name: String, realtime: RealtimeStandIn, jarvis: TermLLMStandIn,
-        mic micOptions: PacedPCMOptions? = nil, speakerLink: String? = nil,
+        mic micOptions: PacedPCMOptions? = nil, speakerLink: String? = nil, speaker: PacedPCMOptions = PacedPCMOptions(),
         realtimeSection: String = "idle_timeout_s = 2",
-        mediaSection: String = "", timersSection: [String] = [],
+        mediaSection: String = "", timersSection: [String] = [], snapcastSection: [String] = [],
         logLevel: String = "debug"
     ) throws -> ServiceUnderTest {
         let binary = try #require(ChildProcess.builtExecutable(), "jarvis-voice is not built next to the tests")
@@ -36,11 +38,10 @@ struct ServiceUnderTest {
         }
         let played = dir.file("\(name)-played.raw")
         let alsa = dir.file("\(name)-asound.conf")
-        try TestPCMConfig.write(
-            [
-                .paced(name: "\(name)_mic", micOptions),
-                .paced(name: "\(name)_speaker", PacedPCMOptions(outfile: played, link: speakerLink))
-            ], to: alsa)
+        var speaker = speaker
+        speaker.outfile = played
+        speaker.link = speakerLink
+        try TestPCMConfig.write([.paced(name: "\(name)_mic", micOptions), .paced(name: "\(name)_speaker", speaker)], to: alsa)
         let key = try secret(dir.file("openai.key"), realtime.script.apiKey)
         let token = try secret(dir.file("jarvis.token"), "s3cret")
         let config = dir.file("\(name)-config.toml")
@@ -49,7 +50,8 @@ struct ServiceUnderTest {
                 ServiceConfig(
                     capture: "\(name)_mic", playback: "\(name)_speaker", audio: ["realtime_priority = 0"], realtimeURL: realtime.url,
                     apiKeyFile: key, realtime: [realtimeSection], jarvisURL: jarvis.baseURL, tokenFile: token,
-                    controlSocket: dir.file("control.sock"), media: ["state_dir = \"\(dir.file("state"))\"", mediaSection], timers: timersSection,
+                    controlSocket: dir.file("control.sock"),
+                    media: ["state_dir = \"\(dir.file("state"))\"", mediaSection], timers: timersSection, snapcast: snapcastSection,
                     logLevel: logLevel
                 ).toml.utf8), to: config)
         let log = dir.file("\(name)-service.log")

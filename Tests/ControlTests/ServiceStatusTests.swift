@@ -13,7 +13,7 @@ import Testing
         let text = line(.status(status))
         #expect(
             text
-                == #"{"ok":true,"result":{"audio":null,"barge_ins":0,"cost_usd":{"since_start":0,"today":0},"echo_turns_ignored":0,"jarvis_session_id":null,"malformed_events":0,"media":{"ducked":false,"state":"stopped","title":null,"url":null,"volume":0.5},"muted":false,"realtime_connected":false,"state":"idle","timers":[],"unknown_events":0,"voice_pauses_resumed":0,"voice_volume":1}}"#
+                == #"{"ok":true,"result":{"audio":null,"barge_ins":0,"cost_usd":{"since_start":0,"today":0},"echo_turns_ignored":0,"jarvis_session_id":null,"malformed_events":0,"media":{"ducked":false,"state":"stopped","title":null,"url":null,"volume":0.5},"muted":false,"realtime_connected":false,"snapcast":null,"state":"idle","timers":[],"unknown_events":0,"voice_pauses_resumed":0,"voice_volume":1}}"#
                 + "\n")
         let reply = try ControlWire.decodeReply(Array(text.utf8).dropLast())
         guard case .ok(let result) = reply else {
@@ -26,13 +26,13 @@ import Testing
                     "state": .string("idle"), "realtime_connected": .bool(false), "jarvis_session_id": .null,
                     "media": .object(["state": .string("stopped"), "title": .null, "url": .null, "volume": .number(0.5), "ducked": .bool(false)]),
                     "voice_volume": .number(1), "muted": .bool(false), "timers": .array([]), "barge_ins": .number(0),
-                    "echo_turns_ignored": .number(0), "audio": .null,
+                    "echo_turns_ignored": .number(0), "audio": .null, "snapcast": .null,
                     "voice_pauses_resumed": .number(0), "cost_usd": .object(["since_start": .number(0), "today": .number(0)]),
                     "malformed_events": .number(0), "unknown_events": .number(0)
                 ]))
         #expect(
             result.jsonText
-                == #"{"audio":null,"barge_ins":0,"cost_usd":{"since_start":0,"today":0},"echo_turns_ignored":0,"jarvis_session_id":null,"malformed_events":0,"media":{"ducked":false,"state":"stopped","title":null,"url":null,"volume":0.5},"muted":false,"realtime_connected":false,"state":"idle","timers":[],"unknown_events":0,"voice_pauses_resumed":0,"voice_volume":1}"#
+                == #"{"audio":null,"barge_ins":0,"cost_usd":{"since_start":0,"today":0},"echo_turns_ignored":0,"jarvis_session_id":null,"malformed_events":0,"media":{"ducked":false,"state":"stopped","title":null,"url":null,"volume":0.5},"muted":false,"realtime_connected":false,"snapcast":null,"state":"idle","timers":[],"unknown_events":0,"voice_pauses_resumed":0,"voice_volume":1}"#
         )
     }
 

@@ -153,19 +153,25 @@ public final class MixerConversationAudio: ConversationAudio, @unchecked Sendabl
     // MARK: media gain
 
     public func duckMedia() {
-        if let change = ducker.duck() { mixer.apply(change, to: .media) }
+        if let change = ducker.duck() { applyToMedia(change) }
     }
 
     public func releaseMedia() {
-        if let change = ducker.release() { mixer.apply(change, to: .media) }
+        if let change = ducker.release() { applyToMedia(change) }
     }
 
     public func setDuckLevel(_ level: Float?) {
-        if let change = ducker.setDuckLevel(level) { mixer.apply(change, to: .media) }
+        if let change = ducker.setDuckLevel(level) { applyToMedia(change) }
     }
 
     public func setMediaVolume(_ volume: Float) {
-        if let change = ducker.setVolume(volume) { mixer.apply(change, to: .media) }
+        if let change = ducker.setVolume(volume) { applyToMedia(change) }
+    }
+
+    /// Local radio and the rooms' synchronized stream are one kind of audio: one volume, ducked together.
+    private func applyToMedia(_ change: GainChange) {
+        mixer.apply(change, to: .media)
+        mixer.apply(change, to: .rooms)
     }
 
     public func setVoiceVolume(_ level: Float) {

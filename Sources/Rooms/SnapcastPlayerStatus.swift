@@ -1,0 +1,16 @@
+/// The player at a glance (for `status`): the connection, the clock sync and what plays.
+public struct SnapcastPlayerStatus: Sendable, Equatable {
+    public var connected = false
+    public var synced = false
+    public var codec: String?
+    public var playing = false
+    /// The server's volume for this box, 0...100, and its mute.
+    public var volume = 100
+    public var serverMuted = false
+    /// Median error of the last blocks (heard minus due), ns.
+    public var syncErrorNanoseconds: Int64 = 0
+    /// Interquartile range of the measured clock offsets, µs.
+    public var clockSpreadMicroseconds: Int64 = 0
+
+    public init() {}
+}

@@ -1,0 +1,52 @@
+import AudioCore
+import Codecs
+
+/// The group's stream as this box receives it: the decoder the last CodecHeader made, and the decoded
+/// audio waiting for its time (server clock).
+struct SnapcastStreamAudio {
+    let queueSeconds: Int
+    private(set) var decoder: SnapcastChunkDecoder?
+    var queue: TimedPCMQueue?
+    /// When the last audio arrived (local monotonic ns).
+    private(set) var lastAudioAt: Int64?
+
+    init(queueSeconds: Int) {
+        self.queueSeconds = queueSeconds
+    }
+
+    /// A new stream format: what was held belongs to the old one.
+    mutating func start(codec: String, header: [UInt8]) throws(CodecError) {
+        decoder = nil
+        queue = nil
+        decoder = try SnapcastChunkDecoder(codec: codec, header: header)
+    }
+
+    /// Decodes one chunk whose first sample is at server time `timestamp`. A chunk before any header
+    /// (the server always sends one first) is dropped.
+    mutating func add(_ payload: [UInt8], at timestamp: Int64, now: Int64) throws(CodecError) {
+        guard let decoder else { return }
+        var offset: Int64 = 0
+        var queue = self.queue
+        try decoder.decode(payload) { block in
+            if queue?.format != block.format {
+                queue = TimedPCMQueue(format: block.format, capacityFrames: block.format.sampleRate * queueSeconds)
+            }
+            queue?.append(block.samples, at: timestamp + offset)
+            offset += Int64(block.frameCount) * 1_000_000_000 / Int64(block.format.sampleRate)
+        }
+        self.queue = queue
+        lastAudioAt = now
+    }
+
+    /// Forgets the stream (a new connection starts with a new header).
+    mutating func stop() {
+        decoder = nil
+        queue = nil
+        lastAudioAt = nil
+    }
+
+    /// Drops what is held but keeps the decoder (audio that is not to be played: local media, a mute).
+    mutating func discardQueued() {
+        queue?.removeAll()
+    }
+}
