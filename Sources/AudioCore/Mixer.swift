@@ -78,7 +78,7 @@ public final class Mixer: @unchecked Sendable {
                 switch channel {
                 case .voice: configuration.voiceQueueMilliseconds
                 case .media, .rooms: configuration.mediaQueueMilliseconds
-                case .earcon: configuration.earconQueueMilliseconds
+                case .earcon, .announcement: configuration.earconQueueMilliseconds
                 }
             return MixerChannelControl(
                 ringSamples: max(1, format.frames(milliseconds: ms)) * format.channels, gainCommand: initial)

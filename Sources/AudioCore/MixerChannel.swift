@@ -10,6 +10,8 @@ public enum MixerChannel: Int, CaseIterable, Sendable, CustomStringConvertible {
     case earcon
     /// The synchronized stream of a multi-room group (Snapcast); ducked and leveled like media.
     case rooms
+    /// Announcements to every room of the group (`ctl say --rooms all`), at the voice's volume.
+    case announcement
 
     public var description: String {
         switch self {
@@ -17,6 +19,7 @@ public enum MixerChannel: Int, CaseIterable, Sendable, CustomStringConvertible {
         case .media: "media"
         case .earcon: "earcon"
         case .rooms: "rooms"
+        case .announcement: "announcement"
         }
     }
 }

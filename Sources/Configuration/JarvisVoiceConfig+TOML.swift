@@ -32,7 +32,7 @@ extension JarvisVoiceConfig {
     ///            station_catalog_url = "https://api.somafm.com/channels.json", reconnect_attempts = 8,
     ///            loudness_target = -18
     /// [snapcast] enabled = false, server = "" (host:port; required if enabled), name = "" (the host
-    ///            name), id = "" (the name)
+    ///            name), id = "" (the name), announce_stream = "announce", announce_port = 4953
     /// [control]  socket = "/run/jarvis-voice/control.sock"
     /// [timers]   ring_cap_s = 900
     /// [log]      level = "info"
@@ -318,13 +318,15 @@ extension SnapcastConfig {
         server = r.string("server", default: d.server, allowEmpty: true)
         name = r.string("name", default: d.name, allowEmpty: true)
         id = r.string("id", default: d.id, allowEmpty: true)
+        announceStream = r.string("announce_stream", default: d.announceStream, allowEmpty: true)
+        announcePort = r.integer("announce_port", default: d.announcePort, in: 1...65_535)
         if !server.isEmpty, address == nil {
             r.problem("server", "must be host:port of the snapserver's stream port (e.g. \"home.lan:1704\"), got \"\(server)\"")
             server = d.server
         } else if enabled, server.isEmpty {
             r.problem("server", "is required when [snapcast] is enabled: host:port of the snapserver (its stream port, 1704)")
         }
-        for (key, value) in [("name", name), ("id", id)] where value.utf8.count > 64 || value.contains(where: \.isNewline) {
+        for (key, value) in [("name", name), ("id", id), ("announce_stream", announceStream)] where value.utf8.count > 64 || value.contains(where: \.isNewline) {
             r.problem(key, "must be one line of at most 64 bytes")
         }
     }

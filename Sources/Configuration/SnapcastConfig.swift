@@ -10,6 +10,10 @@ public struct SnapcastConfig: Sendable, Equatable {
     public var name = ""
     /// The client id the snapserver keeps this box's volume and group under; "": the name.
     public var id = ""
+    /// The snapserver's stream for announcements to every room (`ctl say --rooms all`): a `tcp://` source
+    /// on `announce_port` taking 48 kHz stereo S16LE; "": no announcements to every room.
+    public var announceStream = "announce"
+    public var announcePort = 4953
 
     public init() {}
 

@@ -21,6 +21,8 @@ public enum ControlCommand: Sendable, Equatable {
     case reset
     /// Speak TEXT as an announcement through the assistant's voice; answered once it has been spoken.
     case say(String)
+    /// `say --rooms all TEXT`: the same on every box of the Snapcast group, in sync.
+    case sayInEveryRoom(String)
     /// The assistant's voice and earcons, validated to 0.0...1.0 (`volume` stays the media volume).
     case voiceVolume(Double)
     /// The microphone privacy mute: `mute on` / `mute off`.
@@ -55,7 +57,7 @@ public enum ControlCommand: Sendable, Equatable {
             case "play": self = .play(url: argument)
             case "station": self = .station(name: argument)
             case "podcast": self = .podcast(feedURL: argument)
-            case "say": self = .say(argument)
+            case "say": self = try Self.announcement(argument)
             case "voice-volume": self = .voiceVolume(try Self.level(argument))
             case "timer": self = .timer(try TimerRequest(argument))
             case "mute":
@@ -82,6 +84,17 @@ public enum ControlCommand: Sendable, Equatable {
         }
     }
 
+    /// `TEXT` or `--rooms all TEXT`.
+    static func announcement(_ argument: String) throws(ControlCommandError) -> ControlCommand {
+        guard argument.hasPrefix("--rooms") else { return .say(argument) }
+        let words = argument.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
+        guard words.count >= 2, words[0] == "--rooms", words[1] == "all" else {
+            throw .invalidChoice(verb: "say --rooms", argument: words.count > 1 ? String(words[1]) : "", expected: "all")
+        }
+        guard words.count == 3 else { throw .missingArgument(verb: "say --rooms all", name: "TEXT") }
+        return .sayInEveryRoom(String(words[2]))
+    }
+
     /// A volume level: a decimal number from 0.0 to 1.0.
     static func level(_ text: String) throws(ControlCommandError) -> Double {
         guard let value = Double(text), value.isFinite, (0.0...1.0).contains(value) else {
@@ -106,7 +119,7 @@ public enum ControlCommand: Sendable, Equatable {
         case .skip: "skip"
         case .volume: "volume"
         case .reset: "reset"
-        case .say: "say"
+        case .say, .sayInEveryRoom: "say"
         case .voiceVolume: "voice-volume"
         case .mute: "mute"
         case .timer: "timer"
@@ -122,6 +135,7 @@ public enum ControlCommand: Sendable, Equatable {
         case .podcast(let feedURL): feedURL
         case .volume(let level): "\(level)"
         case .say(let text): text
+        case .sayInEveryRoom(let text): "--rooms all \(text)"
         case .voiceVolume(let level): "\(level)"
         case .mute(let muted): muted ? "on" : "off"
         case .timer(let request): request.argument
@@ -133,7 +147,7 @@ public enum ControlCommand: Sendable, Equatable {
     public var isMedia: Bool {
         switch self {
         case .play, .station, .podcast, .pause, .resume, .stop, .skip, .volume: true
-        case .tap, .press, .release, .ask, .status, .reset, .say, .voiceVolume, .mute, .timer: false
+        case .tap, .press, .release, .ask, .status, .reset, .say, .sayInEveryRoom, .voiceVolume, .mute, .timer: false
         }
     }
 
@@ -142,7 +156,7 @@ public enum ControlCommand: Sendable, Equatable {
     /// 5 min, plus the speech); every other command answers at once (zero: the handler timeout applies).
     public var answerTime: Duration {
         switch self {
-        case .say: .seconds(330)
+        case .say, .sayInEveryRoom: .seconds(330)
         default: .zero
         }
     }

@@ -26,6 +26,8 @@ public final class SnapcastPlayer: Service, Sendable {
     public let settings: SnapcastPlayerSettings
     private let writer: SynchronizedChannelWriter
     private let serverVolume: @Sendable (Int) async -> Void
+    private let announcementPlaying: @Sendable (Bool) -> Void
+    private let joinStream: @Sendable (String) async -> Bool
     private let initialVolume: Int
     private let logger: Logger
     private let events: AsyncStream<Event>
@@ -35,10 +37,16 @@ public final class SnapcastPlayer: Service, Sendable {
     /// - Parameters:
     ///   - mediaVolume: the box's media volume now, 0.0...1.0.
     ///   - serverVolume: the server set this box's volume (0...100): apply it as the media volume.
+    ///   - announcementPlaying: (announcements) one started or ended: duck media under it.
+    ///   - joinStream: (announcements) put this client's group on the named stream; false when it could not.
     public init(
         settings: SnapcastPlayerSettings, writer: SynchronizedChannelWriter, mediaVolume: Double, logger: Logger,
-        serverVolume: @escaping @Sendable (Int) async -> Void
+        serverVolume: @escaping @Sendable (Int) async -> Void = { _ in },
+        announcementPlaying: @escaping @Sendable (Bool) -> Void = { _ in },
+        joinStream: @escaping @Sendable (String) async -> Bool = { _ in false }
     ) {
+        self.announcementPlaying = announcementPlaying
+        self.joinStream = joinStream
         initialVolume = Self.percent(mediaVolume)
         self.settings = settings
         self.writer = writer
@@ -62,7 +70,7 @@ public final class SnapcastPlayer: Service, Sendable {
     public func run() async {
         var loop = SnapcastPlayerLoop(
             settings: settings, writer: writer, logger: logger, localVolume: initialVolume, serverVolume: serverVolume,
-            sink: eventSink)
+            announcementPlaying: announcementPlaying, joinStream: joinStream, sink: eventSink)
         await withTaskGroup(of: Void.self) { group in
             let tick = settings.tick
             let sink = eventSink

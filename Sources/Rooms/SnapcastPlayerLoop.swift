@@ -11,6 +11,8 @@ struct SnapcastPlayerLoop {
     let writer: SynchronizedChannelWriter
     let logger: Logger
     let serverVolume: @Sendable (Int) async -> Void
+    let announcementPlaying: @Sendable (Bool) -> Void
+    let joinStream: @Sendable (String) async -> Bool
     let sink: AsyncStream<SnapcastPlayer.Event>.Continuation
 
     private var session: SnapcastSession
@@ -21,6 +23,12 @@ struct SnapcastPlayerLoop {
     private var reconnectAt: Int64?
     private var localMediaPlaying = false
     private var feeding = false
+    /// An announcement sounds (or is about to: it arrives a buffer ahead of its time).
+    private var announcing = false
+    /// The announcement player's group plays the announcement stream (until then its audio is another
+    /// stream's and is dropped); when the last try failed, when to try again.
+    private var streamJoined: Bool
+    private var joinRetryAt: Int64?
     /// The box's media volume (0...100) and what the server last had for it: the box's volume is the
     /// truth when a connection starts (the server learns it); the server's changes apply after that.
     private var localVolume: Int
@@ -32,8 +40,12 @@ struct SnapcastPlayerLoop {
     init(
         settings: SnapcastPlayerSettings, writer: SynchronizedChannelWriter, logger: Logger,
         localVolume: Int, serverVolume: @escaping @Sendable (Int) async -> Void,
+        announcementPlaying: @escaping @Sendable (Bool) -> Void, joinStream: @escaping @Sendable (String) async -> Bool,
         sink: AsyncStream<SnapcastPlayer.Event>.Continuation
     ) {
+        self.announcementPlaying = announcementPlaying
+        self.joinStream = joinStream
+        streamJoined = settings.role == .group
         self.localVolume = localVolume
         self.settings = settings
         self.writer = writer
@@ -74,9 +86,13 @@ struct SnapcastPlayerLoop {
     mutating func handle(_ event: SnapcastPlayer.Event, now: Int64) async {
         switch event {
         case .connected(let g) where g == generation:
-            if outageLogged { logger.notice("snapcast: connected to \(settings.server) again") }
+            if outageLogged { logger.notice("\(settings.logName): connected to \(settings.server) again") }
             outageLogged = false
             awaitingFirstSettings = true
+            if case .announcements = settings.role {
+                streamJoined = false
+                joinRetryAt = now
+            }
             await apply(session.connected(now: now), now: now)
         case .bytes(let g, let bytes, let at) where g == generation:
             await apply(session.received(bytes, now: at), now: now)
@@ -87,7 +103,7 @@ struct SnapcastPlayerLoop {
                 outageLogged = true
                 let why = failure.map { ": \($0)" } ?? " (the server closed the connection)"
                 logger.warning(
-                    "snapcast: \(wasConnected ? "lost" : "cannot reach") the snapserver at \(settings.server)\(why); trying again")
+                    "\(settings.logName): \(wasConnected ? "lost" : "cannot reach") the snapserver at \(settings.server)\(why); trying again")
             }
             await apply(wasConnected ? session.disconnected(now: now) : session.connectFailed(now: now), now: now)
         case .connected, .bytes, .ended:
@@ -98,10 +114,12 @@ struct SnapcastPlayerLoop {
                 connect(now: now)
             }
             await apply(session.tick(now: now), now: now)
+            await joinAnnouncementStream(now: now)
             pump(now: now)
         case .localMedia(let playing):
             localMediaPlaying = playing
         case .localVolume(let volume):
+            guard settings.role == .group else { return }
             localVolume = volume
             // The echo of a volume the server just set is not news to it.
             guard volume != lastServerVolume else { return }
@@ -119,6 +137,7 @@ struct SnapcastPlayerLoop {
                 stopAudio()
                 reconnectAt = now + delay.nanoseconds
             case .settingsChanged(let new):
+                guard settings.role == .group else { continue }
                 if awaitingFirstSettings {
                     awaitingFirstSettings = false
                     lastServerVolume = new.volume
@@ -130,23 +149,33 @@ struct SnapcastPlayerLoop {
             case .codecHeader(let codec, let header):
                 do throws(CodecError) {
                     try audio.start(codec: codec, header: header)
-                    logger.info("snapcast: the group's stream is \(codec), \(audio.decoder.map { "\($0.format)" } ?? "")")
+                    logger.info("\(settings.logName): the group's stream is \(codec), \(audio.decoder.map { "\($0.format)" } ?? "")")
                 } catch {
-                    logger.error("snapcast: cannot play the group's stream: \(error)")
+                    logger.error("\(settings.logName): cannot play the group's stream: \(error)")
                 }
             case .chunk(let timestamp, let payload):
                 do throws(CodecError) {
-                    try audio.add(payload, at: timestamp, now: now)
+                    try audio.add(payload, at: timestamp, now: now, soundThreshold: settings.soundThreshold)
                 } catch {
-                    logger.error("snapcast: a broken chunk of the group's stream: \(error); waiting for the next stream header")
+                    logger.error("\(settings.logName): a broken chunk of the group's stream: \(error); waiting for the next stream header")
                     audio.stop()
                 }
             case .protocolError(let error):
-                logger.warning("snapcast: \(settings.server) broke the protocol (\(error)); reconnecting")
+                logger.warning("\(settings.logName): \(settings.server) broke the protocol (\(error)); reconnecting")
             case .serverError(let code, let message, let details):
-                logger.error("snapcast: the snapserver refused this box (\(code) \(message)\(details.isEmpty ? "" : ": \(details)"))")
+                logger.error("\(settings.logName): the snapserver refused this box (\(code) \(message)\(details.isEmpty ? "" : ": \(details)"))")
             }
         }
+    }
+
+    /// Puts the announcement player's group on the announcement stream once the server knows the client.
+    private mutating func joinAnnouncementStream(now: Int64) async {
+        guard case .announcements(let stream) = settings.role, !streamJoined, let at = joinRetryAt, now >= at,
+            session.state.settings != nil
+        else { return }
+        streamJoined = await joinStream(stream)
+        joinRetryAt = streamJoined ? nil : now + 30_000_000_000
+        if streamJoined { logger.info("\(settings.logName): playing the snapserver's stream \"\(stream)\"") }
     }
 
     private mutating func tellServer(volume: Int, now: Int64) async {
@@ -159,16 +188,29 @@ struct SnapcastPlayerLoop {
     private mutating func pump(now: Int64) {
         let state = session.state
         let idle = audio.lastAudioAt.map { now - $0 > settings.idleAfter.nanoseconds } ?? true
-        guard state.synced, let offset = state.offsetNanoseconds, let settings = state.settings, !settings.muted,
-            !localMediaPlaying, !idle, audio.queue != nil
+        let yields = settings.role == .group && localMediaPlaying
+        guard streamJoined, state.synced, let offset = state.offsetNanoseconds, let server = state.settings, !server.muted, !yields, !idle,
+            audio.queue != nil
         else {
             audio.discardQueued()
             stopFeeding()
+            setAnnouncing(false)
             return
         }
         feeding = true
-        let buffer = Int64(settings.bufferMs - settings.latency) * 1_000_000
+        let buffer = Int64(server.bufferMs - server.latency) * 1_000_000
         writer.pump(&audio.queue!, playOffsetNanoseconds: buffer - offset)
+        if case .announcements = settings.role {
+            // Sound arrives a buffer before it is heard: media ducks from its arrival until it has played.
+            let holding = Int64(server.bufferMs + 500) * 1_000_000
+            setAnnouncing(audio.lastSoundAt.map { now - $0 < holding } ?? false)
+        }
+    }
+
+    private mutating func setAnnouncing(_ sounding: Bool) {
+        guard sounding != announcing else { return }
+        announcing = sounding
+        announcementPlaying(sounding)
     }
 
     private mutating func stopFeeding() {
@@ -180,6 +222,7 @@ struct SnapcastPlayerLoop {
     private mutating func stopAudio() {
         audio.stop()
         stopFeeding()
+        setAnnouncing(false)
     }
 
     var status: SnapcastPlayerStatus {

@@ -2,12 +2,25 @@ import Snapcast
 
 /// What a `SnapcastPlayer` connects to and calls itself.
 public struct SnapcastPlayerSettings: Sendable {
+    /// What the player is for.
+    public enum Role: Sendable, Equatable {
+        /// The group's music: yields to local media, its volume is the media volume.
+        case group
+        /// Announcements to every room (`stream`: the snapserver's stream for them): always heard, at the
+        /// voice's volume, media ducked while they sound.
+        case announcements(stream: String)
+    }
+
+    public var role: Role = .group
     public var host: String
     public var port: Int
     public var hello: SnapcastHello
     public var connectTimeout: Duration = .seconds(5)
     /// How often the player tops up the mixer and checks its timers.
     public var tick: Duration = .milliseconds(10)
+    /// Audio below this (peak, of full scale 32767) is silence: an announcement stream between
+    /// announcements.
+    public var soundThreshold: Int16 = 64
     /// No audio for this long: the stream is idle (the player stops feeding the mixer).
     public var idleAfter: Duration = .seconds(1)
     /// Decoded audio held at most (the server sends it `buffer` ahead; snapclient keeps 5 s beyond that).
@@ -17,6 +30,23 @@ public struct SnapcastPlayerSettings: Sendable {
         self.host = host
         self.port = port
         self.hello = hello
+    }
+
+    /// The same box's second client: the announcement stream's player (its own client of the server,
+    /// `id#2`, in a group that plays `stream`).
+    public func announcements(stream: String) -> SnapcastPlayerSettings {
+        var settings = self
+        settings.role = .announcements(stream: stream)
+        settings.hello.instance = 2
+        return settings
+    }
+
+    /// How the journal names this player.
+    public var logName: String {
+        switch role {
+        case .group: "snapcast"
+        case .announcements: "snapcast announcements"
+        }
     }
 
     /// `host:port` as the owner wrote it, for the journal and `status`.

@@ -7,8 +7,9 @@ struct SnapcastStreamAudio {
     let queueSeconds: Int
     private(set) var decoder: SnapcastChunkDecoder?
     var queue: TimedPCMQueue?
-    /// When the last audio arrived (local monotonic ns).
+    /// When the last audio arrived, and the last that was not silence (local monotonic ns).
     private(set) var lastAudioAt: Int64?
+    private(set) var lastSoundAt: Int64?
 
     init(queueSeconds: Int) {
         self.queueSeconds = queueSeconds
@@ -23,11 +24,13 @@ struct SnapcastStreamAudio {
 
     /// Decodes one chunk whose first sample is at server time `timestamp`. A chunk before any header
     /// (the server always sends one first) is dropped.
-    mutating func add(_ payload: [UInt8], at timestamp: Int64, now: Int64) throws(CodecError) {
+    mutating func add(_ payload: [UInt8], at timestamp: Int64, now: Int64, soundThreshold: Int16) throws(CodecError) {
         guard let decoder else { return }
         var offset: Int64 = 0
         var queue = self.queue
+        var sounded = false
         try decoder.decode(payload) { block in
+            if !sounded { sounded = block.samples.contains { $0 > soundThreshold || $0 < -soundThreshold } }
             if queue?.format != block.format {
                 queue = TimedPCMQueue(format: block.format, capacityFrames: block.format.sampleRate * queueSeconds)
             }
@@ -36,6 +39,7 @@ struct SnapcastStreamAudio {
         }
         self.queue = queue
         lastAudioAt = now
+        if sounded { lastSoundAt = now }
     }
 
     /// Forgets the stream (a new connection starts with a new header).
@@ -43,6 +47,7 @@ struct SnapcastStreamAudio {
         decoder = nil
         queue = nil
         lastAudioAt = nil
+        lastSoundAt = nil
     }
 
     /// Drops what is held but keeps the decoder (audio that is not to be played: local media, a mute).

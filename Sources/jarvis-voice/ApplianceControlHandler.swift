@@ -15,6 +15,8 @@ struct ApplianceControlHandler: ControlHandler {
     let timers: KitchenTimers
     /// nil when `[snapcast]` is off.
     let snapcast: SnapcastPlayer?
+    /// nil when `[snapcast]` is off or has no announcement stream.
+    let announcer: RoomAnnouncer?
     var logger = Logger(label: "control")
 
     func handle(_ command: ControlCommand) async -> ControlResponse {
@@ -80,6 +82,12 @@ struct ApplianceControlHandler: ControlHandler {
             case .spoken: return .done("spoken")
             case .failed(let reason): return .failed(reason)
             }
+        case .sayInEveryRoom(let text):
+            guard let announcer else {
+                return .failed(
+                    "say --rooms needs [snapcast] enabled = true with an announce_stream (see the configuration's [snapcast] section)")
+            }
+            return await announcer.say(text)
         }
     }
 

@@ -27,6 +27,7 @@ struct CtlCommand: ParsableCommand {
     @OptionGroup var options: ConfigOption
 
     @Argument(
+        parsing: .allUnrecognized,
         help: ArgumentHelp("The command and its argument (ask and say take the rest of the line).", valueName: "COMMAND [ARG]"),
         completion: .custom { words, index, prefix in CtlCompletion.candidates(words: words, index: index, prefix: prefix) })
     var words: [String] = []

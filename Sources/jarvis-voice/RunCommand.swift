@@ -103,7 +103,7 @@ struct RunCommand: AsyncParsableCommand {
                 path: config.control.socket,
                 handler: ApplianceControlHandler(
                     runner: runner, media: player, voiceVolume: voiceVolume, pipeline: pipeline, timers: timers,
-                    snapcast: snapcast),
+                    snapcast: snapcast, announcer: nil),
                 logger: Logger(label: "control"))
         } catch {
             logger.critical("\(error)")
@@ -131,6 +131,14 @@ struct RunCommand: AsyncParsableCommand {
         if let snapcast {
             logger.notice("snapcast: playing the group of \(snapcast.settings.server) as \"\(snapcast.settings.hello.hostName)\"")
             services.append(.init(service: snapcast, serviceName: "snapcast"))
+        }
+        if let snapcast, !config.snapcast.announceStream.isEmpty {
+            let announcements = SnapcastPlayer(
+                settings: snapcast.settings.announcements(stream: config.snapcast.announceStream),
+                writer: SynchronizedChannelWriter(mixer: pipeline.mixer, channel: .announcement, leveling: mediaSettings.loudnessTarget),
+                mediaVolume: 1, logger: Logger(label: "snapcast"),
+                announcementPlaying: { runner.setAnnouncementPlaying($0) })
+            services.append(.init(service: announcements, serviceName: "snapcast-announcements"))
         }
         if let button = openButton(config.button, logger: logger, onPress: { pipeline.talkButtonPressed() }) {
             services.append(

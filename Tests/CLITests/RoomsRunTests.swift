@@ -27,14 +27,15 @@ import Testing
             _ name: String, ppm: Double, server: SnapServer, realtime: RealtimeStandIn, jarvis: TermLLMStandIn,
             mic: PacedPCMOptions? = nil, speakerLink: String? = nil, realtimeSection: String = "idle_timeout_s = 20"
         ) async throws -> Box {
+            let announcements = server.tcpPort("announce").map { ["announce_port = \($0)"] } ?? ["announce_stream = \"\""]
             let dir = TemporaryDirectory(prefix: "jv-\(name)")
             let timeline = dir.file("\(name)-speaker.timeline")
             let service = try ServiceUnderTest.start(
                 in: dir, name: name, realtime: realtime, jarvis: jarvis, mic: mic, speakerLink: speakerLink,
                 speaker: PacedPCMOptions(driftPPM: ppm, timeline: timeline), realtimeSection: realtimeSection,
                 mediaSection: "volume = 1.0\nduck_db = -20\nloudness_target = 0\nstation_catalog_url = \"\"",
-                snapcastSection: ["enabled = true", "server = \"127.0.0.1:\(server.streamPort)\"", "name = \"\(name)\""])
-            guard try await service.ctlWhenReady("status", timeout: .seconds(20)) else {
+                snapcastSection: ["enabled = true", "server = \"127.0.0.1:\(server.streamPort)\"", "name = \"\(name)\""] + announcements)
+            guard try await service.ctlWhenReady("status") else {
                 _ = service.process.signal(SIGKILL)
                 Issue.record("\(name) did not answer; log:\n\(service.logText)")
                 throw CancellationError()
@@ -43,7 +44,7 @@ import Testing
         }
 
         /// Waits until the box plays the group's stream in sync (`status.snapcast.playing`).
-        func waitUntilPlaying(timeout: Duration = .seconds(20)) async throws -> Bool {
+        func waitUntilPlaying(timeout: Duration = hangTimeout) async throws -> Bool {
             try await service.waitForStatus(timeout: timeout) { $0["snapcast"]?["playing"] == .bool(true) } != nil
         }
 
@@ -183,5 +184,52 @@ import Testing
         let firstBack = Self.bursts(try kitchen.played()).first { $0.nanoseconds > back }
         let seconds = firstBack.map { ($0.nanoseconds - back) / 1e9 }
         #expect(seconds.map { $0 < 5 } == true, "the first burst after the server's return came after \(String(describing: seconds)) s")
+    }
+
+    /// The announcement: 200 ms of silence, then a 2 kHz tone for a second, as the assistant's voice.
+    static let announcement: [Int16] =
+        [Int16](repeating: 0, count: 4_800) + (0..<24_000).map { Int16(12_000 * sin(Double($0) * 2 * .pi * 2_000 / 24_000)) }
+
+    @Test(.enabled(if: available, "snapserver is installed"))
+    func anAnnouncementToEveryRoomIsHeardOnBothBoxesInStepOverTheDuckedGroup() async throws {
+        let server = try await SnapServer.start(codec: "flac", bufferMs: 600, sources: [.pipe(name: "radio"), .tcp(name: "announce")])
+        var script = RealtimeStandInScript()
+        script.answerAudio = Self.announcement
+        let realtime = try await RealtimeStandIn.start(script: script)
+        let jarvis = try await TermLLMStandIn.start()
+        let kitchen = try await Box.start("kitchen", ppm: 50, server: server, realtime: realtime, jarvis: jarvis)
+        defer { _ = kitchen.service.process.signal(SIGKILL) }
+        let living = try await Box.start("living", ppm: -50, server: server, realtime: realtime, jarvis: jarvis)
+        defer { _ = living.service.process.signal(SIGKILL) }
+        // The group plays (digital silence, so the only onset in the speakers' output is the announcement's).
+        let feed = try server.feed("radio") { _, count in [Int16](repeating: 0, count: count * 2) }
+        for box in [kitchen, living] {
+            #expect(try await box.waitUntilPlaying(), "\(box.name) did not play the group; log:\n\(box.service.logText)")
+            #expect(
+                await waitUntil { box.service.logText.contains("snapcast announcements: playing the snapserver's stream") },
+                "\(box.name)'s announcement player did not join the stream; log:\n\(box.service.logText)")
+        }
+
+        async let said = kitchen.service.ctl("say", "--rooms", "all", "dinner is ready")
+        let ducked = try await living.service.waitForStatus() { $0["media"]?["ducked"] == .bool(true) }
+        #expect(ducked != nil, "the living room ducked its media under the announcement; log:\n\(living.service.logText)")
+        let result = try await said
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr); log:\n\(kitchen.service.logText)")
+        #expect(result.stdout.contains("said in every room"), "\(result.stdout)")
+        #expect(
+            try await living.service.waitForStatus() { $0["media"]?["ducked"] == .bool(false) } != nil,
+            "the ducking ends after the announcement")
+        await feed.stop()
+        await kitchen.service.stop()
+        await living.service.stop()
+        await server.stop()
+
+        let heard = try [kitchen, living].map { box in
+            try #require(Self.bursts(try box.played()).first, "\(box.name) did not play the announcement; log:\n\(box.service.logText)")
+        }
+        let apart = abs(heard[0].nanoseconds - heard[1].nanoseconds) / 1e6
+        print("rooms: the announcement's onset in the kitchen and the living room \(apart) ms apart")
+        #expect(apart < Self.inStep, "\(apart) ms apart")
+        #expect(realtime.clientEvents(ofType: "response.create").count == 1, "one announcement spoken")
     }
 }

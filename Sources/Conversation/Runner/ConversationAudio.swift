@@ -23,6 +23,9 @@ public protocol ConversationAudio: AnyObject, Sendable {
     func duckMedia()
     /// Restores media to the user's current volume; idempotent, safe in any state.
     func releaseMedia()
+    /// An announcement to every room plays (`ctl say --rooms all`): media ducks under it as under a
+    /// conversation, and comes back when neither plays.
+    func setAnnouncementPlaying(_ playing: Bool)
     /// How low media goes while ducked in this conversation, a fraction (0...1) of the user volume
     /// (`duck_audio`); nil returns to the configured depth. `releaseMedia()` forgets it.
     func setDuckLevel(_ level: Float?)

@@ -118,6 +118,8 @@ public final class ConversationRunner: Service, Sendable {
     public func announce(_ cue: MediaCue) { announce(cue.text) }
     /// The user's media volume 0...1; ducking keeps working relative to it.
     public func setMediaVolume(_ volume: Float) { continuation.yield(.mediaVolume(volume)) }
+    /// The group's announcement started or stopped playing on this box: media ducks under it.
+    public func setAnnouncementPlaying(_ playing: Bool) { continuation.yield(.announcementPlaying(playing)) }
     /// Stops the loop as a graceful shutdown would.
     public func shutdown() { continuation.yield(.shutdown) }
 

@@ -48,6 +48,9 @@ public final class MixerConversationAudio: ConversationAudio, @unchecked Sendabl
     private var captureScratch: [Int16]
     private var uplinkBuffer: UplinkBuffer
     private var ducker: Ducker
+    /// Media is ducked while either holds: a conversation runs, or the group's announcement plays.
+    private var conversationDucks = false
+    private var announcementDucks = false
     private let loudnessTarget: LoudnessTarget?
     /// One follower for every answer and announcement of the service's life: the model's voice keeps its
     /// loudness from answer to answer, so what was learnt holds (gaps between answers hold the gain).
@@ -153,11 +156,23 @@ public final class MixerConversationAudio: ConversationAudio, @unchecked Sendabl
     // MARK: media gain
 
     public func duckMedia() {
+        conversationDucks = true
         if let change = ducker.duck() { applyToMedia(change) }
     }
 
     public func releaseMedia() {
+        conversationDucks = false
+        guard !announcementDucks else { return }
         if let change = ducker.release() { applyToMedia(change) }
+    }
+
+    public func setAnnouncementPlaying(_ playing: Bool) {
+        announcementDucks = playing
+        if playing {
+            if let change = ducker.duck() { applyToMedia(change) }
+        } else if !conversationDucks, let change = ducker.release() {
+            applyToMedia(change)
+        }
     }
 
     public func setDuckLevel(_ level: Float?) {
@@ -179,6 +194,7 @@ public final class MixerConversationAudio: ConversationAudio, @unchecked Sendabl
         let frames = mixer.format.frames(milliseconds: 50)
         mixer.setGain(gain, frames: frames, shape: .linear, for: .voice)
         mixer.setGain(gain, frames: frames, shape: .linear, for: .earcon)
+        mixer.setGain(gain, frames: frames, shape: .linear, for: .announcement)
     }
 
     public var mediaGain: MediaGainStatus { MediaGainStatus(ducked: ducker.isDucked, volume: ducker.volume) }

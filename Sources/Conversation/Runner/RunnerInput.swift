@@ -15,6 +15,7 @@ enum RunnerInput: Sendable {
     case timerFired(TimerID, token: Int)
     case tick
     case mediaVolume(Float)
+    case announcementPlaying(Bool)
     case voiceVolume(Float)
     /// `ctl say`: `reply` is resumed once, when the engine reports the outcome (or the runner stops).
     case say(text: String, id: Int, reply: CheckedContinuation<SayOutcome, Never>)

@@ -87,6 +87,8 @@ final class RunnerLoop {
             runner.ticksHandled.add(1, ordering: .relaxed)
         case .mediaVolume(let volume):
             audio.setMediaVolume(volume)
+        case .announcementPlaying(let playing):
+            audio.setAnnouncementPlaying(playing)
         case .voiceVolume(let level):
             audio.setVoiceVolume(level)
         case .say(let text, let id, let reply):
