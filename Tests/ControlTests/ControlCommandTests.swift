@@ -67,6 +67,19 @@ import Testing
         #expect(ControlCommand.say("hi").answerTime > ControlCommand.tap.answerTime)
     }
 
+    @Test func sayToEveryRoomRoundTripsAndNamesItsMistakes() throws {
+        let command = try ControlCommand(verb: "say", argument: "--rooms all dinner is ready")
+        #expect(command == .sayInEveryRoom("dinner is ready"))
+        #expect(command.answerTime == ControlCommand.say("hi").answerTime)
+        #expect(try ControlWire.decodeRequest(ControlWire.encodeRequest(command).dropLast()) == command)
+        #expect(throws: ControlCommandError.invalidChoice(verb: "say --rooms", argument: "kitchen", expected: "all")) {
+            try ControlCommand(verb: "say", argument: "--rooms kitchen hello")
+        }
+        #expect(throws: ControlCommandError.missingArgument(verb: "say --rooms all", name: "TEXT")) {
+            try ControlCommand(verb: "say", argument: "--rooms all")
+        }
+    }
+
     @Test func volumeIsValidated() throws {
         #expect(try ControlCommand(verb: "volume", argument: "0") == .volume(0))
         #expect(try ControlCommand(verb: "volume", argument: "1.0") == .volume(1))
