@@ -9,9 +9,10 @@ public final class SnapFeed: Sendable {
     /// The next block: `frames` frames starting at frame `firstFrame` of the feed, or nil to end it.
     public typealias Generator = @Sendable (_ firstFrame: Int, _ frames: Int) -> [Int16]?
 
-    /// Frames written per write (10 ms), and how far the feed runs ahead of the clock (50 ms).
+    /// Frames written per write (10 ms), and how far the feed runs ahead of the clock (200 ms, a stall of the
+    /// feeding thread on a loaded machine is not a gap in the stream; the pipe holds 340 ms).
     static let blockFrames = 480
-    static let leadFrames = 2_400
+    static let leadFrames = 9_600
 
     private let writer: Writer
     private let thread: Mutex<pthread_t?>

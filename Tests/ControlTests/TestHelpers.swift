@@ -57,28 +57,3 @@ enum RawSocket {
         return String(decoding: bytes, as: UTF8.self)
     }
 }
-
-private final class ThreadBody: @unchecked Sendable {
-    let run: () -> Void
-    init(_ run: @escaping () -> Void) { self.run = run }
-}
-
-/// Runs blocking code (socket clients, polls) on its own thread so it never occupies one of the
-/// few cooperative threads the server under test needs.
-func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        let work = Unmanaged.passRetained(ThreadBody { continuation.resume(with: Result { try body() }) })
-        var thread = pthread_t()
-        let created = pthread_create(
-            &thread, nil,
-            { context in
-                Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue().run()
-                return nil
-            }, work.toOpaque())
-        if created == 0 {
-            pthread_detach(thread)
-        } else {
-            work.takeRetainedValue().run()
-        }
-    }
-}
