@@ -12,8 +12,9 @@ import AudioCore
 /// One producer thread (whoever calls `pump`); the mixer is thread-safe.
 public final class SynchronizedChannelWriter: @unchecked Sendable {
     public struct Configuration: Sendable, Equatable {
-        /// Audio kept queued on the input: more than the playback loop renders ahead between conversations.
-        public var leadMilliseconds = 150
+        /// Audio kept queued on the input: more than the playback loop renders ahead between conversations,
+        /// with room for a producer that runs late (a busy machine) without the input running dry.
+        public var leadMilliseconds = 400
         /// Audio written per block (one timing check each).
         public var blockMilliseconds = 10
         /// A median error beyond this jumps instead of drifting back (µs).

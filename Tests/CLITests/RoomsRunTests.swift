@@ -54,43 +54,6 @@ extension ServicesOneAtATime {
             }
         }
 
-        /// Each burst that left a speaker: when (CLOCK_MONOTONIC ns) and its peak.
-        struct Burst {
-            var nanoseconds: Double
-            var peak: Int
-        }
-
-        static func bursts(_ played: PlayedTimeline) -> [Burst] {
-            let left = played.channel(0)
-            return ToneOnsets().onsets(in: left).compactMap { frame in
-                guard let time = played.monotonicNanoseconds(ofFrame: frame) else { return nil }
-                let start = Int(frame)
-                let peak = left[start..<min(left.count, start + 2_400)].map { abs(Int($0)) }.max() ?? 0
-                return Burst(nanoseconds: time, peak: peak)
-            }
-        }
-
-        /// For every burst of `a` after `after` that `b` played too (within 200 ms): a's onset minus b's, ms.
-        static func offsets(_ a: [Burst], _ b: [Burst], after: Double) -> [Double] {
-            a.filter { $0.nanoseconds > after }.compactMap { burst in
-                let nearest = b.min { abs($0.nanoseconds - burst.nanoseconds) < abs($1.nanoseconds - burst.nanoseconds) }
-                guard let nearest, abs(nearest.nanoseconds - burst.nanoseconds) < 200e6 else { return nil }
-                return (burst.nanoseconds - nearest.nanoseconds) / 1e6
-            }
-        }
-
-        static func summary(_ offsets: [Double]) -> String {
-            let sorted = offsets.map(abs).sorted()
-            guard let worst = sorted.last else { return "no bursts in common" }
-            return "\(sorted.count) bursts, median \(sorted[sorted.count / 2]) ms, worst \(worst) ms"
-        }
-
-        static func now() -> Double {
-            var time = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &time)
-            return Double(time.tv_sec) * 1e9 + Double(time.tv_nsec)
-        }
-
         @Test(.enabled(if: available, "snapserver and snapclient are installed"))
         func twoBoxesAndASnapclientPlayInStepAndAConversationDucksOneBoxOnly() async throws {
             let server = try await SnapServer.start(codec: "flac", bufferMs: 600, sources: [.pipe(name: "radio")])
@@ -110,7 +73,7 @@ extension ServicesOneAtATime {
             let feed = try server.feed("radio") { first, count in
                 first < frames ? signal.samples(from: first, count: min(count, frames - first)) : nil
             }
-            let start = Self.now()
+            let start = PlayedBurst.now()
             for box in [kitchen, living] {
                 #expect(try await box.waitUntilPlaying(), "\(box.name) did not play the group; log:\n\(box.service.logText)")
             }
@@ -119,9 +82,9 @@ extension ServicesOneAtATime {
             try await kitchen.service.playOn(milliseconds: Self.seconds * 500 - 5_000)
             #expect(try await kitchen.service.ctl("tap").status == 0)
             #expect(await kitchen.service.waitForState("listening"), "log:\n\(kitchen.service.logText)")
-            let duckedFrom = Self.now() + 0.8e9  // the ramp, and the 600 ms buffer ahead of the speaker
+            let duckedFrom = PlayedBurst.now() + 0.8e9  // the ramp, and the 600 ms buffer ahead of the speaker
             try await kitchen.service.playOn(milliseconds: 4_000)
-            let duckedUntil = Self.now()
+            let duckedUntil = PlayedBurst.now()
             #expect(try await kitchen.service.ctl("tap").status == 0)
             #expect(await kitchen.service.waitForState("idle"), "log:\n\(kitchen.service.logText)")
 
@@ -133,22 +96,24 @@ extension ServicesOneAtATime {
             await snapclient.stop()
             await server.stop()
 
-            let kitchenBursts = Self.bursts(try kitchen.played())
-            let livingBursts = Self.bursts(try living.played())
-            let referenceBursts = Self.bursts(try PlayedTimeline(outfile: reference, timeline: referenceTimeline, channels: 2))
+            let kitchenBursts = PlayedBurst.find(in: try kitchen.played())
+            let livingBursts = PlayedBurst.find(in: try living.played())
+            let referenceBursts = PlayedBurst.find(in: try PlayedTimeline(outfile: reference, timeline: referenceTimeline, channels: 2))
             let settled = start + 5e9
-            let boxes = Self.offsets(kitchenBursts, livingBursts, after: settled)
-            let toReference = Self.offsets(kitchenBursts, referenceBursts, after: settled)
+            let boxes = PlayedBurst.offsets(kitchenBursts, livingBursts, after: settled)
+            let toReference = PlayedBurst.offsets(kitchenBursts, referenceBursts, after: settled)
             let logs = "kitchen:\n\(kitchen.service.logText)\nsnapclient:\n\(snapclient.log)\nsnapserver:\n\(server.log)"
-            print("rooms: kitchen (+50 ppm) vs living room (-50 ppm): \(Self.summary(boxes)); kitchen vs snapclient: \(Self.summary(toReference))")
-            #expect(boxes.count >= Self.seconds - 12, "\(Self.summary(boxes)); \(logs)")
-            #expect(boxes.allSatisfy { abs($0) < Self.inStep }, "\(Self.summary(boxes)): \(boxes)")
-            #expect(toReference.count >= Self.seconds - 12, "\(Self.summary(toReference)); \(logs)")
-            #expect(toReference.allSatisfy { abs($0) < Self.inStep }, "\(Self.summary(toReference)): \(toReference)")
+            print(
+                "rooms: kitchen (+50 ppm) vs living room (-50 ppm): \(PlayedBurst.summary(boxes)); kitchen vs snapclient: \(PlayedBurst.summary(toReference))"
+            )
+            #expect(boxes.count >= Self.seconds - 12, "\(PlayedBurst.summary(boxes)); \(logs)")
+            #expect(boxes.allSatisfy { abs($0) < Self.inStep }, "\(PlayedBurst.summary(boxes)): \(boxes)")
+            #expect(toReference.count >= Self.seconds - 12, "\(PlayedBurst.summary(toReference)); \(logs)")
+            #expect(toReference.allSatisfy { abs($0) < Self.inStep }, "\(PlayedBurst.summary(toReference)): \(toReference)")
             #expect(status?["snapcast"]?["connected"] == .bool(true), "\(String(describing: status))")
 
             // The duck: the kitchen's bursts 20 dB down while it listened, the living room's as loud as before.
-            func level(_ bursts: [Burst], from: Double, to: Double) -> Double {
+            func level(_ bursts: [PlayedBurst], from: Double, to: Double) -> Double {
                 let peaks = bursts.filter { $0.nanoseconds > from && $0.nanoseconds < to }.map { Double($0.peak) }.sorted()
                 return peaks.isEmpty ? .nan : 20 * log10(max(1, peaks[peaks.count / 2]))
             }
@@ -173,7 +138,7 @@ extension ServicesOneAtATime {
             #expect(status["snapcast"]?["codec"] == "opus", "\(status)")
 
             try await server.restart()
-            let back = Self.now()
+            let back = PlayedBurst.now()
             #expect(try await kitchen.waitUntilPlaying(), "log:\n\(kitchen.service.logText)")
             try await kitchen.service.playOn(milliseconds: 3_000)
             await feed.stop()
@@ -182,7 +147,7 @@ extension ServicesOneAtATime {
             let log = kitchen.service.logText
             #expect(log.contains("snapcast: lost the snapserver at 127.0.0.1:\(server.streamPort)"), "log:\n\(log)")
             #expect(log.contains("snapcast: connected to 127.0.0.1:\(server.streamPort) again"), "log:\n\(log)")
-            let firstBack = Self.bursts(try kitchen.played()).first { $0.nanoseconds > back }
+            let firstBack = PlayedBurst.find(in: try kitchen.played()).first { $0.nanoseconds > back }
             let seconds = firstBack.map { ($0.nanoseconds - back) / 1e9 }
             #expect(seconds.map { $0 < 5 } == true, "the first burst after the server's return came after \(String(describing: seconds)) s")
         }
@@ -226,7 +191,7 @@ extension ServicesOneAtATime {
             await server.stop()
 
             let heard = try [kitchen, living].map { box in
-                try #require(Self.bursts(try box.played()).first, "\(box.name) did not play the announcement; log:\n\(box.service.logText)")
+                try #require(PlayedBurst.find(in: try box.played()).first, "\(box.name) did not play the announcement; log:\n\(box.service.logText)")
             }
             let apart = abs(heard[0].nanoseconds - heard[1].nanoseconds) / 1e6
             print("rooms: the announcement's onset in the kitchen and the living room \(apart) ms apart")

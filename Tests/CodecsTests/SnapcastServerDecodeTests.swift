@@ -105,11 +105,11 @@ import Testing
     @Test(.enabled(if: SnapServer.isInstalled)) func aFeedOfSamplesIsWrittenAtWallClockPace() async throws {
         let server = try await SnapServer.start(codec: "pcm", sources: [.pipe(name: "tone")])
         let started = ContinuousClock.now
-        let feed = try server.feed("tone", samples: Self.tone(first: 0, frames: 24_000))
+        let feed = try server.feed("tone", samples: Self.tone(first: 0, frames: 48_000))
         #expect(await feed.finish(timeout: .seconds(30)))
-        #expect(feed.framesWritten == 24_000)
-        // 0.5 s of audio, less the 50 ms the feed keeps ahead of the clock
-        #expect(ContinuousClock.now - started >= .milliseconds(440))
+        #expect(feed.framesWritten == 48_000)
+        // 1 s of audio, less the 200 ms the feed keeps ahead of the clock
+        #expect(ContinuousClock.now - started >= .milliseconds(790))
         await server.stop()
     }
 
