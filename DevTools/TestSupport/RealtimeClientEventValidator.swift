@@ -85,7 +85,7 @@ enum RealtimeClientEventValidator {
             if let extra = Set(options.keys).subtracting(allowed).sorted().first {
                 return .invalid(code: "unknown_parameter", message: "Unknown parameter: 'response.\(extra)'.", param: "response.\(extra)")
             }
-            return .valid
+            return validateResponseOptions(options)
         case "response.cancel":
             if let bad = unknownKeys(["response_id"]) { return bad }
             if let id = fields["response_id"], id.stringValue == nil {
@@ -95,6 +95,63 @@ enum RealtimeClientEventValidator {
         default:
             return .valid
         }
+    }
+
+    /// The fields of `response.create.response` by the SDK's `RealtimeResponseCreateParams`.
+    private static func validateResponseOptions(_ options: [String: JSONValue]) -> Verdict {
+        if let conversation = options["conversation"], conversation.stringValue != "auto" && conversation.stringValue != "none" {
+            return .invalid(
+                code: "invalid_value", message: "Invalid value for 'response.conversation': expected 'auto' or 'none'.",
+                param: "response.conversation")
+        }
+        if let instructions = options["instructions"], instructions.stringValue == nil {
+            return .invalid(
+                code: "invalid_type", message: "Invalid type for 'response.instructions': expected a string.", param: "response.instructions")
+        }
+        if let modalities = options["output_modalities"], modalities != .array(["audio"]) && modalities != .array(["text"]) {
+            return .invalid(code: "invalid_value", message: "output_modalities must be ['audio'] or ['text']", param: "response.output_modalities")
+        }
+        if let choice = options["tool_choice"], let mode = choice.stringValue, !["auto", "none", "required"].contains(mode) {
+            return .invalid(code: "invalid_value", message: "Invalid value: '\(mode)'.", param: "response.tool_choice")
+        }
+        if let limit = options["max_output_tokens"], limit.stringValue != "inf" {
+            guard let tokens = limit.numberValue, tokens == tokens.rounded(), (1...4096).contains(tokens) else {
+                return .invalid(
+                    code: "invalid_value", message: "max_output_tokens must be an integer from 1 to 4096 or 'inf'",
+                    param: "response.max_output_tokens")
+            }
+        }
+        if let input = options["input"] {
+            guard case .array(let items) = input else {
+                return .invalid(code: "invalid_type", message: "Invalid type for 'response.input': expected an array.", param: "response.input")
+            }
+            for item in items {
+                if item["type"]?.stringValue == "item_reference" {
+                    guard item["id"]?.stringValue != nil else { return missing("response.input.id") }
+                    continue
+                }
+                if case .invalid(let code, let message, _) = validateItem(item) {
+                    return .invalid(code: code, message: message, param: "response.input")
+                }
+            }
+        }
+        if let audio = options["audio"] {
+            guard case .object(let fields) = audio, Set(fields.keys).isSubset(of: ["output"]) else {
+                return .invalid(code: "unknown_parameter", message: "response.audio takes only 'output'", param: "response.audio")
+            }
+            if case .object(let output)? = fields["output"] {
+                if let extra = Set(output.keys).subtracting(["format", "voice"]).sorted().first {
+                    return .invalid(
+                        code: "unknown_parameter", message: "Unknown parameter: 'response.audio.output.\(extra)'.",
+                        param: "response.audio.output.\(extra)")
+                }
+                if let format = output["format"], let bad = validateFormat(format, "response.audio.output.format") { return bad }
+                if let voice = output["voice"]?.stringValue, !voices.contains(voice) {
+                    return .invalid(code: "invalid_value", message: "Invalid value: '\(voice)'.", param: "response.audio.output.voice")
+                }
+            }
+        }
+        return .valid
     }
 
     private static func missing(_ param: String) -> Verdict {

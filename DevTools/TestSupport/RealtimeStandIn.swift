@@ -172,6 +172,12 @@ public final class RealtimeStandIn: Sendable {
     /// Every assistant message item the model started to speak, in order, across connections.
     public var spokenItems: [SpokenItem] { shared.withLock { $0.spokenItems } }
 
+    /// The ids of every item the conversations hold (user, assistant, function call, created), across
+    /// connections; out-of-band responses add none.
+    public var conversationItems: [String] {
+        shared.withLock { $0.connections }.flatMap { connection in connection.state.withLock { $0.items }.sorted() }
+    }
+
     public func clientEvents(ofType type: String) -> [RecordedClientEvent] { clientEvents.filter { $0.type == type } }
 
     /// The tool outputs the client sent (`function_call_output` items), in order.

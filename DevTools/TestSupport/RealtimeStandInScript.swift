@@ -47,8 +47,11 @@ public struct RealtimeStandInScript: Sendable {
     public var turnCalls: [ScriptedFunctionCall] {
         functionCalls.isEmpty ? [ScriptedFunctionCall(name: functionName, arguments: functionArguments, callID: callID)] : functionCalls
     }
-    /// The answer audio streamed after the function output (24 kHz PCM16).
+    /// The answer audio streamed after the function output (24 kHz PCM16); an out-of-band response speaks
+    /// it too.
     public var answerAudio: [Int16] = []
+    /// Without `answerAudio`, an out-of-band response speaks a 440 Hz tone this long per character of its text.
+    public var outOfBandToneMillisecondsPerCharacter = 60
     public var answerTranscript = "You have nothing on your calendar today."
     /// A reasoning model's spoken preamble (24 kHz PCM16), its own assistant message item ahead of the
     /// function call in the turn's first response. Empty: a model that speaks none.
@@ -126,6 +129,8 @@ public struct SpokenItem: Sendable, Equatable {
         /// The acknowledgement the session's instructions asked for (`fillerMarker`).
         case filler
         case answer
+        /// A response with `conversation: "none"` (e.g. an announcement read into a buffer).
+        case outOfBand
     }
 
     public var id: String

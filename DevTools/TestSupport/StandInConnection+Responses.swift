@@ -1,4 +1,5 @@
 import Basics
+import Glibc
 import Realtime
 
 /// The scripted responses: the turn's function calls (one per response), then the answer audio with its
@@ -31,10 +32,13 @@ extension StandInConnection {
         ]
     }
 
-    private func response(_ id: String, status: String, output: [JSONValue], usage: JSONValue, details: JSONValue = .null) -> JSONValue {
+    /// `inConversation` false: an out-of-band response, whose `conversation_id` is null.
+    private func response(
+        _ id: String, status: String, output: [JSONValue], usage: JSONValue, details: JSONValue = .null, inConversation: Bool = true
+    ) -> JSONValue {
         [
             "id": .string(id), "object": "realtime.response", "status": .string(status), "status_details": details,
-            "output": .array(output), "conversation_id": "conv_standin", "output_modalities": ["audio"],
+            "output": .array(output), "conversation_id": inConversation ? "conv_standin" : .null, "output_modalities": ["audio"],
             "max_output_tokens": "inf", "metadata": .null, "usage": usage,
             "audio": ["output": ["format": ["type": "audio/pcm", "rate": 24000], "voice": "alloy"]]
         ]
@@ -58,13 +62,29 @@ extension StandInConnection {
         case .answer:
             let answer = PlannedItem.message(.answer, audio: script.answerAudio, transcript: script.answerTranscript, dropsConnection: true)
             return script.preambleBeforeAnswer && !script.preambleAudio.isEmpty ? [preamble, answer] : [answer]
+        case .outOfBand(let text):
+            return [.message(.outOfBand, audio: outOfBandAudio(text), transcript: text, dropsConnection: true)]
         }
+    }
+
+    /// The script's answer audio, or without one a 440 Hz tone of `outOfBandToneMillisecondsPerCharacter`
+    /// per character of the text.
+    func outOfBandAudio(_ text: String) -> [Int16] {
+        let script = standIn.script
+        guard script.answerAudio.isEmpty else { return script.answerAudio }
+        let count = text.count * script.outOfBandToneMillisecondsPerCharacter * 24
+        return (0..<count).map { Int16(8000 * sin(2 * Double.pi * 440 * Double($0) / 24000)) }
     }
 
     /// One response: its items in order until a cancel, which ends the item under way `incomplete` and
     /// sends none of the rest.
     func streamResponse(responseID: String, stage: Stage) async {
-        emit(["type": "response.created", "response": response(responseID, status: "in_progress", output: [], usage: .null)])
+        let inConversation: Bool
+        if case .outOfBand = stage { inConversation = false } else { inConversation = true }
+        emit([
+            "type": "response.created",
+            "response": response(responseID, status: "in_progress", output: [], usage: .null, inConversation: inConversation)
+        ])
         var output: [JSONValue] = []
         var samples = 0
         var cancelReason: String?
@@ -77,7 +97,7 @@ extension StandInConnection {
                 guard
                     let message = await streamMessage(
                         kind, responseID: responseID, outputIndex: index, audio: audio, transcript: transcript,
-                        dropsConnection: dropsConnection)
+                        dropsConnection: dropsConnection, inConversation: inConversation)
                 else { return }
                 output.append(message.item)
                 samples += message.samples
@@ -90,22 +110,26 @@ extension StandInConnection {
         }
         // A call's function_call_output decides what comes next (the next scripted call, or the answer); a
         // turn cancelled before its call starts over.
-        let next: Stage
+        // An out-of-band response leaves the conversation's response and turn as they were.
+        let next: Stage?
         switch stage {
         case .functionCall: next = calledFunction ? .answer : stage
         case .answer: next = .functionCall(0)
+        case .outOfBand: next = nil
         }
-        state.withLock { state in
-            state.activeResponse = nil
-            state.stage = next
-            state.cancelReason = nil
+        if let next {
+            state.withLock { state in
+                state.activeResponse = nil
+                state.stage = next
+                state.cancelReason = nil
+            }
         }
         let details: JSONValue = cancelReason.map { ["type": "cancelled", "reason": .string($0)] } ?? .null
         emit([
             "type": "response.done",
             "response": response(
                 responseID, status: cancelReason == nil ? "completed" : "cancelled", output: output,
-                usage: Self.usage(outputAudioMs: samples / 24), details: details)
+                usage: Self.usage(outputAudioMs: samples / 24), details: details, inConversation: inConversation)
         ])
         emitRateLimits()
     }
@@ -144,15 +168,22 @@ extension StandInConnection {
 
     /// One assistant message item: audio deltas paced by `deltaPause`, one transcript word per delta (the
     /// rest after the audio). A cancel stops it before the next delta; the item ends `incomplete` with the
-    /// words sent. nil: the script dropped the connection mid-item.
+    /// words sent. nil: the script dropped the connection mid-item. Out of the conversation
+    /// (`inConversation` false) it has no `conversation.item.*` events and cannot be truncated or deleted.
     private func streamMessage(
-        _ kind: SpokenItem.Kind, responseID: String, outputIndex: Int, audio: [Int16], transcript: String, dropsConnection: Bool
+        _ kind: SpokenItem.Kind, responseID: String, outputIndex: Int, audio: [Int16], transcript: String, dropsConnection: Bool,
+        inConversation: Bool
     ) async -> StreamedMessage? {
         let script = standIn.script
         let itemID = newItemID()
         standIn.recordSpoken(SpokenItem(id: itemID, responseID: responseID, kind: kind, audioMilliseconds: audio.count / 24))
-        state.withLock { $0.assistantAudioMs[itemID] = 0 }
-        let previous = addItem(itemID)
+        let previous: String?
+        if inConversation {
+            state.withLock { $0.assistantAudioMs[itemID] = 0 }
+            previous = addItem(itemID)
+        } else {
+            previous = nil
+        }
         let ids: [String: JSONValue] = [
             "response_id": .string(responseID), "item_id": .string(itemID), "output_index": .number(Double(outputIndex)), "content_index": 0
         ]
@@ -165,7 +196,9 @@ extension StandInConnection {
         emit([
             "type": "response.output_item.added", "response_id": .string(responseID), "output_index": .number(Double(outputIndex)), "item": inProgress
         ])
-        emit(["type": "conversation.item.added", "previous_item_id": previous.map(JSONValue.string) ?? .null, "item": inProgress])
+        if inConversation {
+            emit(["type": "conversation.item.added", "previous_item_id": previous.map(JSONValue.string) ?? .null, "item": inProgress])
+        }
         emit(part("response.content_part.added", ["part": ["type": "audio", "transcript": ""]]))
         let words = transcript.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
         let chunk = max(1, script.samplesPerDelta)
@@ -180,7 +213,7 @@ extension StandInConnection {
             emit(part("response.output_audio.delta", ["delta": .string(Base64.encode(samples: slice))]))
             sentSamples += slice.count
             let ms = sentSamples / 24
-            state.withLock { $0.assistantAudioMs[itemID] = ms }
+            if inConversation { state.withLock { $0.assistantAudioMs[itemID] = ms } }
             standIn.countDelta()
             if index < words.count {
                 emit(
@@ -210,7 +243,9 @@ extension StandInConnection {
             "content": [["type": "output_audio", "transcript": .string(said)]]
         ]
         emit(["type": "response.output_item.done", "response_id": .string(responseID), "output_index": .number(Double(outputIndex)), "item": done])
-        emit(["type": "conversation.item.done", "previous_item_id": previous.map(JSONValue.string) ?? .null, "item": done])
+        if inConversation {
+            emit(["type": "conversation.item.done", "previous_item_id": previous.map(JSONValue.string) ?? .null, "item": done])
+        }
         return StreamedMessage(item: done, samples: sentSamples, cancelReason: cancelReason)
     }
 

@@ -12,10 +12,12 @@ final class StandInConnection: Sendable {
         case drop
     }
 
-    /// What the next response does: the turn's n-th scripted function call, or the answer audio.
+    /// What the next response does: the turn's n-th scripted function call, or the answer audio; or, out
+    /// of band (`conversation: "none"`), speak `text` apart from the turn.
     enum Stage: Sendable, Equatable {
         case functionCall(Int)
         case answer
+        case outOfBand(text: String)
     }
 
     struct State: Sendable {
@@ -218,6 +220,10 @@ final class StandInConnection: Sendable {
         case "conversation.item.delete": delete(event["item_id"]?.stringValue ?? "", eventID: eventID)
         case "conversation.item.retrieve":
             emitError(code: "item_not_found", message: "The stand-in does not keep item audio.", eventID: eventID)
+        case "response.create" where event["response"]?["conversation"]?.stringValue == "none":
+            // Out of band: never the conversation's active response (so never refused as a second one), and
+            // it neither joins nor advances the turn.
+            jobs.yield((.outOfBand(text: Self.inputText(event["response"]?["input"])), newID("resp")))
         case "response.create":
             // tool_choice "none" (an announcement read verbatim): the model speaks and calls nothing.
             startResponse(eventID: eventID, speakOnly: event["response"]?["tool_choice"]?.stringValue == "none")
@@ -445,6 +451,17 @@ final class StandInConnection: Sendable {
             return
         }
         jobs.yield((speakOnly ? .answer : result.stage, id))
+    }
+
+    /// The text of a response's `input` messages, what a model told to read them would say.
+    static func inputText(_ input: JSONValue?) -> String {
+        guard case .array(let items)? = input else { return "" }
+        var parts: [String] = []
+        for item in items {
+            guard case .array(let content)? = item["content"] else { continue }
+            parts += content.compactMap { $0["text"]?.stringValue }
+        }
+        return parts.joined(separator: " ")
     }
 
     // MARK: - Performed actions

@@ -118,16 +118,33 @@ public struct ResponseOptions: Sendable, Equatable, Encodable {
     public var instructions: String?
     public var toolChoice: ToolChoice?
     public var outputModalities: [String]?
+    /// `.outOfBand` (`"none"`): the response writes nothing to the conversation.
+    public var conversation: ResponseConversation?
+    /// The response's whole context instead of the conversation's items.
+    public var input: [ConversationItem]?
 
-    public init(instructions: String? = nil, toolChoice: ToolChoice? = nil, outputModalities: [String]? = nil) {
+    public init(
+        instructions: String? = nil, toolChoice: ToolChoice? = nil, outputModalities: [String]? = nil,
+        conversation: ResponseConversation? = nil, input: [ConversationItem]? = nil
+    ) {
         self.instructions = instructions
         self.toolChoice = toolChoice
         self.outputModalities = outputModalities
+        self.conversation = conversation
+        self.input = input
     }
 
     enum CodingKeys: String, CodingKey {
-        case instructions
+        case instructions, conversation, input
         case toolChoice = "tool_choice"
         case outputModalities = "output_modalities"
     }
+}
+
+/// `response.create`'s `conversation`: whether the response's items join the session's conversation.
+public enum ResponseConversation: String, Sendable, Equatable, Encodable {
+    /// `"auto"`: the default conversation (what a response without the field does).
+    case auto
+    /// `"none"`: out of band; nothing is added to the conversation.
+    case outOfBand = "none"
 }

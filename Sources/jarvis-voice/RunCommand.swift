@@ -213,10 +213,7 @@ struct RunCommand: AsyncParsableCommand {
             uplinkActivity: { active in pipeline.uplinkActive = active })
 
         let transport = WebSocketRealtimeTransport(
-            configuration: RealtimeConnectionConfiguration(
-                url: config.realtime.url, model: config.realtime.model,
-                apiKey: RealtimeAPIKey(secrets.openAIKey.unredacted), apiKeySource: secrets.openAIKey.source.description,
-                connectTimeout: config.realtime.connectTimeout))
+            configuration: RealtimeConnectionConfiguration(config.realtime, openAIKey: secrets.openAIKey))
 
         var engine = ConversationConfiguration(config)
         engine.use(tools)
