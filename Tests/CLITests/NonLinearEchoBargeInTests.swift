@@ -238,8 +238,12 @@ import Testing
         let silence = [Int16](repeating: 0, count: 16_000)
 
         /// `configure` changes the stand-in's script after the room's own settings (a preamble, say).
+        /// `media` and `snapcast` are extra lines for those tables (a Snapcast group the box plays);
+        /// `whileIdle` runs once the service answers, before the tap (the group's music heard while idle).
         static func start(
-            in dir: TemporaryDirectory, name: String, configure: (inout RealtimeStandInScript) async throws -> Void = { _ in }
+            in dir: TemporaryDirectory, name: String, media: String = "", snapcast: [String] = [],
+            configure: (inout RealtimeStandInScript) async throws -> Void = { _ in },
+            whileIdle: (ServiceUnderTest) async throws -> Void = { _ in }
         ) async throws -> Kitchen {
             var script = RealtimeStandInScript()
             script.answerAudio = try await SpeechSynthesis.speak(answer, rate: 24_000, directory: dir.path, name: "answer")
@@ -254,7 +258,7 @@ import Testing
             try TestFiles.write([], to: dir.file("\(name)-mic.raw"))
             let service = try ServiceUnderTest.start(
                 in: dir, name: name, realtime: realtime, jarvis: jarvis, mic: mic,
-                speakerLink: "kitchen", realtimeSection: "idle_timeout_s = 20")
+                speakerLink: "kitchen", realtimeSection: "idle_timeout_s = 20", mediaSection: media, snapcastSection: snapcast)
             let kitchen = Kitchen(
                 realtime: realtime, jarvis: jarvis, service: service,
                 question: try await SpeechSynthesis.speak(NonLinearEchoBargeInTests.question, rate: 16_000, directory: dir.path, name: "question"),
@@ -262,7 +266,9 @@ import Testing
                     NonLinearEchoBargeInTests.interruption, rate: 16_000, directory: dir.path,
                     name: "interruption"))
             do {
-                try #require(try await service.ctlWhenReady("tap"), "log:\n\(service.logText)")
+                try #require(try await service.ctlWhenReady("status"), "log:\n\(service.logText)")
+                try await whileIdle(service)
+                try #require(try await service.ctl("tap").status == 0, "log:\n\(service.logText)")
                 try #require(await service.waitForState("listening"), "log:\n\(service.logText)")
             } catch {
                 _ = service.process.signal(SIGKILL)
