@@ -326,7 +326,8 @@ extension SnapcastConfig {
         } else if enabled, server.isEmpty {
             r.problem("server", "is required when [snapcast] is enabled: host:port of the snapserver (its stream port, 1704)")
         }
-        for (key, value) in [("name", name), ("id", id), ("announce_stream", announceStream)] where value.utf8.count > 64 || value.contains(where: \.isNewline) {
+        let names = [("name", name), ("id", id), ("announce_stream", announceStream)]
+        for (key, value) in names where value.utf8.count > 64 || value.contains(where: \.isNewline) {
             r.problem(key, "must be one line of at most 64 bytes")
         }
     }

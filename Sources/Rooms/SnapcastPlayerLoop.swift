@@ -234,6 +234,7 @@ struct SnapcastPlayerLoop {
         status.playing = feeding
         status.volume = lastServerVolume ?? localVolume
         status.serverMuted = state.settings?.muted ?? false
+        status.bufferMs = state.settings?.bufferMs ?? status.bufferMs
         status.syncErrorNanoseconds = writer.timing.errorNanoseconds
         status.clockSpreadMicroseconds = state.spreadMicroseconds ?? 0
         return status

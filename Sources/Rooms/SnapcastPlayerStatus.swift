@@ -7,6 +7,8 @@ public struct SnapcastPlayerStatus: Sendable, Equatable {
     /// The server's volume for this box, 0...100, and its mute.
     public var volume = 100
     public var serverMuted = false
+    /// The server's end-to-end buffer (what it sends is heard this much later), ms.
+    public var bufferMs = 1_000
     /// Median error of the last blocks (heard minus due), ns.
     public var syncErrorNanoseconds: Int64 = 0
     /// Interquartile range of the measured clock offsets, µs.

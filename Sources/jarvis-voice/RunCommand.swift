@@ -103,7 +103,7 @@ struct RunCommand: AsyncParsableCommand {
                 path: config.control.socket,
                 handler: ApplianceControlHandler(
                     runner: runner, media: player, voiceVolume: voiceVolume, pipeline: pipeline, timers: timers,
-                    snapcast: snapcast, announcer: nil),
+                    snapcast: snapcast, announcer: announcer(config, secrets: secrets, group: snapcast)),
                 logger: Logger(label: "control"))
         } catch {
             logger.critical("\(error)")
@@ -169,6 +169,17 @@ struct RunCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         logger.notice("stopped")
+    }
+
+    /// `say --rooms all`: nil without a group or an announcement stream.
+    private func announcer(
+        _ config: JarvisVoiceConfig, secrets: (openAIKey: Secret, jarvisToken: Secret?), group: SnapcastPlayer?
+    ) -> RoomAnnouncer? {
+        guard let group, !config.snapcast.announceStream.isEmpty else { return nil }
+        let voice = AnnouncementVoice(config, openAIKey: secrets.openAIKey)
+        return RoomAnnouncer(
+            host: group.settings.host, port: config.snapcast.announcePort, stream: config.snapcast.announceStream,
+            speak: { text in (try await voice.speak(text), 24_000) }, bufferMilliseconds: { group.status.bufferMs })
     }
 
     /// The machine's name, the default name of this box in a Snapcast group.
