@@ -32,7 +32,7 @@ extension JarvisVoiceConfig {
     ///            station_catalog_url = "https://api.somafm.com/channels.json", reconnect_attempts = 8,
     ///            loudness_target = -18
     /// [snapcast] enabled = false, server = "" (host:port; required if enabled), name = "" (the host
-    ///            name), id = "" (the name)
+    ///            name), id = "" (the name), control_port = 1705
     /// [control]  socket = "/run/jarvis-voice/control.sock"
     /// [timers]   ring_cap_s = 900
     /// [log]      level = "info"
@@ -318,6 +318,7 @@ extension SnapcastConfig {
         server = r.string("server", default: d.server, allowEmpty: true)
         name = r.string("name", default: d.name, allowEmpty: true)
         id = r.string("id", default: d.id, allowEmpty: true)
+        controlPort = r.integer("control_port", default: d.controlPort, in: 1...65_535)
         if !server.isEmpty, address == nil {
             r.problem("server", "must be host:port of the snapserver's stream port (e.g. \"home.lan:1704\"), got \"\(server)\"")
             server = d.server

@@ -31,6 +31,9 @@ public final class SnapcastPlayer: Service, Sendable {
     private let events: AsyncStream<Event>
     private let eventSink: AsyncStream<Event>.Continuation
     private let published = Mutex(SnapcastPlayerStatus())
+    /// The group, its stream and the server's streams, from the control port (polled while connected).
+    private let room = Mutex<SnapcastServerStatus?>(nil)
+    public let control: SnapcastControlClient
 
     /// - Parameters:
     ///   - mediaVolume: the box's media volume now, 0.0...1.0.
@@ -44,10 +47,68 @@ public final class SnapcastPlayer: Service, Sendable {
         self.writer = writer
         self.serverVolume = serverVolume
         self.logger = logger
+        control = SnapcastControlClient(host: settings.host, port: settings.controlPort, timeout: settings.controlTimeout)
         (events, eventSink) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .unbounded)
     }
 
-    public var status: SnapcastPlayerStatus { published.withLock { $0 } }
+    public var status: SnapcastPlayerStatus {
+        var status = published.withLock { $0 }
+        guard let server = room.withLock({ $0 }) else { return status }
+        let group = server.group(containing: settings.hello.clientID)
+        status.group = group.map { $0.name.isEmpty ? $0.id : $0.name }
+        status.stream = group?.streamID
+        status.streams = server.streams.map(\.id)
+        return status
+    }
+
+    /// Makes this box's group play the server's stream `streamID` (all boxes in the group follow).
+    public func switchStream(to streamID: String) async throws(SnapcastRoomError) {
+        let server = try await refreshRoom()
+        guard let group = server.group(containing: settings.hello.clientID) else {
+            throw .notInGroup(clientID: settings.hello.clientID)
+        }
+        guard server.stream(id: streamID) != nil else {
+            throw .unknownStream(streamID, available: server.streams.map(\.id))
+        }
+        do throws(SnapcastControlClientError) {
+            try await control.setGroupStream(groupID: group.id, streamID: streamID)
+        } catch {
+            throw .control(error)
+        }
+        _ = try? await refreshRoom()
+    }
+
+    @discardableResult
+    private func refreshRoom() async throws(SnapcastRoomError) -> SnapcastServerStatus {
+        do throws(SnapcastControlClientError) {
+            let server = try await control.status()
+            room.withLock { $0 = server }
+            return server
+        } catch {
+            room.withLock { $0 = nil }
+            throw .control(error)
+        }
+    }
+
+    /// Asks the control port for the group while the stream port is connected, so `status` answers at
+    /// once from memory and a slow or absent control port never holds it up.
+    private func pollRoom() async {
+        var failureLogged = false
+        while !Task.isCancelled {
+            if published.withLock({ $0.connected }) {
+                do throws(SnapcastRoomError) {
+                    try await refreshRoom()
+                    failureLogged = false
+                } catch {
+                    if !failureLogged { logger.warning("snapcast: \(error)") }
+                    failureLogged = true
+                }
+            } else {
+                room.withLock { $0 = nil }
+            }
+            try? await Task.sleep(for: settings.controlPollInterval)
+        }
+    }
 
     /// Local media started or stopped playing (it takes the speaker from the group while it plays).
     public func localMediaChanged(playing: Bool) { eventSink.yield(.localMedia(playing: playing)) }
@@ -72,6 +133,7 @@ public final class SnapcastPlayer: Service, Sendable {
                     sink.yield(.tick)
                 }
             }
+            group.addTask { await self.pollRoom() }
             loop.connect(now: monotonicNanoseconds())
             for await event in events.cancelOnGracefulShutdown() {
                 await loop.handle(event, now: monotonicNanoseconds())
