@@ -106,7 +106,9 @@ public final class SnapcastPlayer: Service, Sendable {
             } else {
                 room.withLock { $0 = nil }
             }
-            try? await Task.sleep(for: settings.controlPollInterval)
+            // Until the group is known, ask sooner: `status` should show it soon after connecting.
+            let known = room.withLock { $0 != nil }
+            try? await Task.sleep(for: known ? settings.controlPollInterval : min(settings.controlPollInterval, .seconds(1)))
         }
     }
 
