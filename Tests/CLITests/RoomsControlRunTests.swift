@@ -57,4 +57,19 @@ import Testing
         }
         #expect(heard == 30, "the server did not get the box's volume; log:\n\(box.logText)")
     }
+
+    @Test func aControlPortNobodyListensOnIsAPlainWordsError() async throws {
+        let port = try ReservedPort.fresh()
+        let client = SnapcastControlClient(host: "127.0.0.1", port: port.port, timeout: .seconds(2))
+        do {
+            _ = try await client.status()
+            Issue.record("a status from nobody")
+        } catch {
+            guard case .unreachable = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect("\(error)".contains("cannot reach the snapserver's control port at 127.0.0.1:\(port.port)"))
+        }
+    }
 }
