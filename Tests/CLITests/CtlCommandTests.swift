@@ -36,7 +36,7 @@ import Testing
                 result.stdout
                     == #"{"audio":null,"barge_ins":0,"cost_usd":{"since_start":0,"today":0},"echo_turns_ignored":0,"jarvis_session_id":null,"malformed_events":0,"#
                     + #""media":{"ducked":false,"state":"stopped","title":null,"url":null,"volume":0.5},"muted":false,"realtime_connected":false,"#
-                    + #""state":"idle","timers":[],"unknown_events":0,"voice_pauses_resumed":0,"voice_volume":1}"# + "\n")
+                    + #""snapcast":null,"state":"idle","timers":[],"unknown_events":0,"voice_pauses_resumed":0,"voice_volume":1}"# + "\n")
             #expect(result.stderr == "")
             let json = try await ctl(["status", "--json"], config: config(socket: socket))
             #expect(json.status == 0 && json.stdout == result.stdout, "status --json prints the same object")
