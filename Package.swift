@@ -174,7 +174,7 @@ let package = Package(
         testTarget("SnapcastTests", ["Snapcast", "Basics", "TestSupport", "TestProcess"]),
         // The command-line tests: they run the built `jarvis-voice` (run, demo, ctl, doctor, check-config,
         // audio-check, devices) as a child process.
-        testTarget("CLITests", ["ALSATestbed", "AudioCore", "Basics", "Control", "Realtime", "TestProcess", "TestSupport"]),
+        testTarget("CLITests", ["ALSATestbed", "AudioCore", "Basics", "Control", "Realtime", "Rooms", "Snapcast", "TestProcess", "TestSupport"]),
         testTarget(
             "ConversationTests",
             [

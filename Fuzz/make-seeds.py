@@ -186,6 +186,12 @@ times = b"".join(snap(4, struct.pack("<ii", 0, 150 + i), refers=2 + i, sent=(637
 put("snapcast", "session.bin", b"\x07" + settings + header + chunks + times)
 put("snapcast", "opus.bin", b"\x1e" + snap(1, sized("opus") + sized(bytes.fromhex("5355504f80bb000010000200"))) + snap(2, struct.pack("<ii", 5, 0) + sized(b"\xfc\xff\xfe")))
 put("snapcast", "unknown-error.bin", b"\x0d" + snap(6, sized("{}")) + snap(42, b"xyz") + snap(8, struct.pack("<I", 401) + sized("Unauthorized") + sized("auth required")))
+# snapcontrol: the first byte picks the chunk size; then control-port lines as a 0.26 server writes them
+status = '{"id":1,"jsonrpc":"2.0","result":{"server":{"groups":[{"clients":[{"config":{"instance":1,"latency":0,"name":"","volume":{"muted":false,"percent":40}},"connected":true,"host":{"name":"fuzz"},"id":"fuzz"}],"id":"g1","muted":false,"name":"","stream_id":"radio"}],"streams":[{"id":"radio","status":"playing"},{"id":"jazz","status":"idle"}]}}}'
+put("snapcontrol", "status.jsonl", "\x11" + status + "\n")
+put("snapcontrol", "notes.jsonl", "\x07" + '{"jsonrpc":"2.0","method":"Client.OnVolumeChanged","params":{"id":"fuzz","volume":{"muted":false,"percent":30}}}\r\n'
+    + '{"jsonrpc":"2.0","method":"Group.OnStreamChanged","params":{"id":"g1","stream_id":"jazz"}}\n'
+    + '{"error":{"code":-32603,"message":"Stream not found"},"id":1,"jsonrpc":"2.0"}\n{"id":2,"jsonrpc":"2.0","result":{"stream_id":"jazz"}}\n')
 # snapaudio: codec index (pcm, flac, opus, ogg, null), u16 LE header length, the CodecHeader, then chunk bytes
 def snapaudio(codec, header, chunks):
     return bytes([codec]) + struct.pack("<H", len(header)) + header + bytes([min(len(chunks[0]), 31) - 1]) + b"".join(chunks)

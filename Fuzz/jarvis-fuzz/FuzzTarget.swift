@@ -2,7 +2,7 @@
 /// and not touch bad memory; results are consumed so the optimizer cannot drop the work.
 enum FuzzTarget: String, CaseIterable, Sendable {
     case toml, feed, dates, playlist, hls, icy, sse, termllm, ogg, adts, vorbis, flac, mp4, ts, wav, realtime, control, somafm, url
-    case snapcast, snapaudio
+    case snapcast, snapaudio, snapcontrol
 
     func run(_ bytes: [UInt8]) {
         switch self {
@@ -27,6 +27,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .realtime: RealtimeFuzzing.serverEvent(bytes)
         case .control: ControlFuzzing.request(bytes)
         case .snapcast: SnapcastFuzzing.stream(bytes)
+        case .snapcontrol: SnapcastFuzzing.control(bytes)
         }
     }
 }

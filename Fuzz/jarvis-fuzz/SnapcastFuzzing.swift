@@ -16,4 +16,21 @@ enum SnapcastFuzzing {
         keep(session.tick(now: 3_000_000_000))
         keep(session.state)
     }
+
+    /// The control port's lines in fuzzer-chosen chunks: each read as a JSON-RPC message, a result as a
+    /// `Server.GetStatus` answer and queried.
+    static func control(_ bytes: [UInt8]) {
+        var lines = SnapcastControlLineBuffer()
+        for chunk in chunks(bytes) {
+            lines.append(chunk)
+            while let line = try? lines.next() {
+                guard let message = try? SnapcastControlMessage(line: line) else { continue }
+                keep(try? message.result(for: 1))
+                if case .result(_, let result) = message, let status = try? SnapcastServerStatus(result: result) {
+                    keep(status.group(containing: "fuzz"))
+                    keep(status.stream(id: status.groups.first?.streamID ?? ""))
+                }
+            }
+        }
+    }
 }

@@ -32,7 +32,8 @@ extension JarvisVoiceConfig {
     ///            station_catalog_url = "https://api.somafm.com/channels.json", reconnect_attempts = 8,
     ///            loudness_target = -18
     /// [snapcast] enabled = false, server = "" (host:port; required if enabled), name = "" (the host
-    ///            name), id = "" (the name), announce_stream = "announce", announce_port = 4953
+    ///            name), id = "" (the name), control_port = 1705, announce_stream = "announce",
+    ///            announce_port = 4953
     /// [control]  socket = "/run/jarvis-voice/control.sock"
     /// [timers]   ring_cap_s = 900
     /// [log]      level = "info"
@@ -320,6 +321,7 @@ extension SnapcastConfig {
         id = r.string("id", default: d.id, allowEmpty: true)
         announceStream = r.string("announce_stream", default: d.announceStream, allowEmpty: true)
         announcePort = r.integer("announce_port", default: d.announcePort, in: 1...65_535)
+        controlPort = r.integer("control_port", default: d.controlPort, in: 1...65_535)
         if !server.isEmpty, address == nil {
             r.problem("server", "must be host:port of the snapserver's stream port (e.g. \"home.lan:1704\"), got \"\(server)\"")
             server = d.server

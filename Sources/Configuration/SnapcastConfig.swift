@@ -1,6 +1,7 @@
 /// `[snapcast]`: the box as a player of a Snapcast group (synchronized radio in every room).
 public struct SnapcastConfig: Sendable, Equatable {
     public static let defaultStreamPort = 1704
+    public static let defaultControlPort = 1705
 
     public var enabled = false
     /// `host:port` of the snapserver's stream port (`[::1]:1704` for IPv6; the port defaults to 1704).
@@ -14,6 +15,8 @@ public struct SnapcastConfig: Sendable, Equatable {
     /// on `announce_port` taking 48 kHz stereo S16LE; "": no announcements to every room.
     public var announceStream = "announce"
     public var announcePort = 4953
+    /// The snapserver's JSON-RPC control port on the same host (the group, its stream, switching it).
+    public var controlPort = defaultControlPort
 
     public init() {}
 

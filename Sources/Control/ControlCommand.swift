@@ -29,18 +29,21 @@ public enum ControlCommand: Sendable, Equatable {
     case mute(Bool)
     /// `timer list`, `timer add DURATION [LABEL]`, `timer cancel LABEL|ID`, `timer stop`.
     case timer(TimerRequest)
+    /// Makes this box's Snapcast group play the snapserver's stream NAME.
+    case roomStream(String)
 
     /// Every verb, in the contract's order.
     public static let verbs = [
         "tap", "press", "release", "ask", "status", "play", "station", "podcast",
-        "pause", "resume", "stop", "skip", "volume", "reset", "say", "voice-volume", "mute", "timer"
+        "pause", "resume", "stop", "skip", "volume", "reset", "say", "voice-volume", "mute", "timer",
+        "room-stream"
     ]
 
     /// Verbs that take exactly one argument, with the name shown in usage messages.
     public static let argumentNames = [
         "ask": "TEXT", "play": "URL", "station": "NAME", "podcast": "FEED_URL", "volume": "LEVEL",
         "say": "TEXT", "voice-volume": "LEVEL", "mute": "on|off",
-        "timer": "list|add DURATION [LABEL]|cancel LABEL|stop"
+        "timer": "list|add DURATION [LABEL]|cancel LABEL|stop", "room-stream": "NAME"
     ]
 
     /// Verbs whose argument is the rest of the command line (several words).
@@ -60,6 +63,7 @@ public enum ControlCommand: Sendable, Equatable {
             case "say": self = try Self.announcement(argument)
             case "voice-volume": self = .voiceVolume(try Self.level(argument))
             case "timer": self = .timer(try TimerRequest(argument))
+            case "room-stream": self = .roomStream(argument)
             case "mute":
                 switch argument {
                 case "on": self = .mute(true)
@@ -123,6 +127,7 @@ public enum ControlCommand: Sendable, Equatable {
         case .voiceVolume: "voice-volume"
         case .mute: "mute"
         case .timer: "timer"
+        case .roomStream: "room-stream"
         }
     }
 
@@ -139,6 +144,7 @@ public enum ControlCommand: Sendable, Equatable {
         case .voiceVolume(let level): "\(level)"
         case .mute(let muted): muted ? "on" : "off"
         case .timer(let request): request.argument
+        case .roomStream(let name): name
         case .tap, .press, .release, .status, .pause, .resume, .stop, .skip, .reset: nil
         }
     }
@@ -147,7 +153,7 @@ public enum ControlCommand: Sendable, Equatable {
     public var isMedia: Bool {
         switch self {
         case .play, .station, .podcast, .pause, .resume, .stop, .skip, .volume: true
-        case .tap, .press, .release, .ask, .status, .reset, .say, .sayInEveryRoom, .voiceVolume, .mute, .timer: false
+        case .tap, .press, .release, .ask, .status, .reset, .say, .sayInEveryRoom, .voiceVolume, .mute, .timer, .roomStream: false
         }
     }
 

@@ -38,7 +38,8 @@ public enum ServiceStatusText {
         return lines.joined(separator: "\n")
     }
 
-    /// "rooms: kitchen in the group of home.lan:1704, playing flac in sync (0.02 ms); volume 0.4".
+    /// "rooms: kitchen in the group of home.lan:1704, playing flac in sync (0.02 ms); volume 0.4", and when
+    /// the control port told it, "rooms: group 4a3f plays radio; streams: radio, jazz".
     private static func rooms(_ snapcast: JSONValue) -> String {
         let name = snapcast["name"]?.stringValue ?? "?"
         let server = snapcast["server"]?.stringValue ?? "?"
@@ -51,7 +52,14 @@ public enum ServiceStatusText {
         } else {
             state = snapcast["server_muted"] == .bool(true) ? "muted by the server" : "connected, nothing playing"
         }
-        return "rooms: \(name) in the group of \(server), \(state); volume \(number(snapcast["volume"]))"
+        var lines = "rooms: \(name) in the group of \(server), \(state); volume \(number(snapcast["volume"]))"
+        if let stream = snapcast["stream"]?.stringValue {
+            let group = snapcast["group"]?.stringValue.map { "group \($0)" } ?? "the group"
+            var streams: [String] = []
+            if case .array(let list)? = snapcast["streams"] { streams = list.compactMap(\.stringValue) }
+            lines += "\nrooms: \(group) plays \(stream); streams: \(streams.joined(separator: ", "))"
+        }
+        return lines
     }
 
     /// "tea (#1) in 4:05", "#2 ringing".

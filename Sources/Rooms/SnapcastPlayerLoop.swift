@@ -12,7 +12,8 @@ struct SnapcastPlayerLoop {
     let logger: Logger
     let serverVolume: @Sendable (Int) async -> Void
     let announcementPlaying: @Sendable (Bool) -> Void
-    let joinStream: @Sendable (String) async -> Bool
+    /// Puts this client's group on the named stream; nil when done, else why not.
+    let joinStream: @Sendable (String) async -> String?
     let sink: AsyncStream<SnapcastPlayer.Event>.Continuation
 
     private var session: SnapcastSession
@@ -29,6 +30,7 @@ struct SnapcastPlayerLoop {
     /// stream's and is dropped); when the last try failed, when to try again.
     private var streamJoined: Bool
     private var joinRetryAt: Int64?
+    private var joinFailureLogged = false
     /// The box's media volume (0...100) and what the server last had for it: the box's volume is the
     /// truth when a connection starts (the server learns it); the server's changes apply after that.
     private var localVolume: Int
@@ -40,7 +42,7 @@ struct SnapcastPlayerLoop {
     init(
         settings: SnapcastPlayerSettings, writer: SynchronizedChannelWriter, logger: Logger,
         localVolume: Int, serverVolume: @escaping @Sendable (Int) async -> Void,
-        announcementPlaying: @escaping @Sendable (Bool) -> Void, joinStream: @escaping @Sendable (String) async -> Bool,
+        announcementPlaying: @escaping @Sendable (Bool) -> Void, joinStream: @escaping @Sendable (String) async -> String?,
         sink: AsyncStream<SnapcastPlayer.Event>.Continuation
     ) {
         self.announcementPlaying = announcementPlaying
@@ -173,9 +175,20 @@ struct SnapcastPlayerLoop {
         guard case .announcements(let stream) = settings.role, !streamJoined, let at = joinRetryAt, now >= at,
             session.state.settings != nil
         else { return }
-        streamJoined = await joinStream(stream)
-        joinRetryAt = streamJoined ? nil : now + 30_000_000_000
-        if streamJoined { logger.info("\(settings.logName): playing the snapserver's stream \"\(stream)\"") }
+        let failure = await joinStream(stream)
+        streamJoined = failure == nil
+        joinRetryAt = streamJoined ? nil : now + 10_000_000_000
+        if let failure {
+            if !joinFailureLogged {
+                logger.error(
+                    "\(settings.logName): cannot play the snapserver's stream \"\(stream)\" (\(failure)); announcements to every room are not heard on this box until it can"
+                )
+            }
+            joinFailureLogged = true
+        } else {
+            joinFailureLogged = false
+            logger.info("\(settings.logName): playing the snapserver's stream \"\(stream)\"")
+        }
     }
 
     private mutating func tellServer(volume: Int, now: Int64) async {

@@ -15,6 +15,12 @@ public struct SnapcastPlayerSettings: Sendable {
     public var host: String
     public var port: Int
     public var hello: SnapcastHello
+    /// The snapserver's JSON-RPC control port on `host`: the group's stream and switching it.
+    public var controlPort = 1705
+    /// Each control request's answer must come within this.
+    public var controlTimeout: Duration = .seconds(3)
+    /// How often the group and its streams are asked for while connected.
+    public var controlPollInterval: Duration = .seconds(3)
     public var connectTimeout: Duration = .seconds(5)
     /// How often the player tops up the mixer and checks its timers.
     public var tick: Duration = .milliseconds(10)

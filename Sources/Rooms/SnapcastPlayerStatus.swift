@@ -13,6 +13,11 @@ public struct SnapcastPlayerStatus: Sendable, Equatable {
     public var syncErrorNanoseconds: Int64 = 0
     /// Interquartile range of the measured clock offsets, µs.
     public var clockSpreadMicroseconds: Int64 = 0
+    /// This box's group as the control port last told it (name, else id), its stream and the streams
+    /// the server has; nil and empty while unknown.
+    public var group: String?
+    public var stream: String?
+    public var streams: [String] = []
 
     public init() {}
 }

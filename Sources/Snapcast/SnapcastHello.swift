@@ -27,6 +27,9 @@ public struct SnapcastHello: Sendable, Hashable {
         self.id = id
     }
 
+    /// The id the server's control API knows this client by.
+    public var clientID: String { instance == 1 ? id : "\(id)#\(instance)" }
+
     /// The JSON the server reads, with exactly snapclient's keys.
     public var jsonText: String {
         JSONValue.object([

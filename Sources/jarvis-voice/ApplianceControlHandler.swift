@@ -88,6 +88,14 @@ struct ApplianceControlHandler: ControlHandler {
                     "say --rooms needs [snapcast] enabled = true with an announce_stream (see the configuration's [snapcast] section)")
             }
             return await announcer.say(text)
+        case .roomStream(let name):
+            guard let snapcast else { return .failed("[snapcast] is off on this box; there is no group to switch") }
+            do throws(SnapcastRoomError) {
+                try await snapcast.switchStream(to: name)
+                return .done("the group plays \(name)")
+            } catch {
+                return .failed("\(error)")
+            }
         }
     }
 
@@ -160,7 +168,8 @@ struct ApplianceControlHandler: ControlHandler {
             connected: now.connected, synced: now.synced, codec: now.codec, playing: now.playing,
             volume: Double(now.volume) / 100, serverMuted: now.serverMuted,
             syncErrorMilliseconds: Double(now.syncErrorNanoseconds / 1_000) / 1_000,
-            clockSpreadMilliseconds: Double(now.clockSpreadMicroseconds) / 1_000)
+            clockSpreadMilliseconds: Double(now.clockSpreadMicroseconds) / 1_000, group: now.group, stream: now.stream,
+            streams: now.streams)
     }
 
     private func audioStatus() -> AudioStatus {

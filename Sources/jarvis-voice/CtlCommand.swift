@@ -14,7 +14,8 @@ struct CtlCommand: ParsableCommand {
             podcast FEED_URL, pause, resume, stop, skip, volume LEVEL (0.0-1.0), reset, say TEXT, \
             voice-volume LEVEL (0.0-1.0), mute on|off (the microphone privacy mute; kept across restarts), \
             timer list | add DURATION [LABEL] | add HH:MM [LABEL] | cancel LABEL|ID | stop \
-            (DURATION like 90s, 10m, 1h30m; HH:MM sets an alarm; stop silences what rings).
+            (DURATION like 90s, 10m, 1h30m; HH:MM sets an alarm; stop silences what rings), \
+            room-stream NAME (the Snapcast group of this box plays the snapserver's stream NAME).
             `status` prints readable lines at a terminal and one JSON object otherwise (a pipe, a file, \
             or --json); other commands print the service's one-line answer. `say` waits until the announcement has been spoken (exit 0) or says why it could not \
             be (exit 1). Only [control] socket is read from the configuration file.

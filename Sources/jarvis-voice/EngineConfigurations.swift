@@ -133,6 +133,7 @@ extension SnapcastPlayerSettings {
         self.init(
             host: address.host, port: address.port,
             hello: SnapcastHello(id: snapcast.id.isEmpty ? name : snapcast.id, hostName: name, arch: Self.architecture))
+        controlPort = snapcast.controlPort
     }
 
     /// As snapclient reports it (the snapserver's apps show it).

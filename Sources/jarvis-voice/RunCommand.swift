@@ -84,7 +84,7 @@ struct RunCommand: AsyncParsableCommand {
         do {
             runner = try makeRunner(
                 config, secrets: secrets, pipeline: pipeline, player: player, microphone: microphone, timers: timers,
-                loudnessTarget: mediaSettings.loudnessTarget
+                rooms: snapcast.map(SnapcastRoomStreams.init), loudnessTarget: mediaSettings.loudnessTarget
             ) { state in
                 // Between conversations the audio loops batch their periods (fewer wakeups).
                 pipeline.conversationActive = state.isInConversation
@@ -193,7 +193,7 @@ struct RunCommand: AsyncParsableCommand {
     private func makeRunner(
         _ config: JarvisVoiceConfig, secrets: (openAIKey: Secret, jarvisToken: Secret?),
         pipeline: AudioPipeline, player: MediaPlayer, microphone: MicrophoneMuteStore, timers: KitchenTimers,
-        loudnessTarget: LoudnessTarget, stateChanged: @escaping @Sendable (ConversationState) -> Void
+        rooms: (any RoomStreamSwitching)?, loudnessTarget: LoudnessTarget, stateChanged: @escaping @Sendable (ConversationState) -> Void
     ) throws -> ConversationRunner {
         let jarvis = JarvisClient(
             settings: JarvisSettings(config.jarvis), token: secrets.jarvisToken?.unredacted ?? "", http: try HTTPClient(),
@@ -206,6 +206,7 @@ struct RunCommand: AsyncParsableCommand {
         tools.register(SetAlarmTool(timers: timers))
         tools.register(ListTimersTool(timers: timers))
         tools.register(CancelTimerTool(timers: timers))
+        if let rooms { tools.register(PlayRoomStreamTool(rooms: rooms)) }
 
         let playbackFormat = pipeline.configuration.playbackFormat
         let rendered = Earcons(format: playbackFormat)

@@ -12,7 +12,8 @@ import Testing
         ("pause", nil, .pause), ("resume", nil, .resume), ("stop", nil, .stop), ("skip", nil, .skip),
         ("volume", "0.4", .volume(0.4)), ("reset", nil, .reset),
         ("say", "The laundry is done.", .say("The laundry is done.")), ("voice-volume", "0.5", .voiceVolume(0.5)),
-        ("mute", "on", .mute(true)), ("timer", "add 600 pasta", .timer(.add(seconds: 600, label: "pasta")))
+        ("mute", "on", .mute(true)), ("timer", "add 600 pasta", .timer(.add(seconds: 600, label: "pasta"))),
+        ("room-stream", "jazz", .roomStream("jazz"))
     ]
 
     @Test func everyVerbParsesAndRoundTripsOverTheWire() throws {

@@ -47,6 +47,7 @@ import Testing
                                     "voice_volume": .number(1), "muted": .bool(false), "timers": .array([]), "barge_ins": .number(0),
                                     "echo_turns_ignored": .number(0),
                                     "voice_pauses_resumed": .number(0), "malformed_events": .number(0), "unknown_events": .number(0), "audio": .null,
+                                    "snapcast": .null,
                                     "cost_usd": .object(["since_start": .number(0), "today": .number(0)])
                                 ])))
                 case .done(let message): #expect(reply.message == message)

@@ -134,4 +134,28 @@ import Testing
                 audio: capture running, playback running; echo reduction 18.46 dB; xruns 0 capture, 2 playback
                 """)
     }
+
+    @Test func roomsShowTheGroupItsStreamAndTheStreamsOnceKnown() throws {
+        var status = ServiceStatus(
+            state: "idle", realtimeConnected: false, jarvisSessionID: nil,
+            media: MediaStatus(state: .stopped, title: nil, url: nil, volume: 0.4, ducked: false))
+        status.snapcast = SnapcastStatus(
+            server: "home.lan:1704", name: "den", id: "den", connected: true, volume: 0.4, group: "Living", stream: "jazz",
+            streams: ["radio", "jazz"])
+        let reply = try ControlWire.decodeReply(Array(line(.status(status)).utf8).dropLast())
+        guard case .ok(let json) = reply else {
+            Issue.record("not ok")
+            return
+        }
+        #expect(json["snapcast"]?["streams"] == ["radio", "jazz"])
+        let text = ServiceStatusText.render(json)
+        #expect(text.contains("rooms: den in the group of home.lan:1704, connected, nothing playing; volume 0.4\n"))
+        #expect(text.hasSuffix("rooms: group Living plays jazz; streams: radio, jazz"))
+        status.snapcast = SnapcastStatus(server: "home.lan:1704", name: "den", id: "den")
+        let unknown = try ControlWire.decodeReply(Array(line(.status(status)).utf8).dropLast())
+        guard case .ok(let bare) = unknown else { return }
+        #expect(bare["snapcast"]?["group"] == .null)
+        #expect(bare["snapcast"]?["stream"] == .null)
+        #expect(!ServiceStatusText.render(bare).contains("plays"))
+    }
 }
