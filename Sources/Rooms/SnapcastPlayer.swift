@@ -104,7 +104,7 @@ public final class SnapcastPlayer: Service, Sendable {
                     try await refreshRoom()
                     failureLogged = false
                 } catch {
-                    if !failureLogged { logger.warning("snapcast: \(error)") }
+                    if !failureLogged { logger.warning("\(settings.logPrefix)\(error)") }
                     failureLogged = true
                 }
             } else {

@@ -88,7 +88,7 @@ struct SnapcastPlayerLoop {
     mutating func handle(_ event: SnapcastPlayer.Event, now: Int64) async {
         switch event {
         case .connected(let g) where g == generation:
-            if outageLogged { logger.notice("\(settings.logName): connected to \(settings.server) again") }
+            if outageLogged { logger.notice("\(settings.logPrefix)connected to \(settings.server) again") }
             outageLogged = false
             awaitingFirstSettings = true
             if case .announcements = settings.role {
@@ -105,7 +105,7 @@ struct SnapcastPlayerLoop {
                 outageLogged = true
                 let why = failure.map { ": \($0)" } ?? " (the server closed the connection)"
                 logger.warning(
-                    "\(settings.logName): \(wasConnected ? "lost" : "cannot reach") the snapserver at \(settings.server)\(why); trying again")
+                    "\(settings.logPrefix)\(wasConnected ? "lost" : "cannot reach") the snapserver at \(settings.server)\(why); trying again")
             }
             await apply(wasConnected ? session.disconnected(now: now) : session.connectFailed(now: now), now: now)
         case .connected, .bytes, .ended:
@@ -151,21 +151,21 @@ struct SnapcastPlayerLoop {
             case .codecHeader(let codec, let header):
                 do throws(CodecError) {
                     try audio.start(codec: codec, header: header)
-                    logger.info("\(settings.logName): the group's stream is \(codec), \(audio.decoder.map { "\($0.format)" } ?? "")")
+                    logger.info("\(settings.logPrefix)the group's stream is \(codec), \(audio.decoder.map { "\($0.format)" } ?? "")")
                 } catch {
-                    logger.error("\(settings.logName): cannot play the group's stream: \(error)")
+                    logger.error("\(settings.logPrefix)cannot play the group's stream: \(error)")
                 }
             case .chunk(let timestamp, let payload):
                 do throws(CodecError) {
                     try audio.add(payload, at: timestamp, now: now, soundThreshold: settings.soundThreshold)
                 } catch {
-                    logger.error("\(settings.logName): a broken chunk of the group's stream: \(error); waiting for the next stream header")
+                    logger.error("\(settings.logPrefix)a broken chunk of the group's stream: \(error); waiting for the next stream header")
                     audio.stop()
                 }
             case .protocolError(let error):
-                logger.warning("\(settings.logName): \(settings.server) broke the protocol (\(error)); reconnecting")
+                logger.warning("\(settings.logPrefix)\(settings.server) broke the protocol (\(error)); reconnecting")
             case .serverError(let code, let message, let details):
-                logger.error("\(settings.logName): the snapserver refused this box (\(code) \(message)\(details.isEmpty ? "" : ": \(details)"))")
+                logger.error("\(settings.logPrefix)the snapserver refused this box (\(code) \(message)\(details.isEmpty ? "" : ": \(details)"))")
             }
         }
     }
@@ -181,13 +181,13 @@ struct SnapcastPlayerLoop {
         if let failure {
             if !joinFailureLogged {
                 logger.error(
-                    "\(settings.logName): cannot play the snapserver's stream \"\(stream)\" (\(failure)); announcements to every room are not heard on this box until it can"
+                    "\(settings.logPrefix)cannot play the snapserver's stream \"\(stream)\" (\(failure)); announcements to every room are not heard on this box until it can"
                 )
             }
             joinFailureLogged = true
         } else {
             joinFailureLogged = false
-            logger.info("\(settings.logName): playing the snapserver's stream \"\(stream)\"")
+            logger.info("\(settings.logPrefix)playing the snapserver's stream \"\(stream)\"")
         }
     }
 

@@ -47,11 +47,11 @@ public struct SnapcastPlayerSettings: Sendable {
         return settings
     }
 
-    /// How the journal names this player.
-    public var logName: String {
+    /// What the journal's lines of this player start with (after the `snapcast:` label).
+    public var logPrefix: String {
         switch role {
-        case .group: "snapcast"
-        case .announcements: "snapcast announcements"
+        case .group: ""
+        case .announcements: "announcements: "
         }
     }
 

@@ -28,7 +28,9 @@ extension ServicesOneAtATime {
                 _ name: String, ppm: Double, server: SnapServer, realtime: RealtimeStandIn, jarvis: TermLLMStandIn,
                 mic: PacedPCMOptions? = nil, speakerLink: String? = nil, realtimeSection: String = "idle_timeout_s = 20"
             ) async throws -> Box {
-                let announcements = server.tcpPort("announce").map { ["announce_port = \($0)"] } ?? ["announce_stream = \"\""]
+                let announcements =
+                    ["control_port = \(server.controlPort)"]
+                    + (server.tcpPort("announce").map { ["announce_port = \($0)"] } ?? ["announce_stream = \"\""])
                 let dir = TemporaryDirectory(prefix: "jv-\(name)")
                 let timeline = dir.file("\(name)-speaker.timeline")
                 let service = try ServiceUnderTest.start(
@@ -172,7 +174,7 @@ extension ServicesOneAtATime {
             for box in [kitchen, living] {
                 #expect(try await box.waitUntilPlaying(), "\(box.name) did not play the group; log:\n\(box.service.logText)")
                 #expect(
-                    await waitUntil { box.service.logText.contains("snapcast announcements: playing the snapserver's stream") },
+                    await waitUntil { box.service.logText.contains("snapcast: announcements: playing the snapserver's stream") },
                     "\(box.name)'s announcement player did not join the stream; log:\n\(box.service.logText)")
             }
 
