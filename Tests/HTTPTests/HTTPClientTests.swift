@@ -64,7 +64,8 @@ import Testing
         } throws: { error in
             (error as? HTTPError)?.kind == .inactivityTimeout
         }
-        #expect(ContinuousClock.now - started < .seconds(15))
+        // Well under the 60 s stall: the timeout ended it (a loaded 2-core machine can take over 15 s).
+        #expect(ContinuousClock.now - started < .seconds(45))
         #expect(await server.waitUntil { $0.interruptedRuns == 1 })
         await server.stop()
     }
