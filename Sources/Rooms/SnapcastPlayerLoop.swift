@@ -1,5 +1,6 @@
 import AudioCore
 import AudioEngine
+import Basics
 import Codecs
 import Logging
 import Snapcast
@@ -251,12 +252,5 @@ struct SnapcastPlayerLoop {
         status.syncErrorNanoseconds = writer.timing.errorNanoseconds
         status.clockSpreadMicroseconds = state.spreadMicroseconds ?? 0
         return status
-    }
-}
-
-extension Duration {
-    fileprivate var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }
