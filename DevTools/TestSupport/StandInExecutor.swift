@@ -1,12 +1,13 @@
 import Glibc
 import Synchronization
 
-/// Runs the stand-in's tasks on one dedicated thread instead of the cooperative pool.
+/// Runs the tasks of servers inside the test process (the stand-ins, a control server under test) on
+/// one dedicated thread instead of the cooperative pool.
 ///
 /// `swift test` runs every suite in parallel; on a 2-core machine the cooperative pool has two
 /// threads, and synchronous tests (paced ALSA loops, CPU-heavy property walks) can hold both for
-/// seconds. A stand-in server scheduled there would stall for that long and make a client's
-/// inactivity timeout fire in tests that are meant to succeed.
+/// tens of seconds. A server scheduled there would stall for that long and make a client's
+/// timeout fire in tests that are meant to succeed.
 public final class StandInExecutor: TaskExecutor, @unchecked Sendable {
     public static let shared = StandInExecutor()
 

@@ -49,15 +49,17 @@ public final class ControlServer: Service, Sendable {
     /// Connections still waiting for their request line, by arrival order (serial), for eviction.
     private let awaitingRequest = Mutex<[Int: any Channel]>([:])
     private let cancelled = Atomic<Bool>(false)
+    private let executor: (any TaskExecutor)?
 
     private init(
-        path: String, handler: any ControlHandler, logger: Logger, limits: Limits,
+        path: String, handler: any ControlHandler, logger: Logger, limits: Limits, executor: (any TaskExecutor)?,
         listener: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>, identity: ControlSocketCalls.PathState
     ) {
         self.path = path
         self.handler = handler
         self.logger = logger
         self.limits = limits
+        self.executor = executor
         self.listener = listener
         self.identity = identity
     }
@@ -69,10 +71,11 @@ public final class ControlServer: Service, Sendable {
     /// Creates the socket (and missing parent directories) with `socketMode` (default 0660). A stale socket file (a
     /// socket nobody answers on) is removed; a live one means another instance is running and is an
     /// error, as is a path that is not a socket. Call before starting devices so a second instance
-    /// fails fast; then run the server in the `ServiceGroup`.
+    /// fails fast; then run the server in the `ServiceGroup`. The server's tasks (accepting, serving,
+    /// the handler's calls) prefer `executor` when one is given, else they run on the default pool.
     public static func bind(
         path: String, handler: any ControlHandler, logger: Logger = Logger(label: "control"), limits: Limits = Limits(),
-        socketMode: UInt32 = ControlServer.defaultSocketMode
+        socketMode: UInt32 = ControlServer.defaultSocketMode, executor: (any TaskExecutor)? = nil
     ) async throws(ControlServerError) -> ControlServer {
         try ControlSocketCalls.createParentDirectories(of: path)
         switch try ControlSocketCalls.pathState(path) {
@@ -110,7 +113,8 @@ public final class ControlServer: Service, Sendable {
             try ControlSocketCalls.setMode(path, socketMode & 0o777)
             let identity = try ControlSocketCalls.pathState(path)
             logger.info("control socket listening on \(path)")
-            return ControlServer(path: path, handler: handler, logger: logger, limits: limits, listener: listener, identity: identity)
+            return ControlServer(
+                path: path, handler: handler, logger: logger, limits: limits, executor: executor, listener: listener, identity: identity)
         } catch {
             try? await listener.channel.close()
             ControlSocketCalls.removeIfSame(path, as: (try? ControlSocketCalls.pathState(path)) ?? .absent)
@@ -126,7 +130,7 @@ public final class ControlServer: Service, Sendable {
         // cancelled NIO inbound stream drops the connections it accepted but has not handed out yet,
         // and NIO traps (preconditionFailure, release builds too) when such a connection is deinited
         // unfinished. Cancellation closes the listener instead, which ends the stream in order.
-        let acceptLoop = Task { try await self.acceptConnections() }
+        let acceptLoop = Task(executorPreference: executor) { try await self.acceptConnections() }
         try await withGracefulShutdownHandler {
             try await withTaskCancellationHandler {
                 try await acceptLoop.value

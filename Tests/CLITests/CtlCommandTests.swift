@@ -18,7 +18,7 @@ import Testing
     }
 
     func withServer(handler: RecordingHandler, _ body: (String) async throws -> Void) async throws {
-        let server = try await ControlServer.bind(path: dir.file("control.sock"), handler: handler)
+        let server = try await ControlServer.bind(path: dir.file("control.sock"), handler: handler, executor: StandInExecutor.shared)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await server.run() }
             try await body(server.path)

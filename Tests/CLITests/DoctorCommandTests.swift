@@ -161,7 +161,7 @@ extension DoctorCommandTests {
     /// reachable: only the control socket's line matters).
     func doctorWhileServing(_ handler: RecordingHandler) async throws -> (ChildProcess.Result, socket: String) {
         let socket = dir.file("control.sock")
-        let server = try await ControlServer.bind(path: socket, handler: handler)
+        let server = try await ControlServer.bind(path: socket, handler: handler, executor: StandInExecutor.shared)
         let config = ServiceConfig(
             capture: "no_such_mic", playback: "no_such_speaker", realtimeURL: "ws://127.0.0.1:9/v1/realtime",
             jarvisURL: "http://127.0.0.1:9/ui", controlSocket: socket

@@ -67,7 +67,7 @@ import Testing
 
     @Test func controlServerListeningAndAcceptedSocketsAreCloseOnExec() async throws {
         let path = dir.file("control.sock")
-        let server = try await ControlServer.bind(path: path, handler: RecordingHandler())
+        let server = try await ControlServer.bind(path: path, handler: RecordingHandler(), executor: StandInExecutor.shared)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await server.run() }
             let client = RawSocket.connect(path)

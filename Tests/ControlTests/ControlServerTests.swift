@@ -19,7 +19,8 @@ import Testing
         limits: ControlServer.Limits = ControlServer.Limits(),
         _ body: (ControlServer) async throws -> Void
     ) async throws {
-        let server = try await ControlServer.bind(path: path ?? dir.file("control.sock"), handler: handler, limits: limits)
+        let server = try await ControlServer.bind(
+            path: path ?? dir.file("control.sock"), handler: handler, limits: limits, executor: StandInExecutor.shared)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await server.run() }
             try await body(server)
@@ -33,7 +34,7 @@ import Testing
         try await withServer(handler: handler) { server in
             for (_, _, command) in ControlCommandTests.all {
                 let path = server.path
-                let reply = try await blocking { try ControlClient.send(command, to: path) }
+                let reply = try await controlCall(command, to: path)
                 switch await RecordingHandler.standard(command) {
                 case .status:
                     #expect(
@@ -83,7 +84,7 @@ import Testing
             let path = server.path
             let replies = try await withThrowingTaskGroup(of: ControlWire.Reply.self) { group in
                 for _ in 0..<8 {
-                    group.addTask { try await blocking { try ControlClient.send(.tap, to: path) } }
+                    group.addTask { try await controlCall(.tap, to: path) }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
@@ -99,7 +100,7 @@ import Testing
             let silent = RawSocket.connect(server.path)
             defer { close(silent) }
             let path = server.path
-            let reply = try await blocking { try ControlClient.send(.tap, to: path) }
+            let reply = try await controlCall(.tap, to: path)
             #expect(reply.message == "ok: tap")
             let start = ContinuousClock.now
             let silentText = try await blocking { RawSocket.readAll(silent, timeoutMs: 10_000) }
@@ -128,7 +129,7 @@ import Testing
 
             // Still serving.
             let path = server.path
-            let status = try await blocking { try ControlClient.send(.status, to: path) }
+            let status = try await controlCall(.status, to: path)
             #expect(status["state"] == .string("idle"))
         }
     }
@@ -152,7 +153,7 @@ import Testing
         try await withServer(handler: handler, limits: ControlServer.Limits(handlerTimeout: .milliseconds(200))) { server in
             let path = server.path
             let start = ContinuousClock.now
-            let reply = try await blocking { try ControlClient.send(.tap, to: path) }
+            let reply = try await controlCall(.tap, to: path)
             let elapsed = ContinuousClock.now - start
             let returned = handlerReturned.value.load(ordering: .sequentiallyConsistent)
             #expect(!returned, "the reply waited for the handler (\(elapsed))")
@@ -175,7 +176,7 @@ import Testing
         #expect(throws: ControlClientError.notRunning(path: path)) { try ControlClient.send(.status, to: path) }
         try await withServer(at: path) { server in
             let path = server.path
-            let status = try await blocking { try ControlClient.send(.status, to: path) }
+            let status = try await controlCall(.status, to: path)
             #expect(status["state"] == .string("idle"))
         }
     }
@@ -188,7 +189,7 @@ import Testing
             }
             #expect(ControlServerError.alreadyRunning(path: path).description.contains("another jarvis-voice is running"))
             // The first one is unharmed.
-            let status = try await blocking { try ControlClient.send(.status, to: path) }
+            let status = try await controlCall(.status, to: path)
             #expect(status["state"] == .string("idle"))
         }
     }
@@ -223,11 +224,11 @@ extension ControlWire.Reply {
         let path = dir.file("control.sock")
         var logger = Logger(label: "test")
         logger.logLevel = .warning
-        let server = try await ControlServer.bind(path: path, handler: RecordingHandler(), logger: logger)
+        let server = try await ControlServer.bind(path: path, handler: RecordingHandler(), logger: logger, executor: StandInExecutor.shared)
         let group = ServiceGroup(services: [server], logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
-            let status = try await blocking { try ControlClient.send(.status, to: path) }
+            let status = try await controlCall(.status, to: path)
             #expect(status["state"] == .string("idle"))
             await group.triggerGracefulShutdown()
             try await tasks.waitForAll()
@@ -247,9 +248,9 @@ extension ControlServerTests {
         try await withServer(handler: handler, limits: ControlServer.Limits(maxConnections: 1)) { server in
             defer { release.finish() }
             let path = server.path
-            async let first = blocking { try ControlClient.send(.tap, to: path) }
+            async let first = controlCall(.tap, to: path)
             #expect(await waitUntil { !handler.commands.isEmpty })
-            let second = try await blocking { try ControlClient.send(.status, to: path) }
+            let second = try await controlCall(.status, to: path)
             #expect(second == .failed("busy: more than 1 control clients at once; try again"))
             release.finish()
             #expect(try await first.message == "slow")

@@ -15,7 +15,8 @@ import Testing
 
     @Test func statusAnswersWhileAClientFloodsTheSocket() async throws {
         let limits = ControlServer.Limits(requestTimeout: .seconds(60), maxConnections: 16)
-        let server = try await ControlServer.bind(path: dir.file("control.sock"), handler: RecordingHandler(), limits: limits)
+        let server = try await ControlServer.bind(
+            path: dir.file("control.sock"), handler: RecordingHandler(), limits: limits, executor: StandInExecutor.shared)
         let path = server.path
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await server.run() }
@@ -51,7 +52,7 @@ import Testing
 
             for _ in 0..<3 {
                 let start = ContinuousClock.now
-                let reply = try await blocking { try ControlClient.send(.status, to: path) }
+                let reply = try await controlCall(.status, to: path)
                 #expect(reply["state"] == .string("idle"), "\(reply)")
                 #expect(ContinuousClock.now - start < .seconds(30))
             }
