@@ -27,7 +27,9 @@ struct SnapcastStreamAudio {
     mutating func add(_ payload: [UInt8], at timestamp: Int64, now: Int64, soundThreshold: Int16) throws(CodecError) {
         guard let decoder else { return }
         var offset: Int64 = 0
-        var queue = self.queue
+        // Taken, not copied: with a second reference each append would copy the whole buffer.
+        var queue = self.queue.take()
+        defer { self.queue = queue }
         var sounded = false
         try decoder.decode(payload) { block in
             if !sounded { sounded = block.samples.contains { $0 > soundThreshold || $0 < -soundThreshold } }
@@ -37,7 +39,6 @@ struct SnapcastStreamAudio {
             queue?.append(block.samples, at: timestamp + offset)
             offset += Int64(block.frameCount) * 1_000_000_000 / Int64(block.format.sampleRate)
         }
-        self.queue = queue
         lastAudioAt = now
         if sounded { lastSoundAt = now }
     }
