@@ -22,8 +22,9 @@ public struct SnapcastPlayerSettings: Sendable {
     /// How often the group and its streams are asked for while connected.
     public var controlPollInterval: Duration = .seconds(3)
     public var connectTimeout: Duration = .seconds(5)
-    /// How often the player tops up the mixer and checks its timers.
-    public var tick: Duration = .milliseconds(10)
+    /// How often the player tops up the mixer and checks its timers: the writer keeps 400 ms queued,
+    /// so a tenth of a second is enough, and fewer wakeups are what an idle box costs.
+    public var tick: Duration = .milliseconds(100)
     /// Audio below this (peak, of full scale 32767) is silence: an announcement stream between
     /// announcements.
     public var soundThreshold: Int16 = 64
