@@ -52,9 +52,6 @@ public final class SnapFeed: Sendable {
     /// Frames written into the FIFO so far.
     public var framesWritten: Int { writer.written.load(ordering: .relaxed) }
 
-    /// Times the FIFO was opened (more than 1: the server went away and came back).
-    public var opens: Int { writer.opens.load(ordering: .relaxed) }
-
     /// Whether the feed is over: the generator ended and its last block is written, or it was stopped.
     public var isDone: Bool { writer.done.load(ordering: .relaxed) }
 
@@ -91,7 +88,6 @@ private final class Writer: Sendable {
     let stopRequested = Atomic(false)
     let done = Atomic(false)
     let written = Atomic(0)
-    let opens = Atomic(0)
 
     init(path: String, channels: Int, sampleRate: Int, generator: @escaping SnapFeed.Generator) {
         self.path = path
@@ -143,7 +139,6 @@ private final class Writer: Sendable {
                     return -1
                 }
                 _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-                opens.add(1, ordering: .relaxed)
                 return fd
             }
             if errno != EINTR { usleep(10_000) }  // not made yet

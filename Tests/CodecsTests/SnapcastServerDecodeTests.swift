@@ -80,8 +80,8 @@ import Testing
         }
     }
 
-    /// A restart keeps the ports and the FIFO: a new connection streams again, and so does the feed,
-    /// which opens the FIFO again once the old server is gone.
+    /// A restart keeps the ports and the FIFO: a new connection streams again, and so does the feed
+    /// (it keeps writing if the new server opens the FIFO before a write fails, else it opens it again).
     @Test(.enabled(if: SnapServer.isInstalled)) func aRestartedServerStreamsOnTheSamePorts() async throws {
         let server = try await SnapServer.start(codec: "pcm", bufferMs: 200, sources: [.pipe(name: "tone")])
         let feed = try server.feed("tone") { first, frames in Self.tone(first: first, frames: frames) }
@@ -97,7 +97,6 @@ import Testing
         let after = try SnapStreamClient(port: server.streamPort)
         try after.sendHello()
         #expect(try await after.nextAudibleChunk() > 0, "server log:\n\(server.log)")
-        #expect(feed.opens == 2)
         await feed.stop()
         await server.stop()
     }
