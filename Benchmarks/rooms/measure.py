@@ -22,43 +22,14 @@ import tempfile
 import threading
 import time
 
-TICK = os.sysconf("SC_CLK_TCK")
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from procstat import cpu_seconds, free_port, memory, threads  # noqa: E402
+
 REAL_TIME = 48_000 * 2 * 2  # bytes per second into a 48 kHz stereo S16 device
 
 
-def cpu_seconds(pid, tid=None):
-    path = f"/proc/{pid}/stat" if tid is None else f"/proc/{pid}/task/{tid}/stat"
-    with open(path) as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICK
-
-
 def thread_named(pid, name):
-    for tid in os.listdir(f"/proc/{pid}/task"):
-        try:
-            with open(f"/proc/{pid}/task/{tid}/comm") as f:
-                if f.read().strip() == name:
-                    return tid
-        except OSError:
-            pass
-    return None
-
-
-def memory(pid):
-    values = {}
-    for path, keys in ((f"/proc/{pid}/status", ("VmRSS", "RssAnon", "Threads")), (f"/proc/{pid}/smaps_rollup", ("Pss",))):
-        with open(path) as f:
-            for line in f:
-                key, _, rest = line.partition(":")
-                if key in keys:
-                    values[key] = int(rest.split()[0])
-    return values
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    return next((tid for tid, comm in threads(pid).items() if comm == name), None)
 
 
 def accepts(port):
