@@ -104,6 +104,8 @@ struct PlayerFixture {
             stateDir: stateDir, stream: stream, resumeRewind: .seconds(1),
             finishedMargin: .milliseconds(300))
         configuration.stationCatalogURL = server?.url("/channels.json") ?? "http://127.0.0.1:9/channels.json"
+        // A hang guard: under the full suite a start that takes 0.1 s alone can take tens of seconds.
+        configuration.startLimit = hangTimeout
         adjust(&configuration)
         let events = PlayerEventLog()
         var logger = Logger(label: "media-player-test")
