@@ -82,10 +82,9 @@ import Testing
         let media = try await MediaStandIn.start()
         let radio = try liveRadio(media, titles: ["Stand-in Artist - First Song"])
         let question = try await SpokenTurnTests.micInput(leadMilliseconds: 0, in: dir)
-        // Quiet for 4 s ends a conversation: the turn must start within it even when the whole suite loads
-        // the 2 cores (at 2 s, once, the local detector heard the question and the conversation still ended
-        // as quiet before the stand-in's turn).
-        let service = try await start(realtime: realtime, jarvis: jarvis, link: "duck", realtimeSection: "idle_timeout_s = 4")
+        // Quiet for 12 s ends a conversation: the test speaks once `ctl status` says listening, and under
+        // the whole suite on 2 cores that has taken more than 4 s (the question then met a closed turn).
+        let service = try await start(realtime: realtime, jarvis: jarvis, link: "duck", realtimeSection: "idle_timeout_s = 12")
         defer { _ = service.process.signal(SIGKILL) }
 
         let play = try await service.ctl("play", radio)
@@ -106,7 +105,7 @@ import Testing
             await realtime.waitForClientEvent("conversation.item.create"),
             "\(Self.uplinkHeard(by: realtime)); log:\n\(service.logText)")
         let idle = try #require(
-            await waitForStatus(service, timeout: .seconds(20)) {
+            await waitForStatus(service) {
                 $0["state"] == "idle" && $0["media"]?["ducked"] == .bool(false)
             }, "log:\n\(service.logText)")
         try await service.playOn(milliseconds: 1_000)
