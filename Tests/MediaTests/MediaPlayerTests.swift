@@ -204,8 +204,8 @@ import Testing
         defer { client.shutdown() }
         let dir = TemporaryDirectory()
         defer { dir.remove() }
-        // The limit leaves the slow start room on a loaded machine; the silent one waits it out.
-        let fixture = PlayerFixture(stateDir: dir.path, client: client, server: server) { $0.startLimit = .seconds(10) }
+        // The limit leaves the slow start room on a loaded machine.
+        let fixture = PlayerFixture(stateDir: dir.path, client: client, server: server) { $0.startLimit = .seconds(5) }
         let player = fixture.player
 
         let slow = Task { try await player.play(url: server.url("/slow"), title: "Slow", kind: nil) }
@@ -219,7 +219,8 @@ import Testing
             _ = try await player.play(url: server.url("/never"), title: "Never", kind: nil)
             Issue.record("a silent item answered as playing")
         } catch {
-            #expect(error.message == "I couldn't play Never: nothing could be heard within 10 s", "\(error.message)")
+            // Under load the stream's own timeout may have been told too: "(… no data received …)".
+            #expect(error.message.hasPrefix("I couldn't play Never: nothing could be heard within 5 s"), "\(error.message)")
         }
         #expect(await player.nowPlaying().state == .stopped)
         #expect(fixture.events.all.contains { if case .gaveUp(let item, _) = $0 { item.title == "Never" } else { false } })
